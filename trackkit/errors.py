@@ -1,0 +1,36 @@
+"""One exception tree. Every error says what went wrong and where.
+
+Validation never raises for problems in a stage (it returns findings); these exceptions
+are for input trackkit cannot use at all (exit status 2 at the command line).
+"""
+
+from __future__ import annotations
+
+
+class TrackkitError(Exception):
+    """Base of every trackkit error."""
+
+
+class InputError(TrackkitError, ValueError):
+    """Unusable input: missing, unreadable, not YAML/JSON, wrong types, unknown format.
+
+    Parameters
+    ----------
+    file : str
+        The file (or ``<stdin>``) the input came from.
+    message : str
+        What is wrong, with the place inside the file when known.
+    """
+
+    def __init__(self, file: str, message: str) -> None:
+        self.file = file
+        self.message = message
+        super().__init__(f"{file}: {message}")
+
+
+class TileLibraryError(TrackkitError):
+    """The tile library itself is broken (a packaging or user-tile problem)."""
+
+
+class LayoutError(TrackkitError, ValueError):
+    """A stage cannot be laid out at all (used by callers that want an exception)."""
