@@ -1,0 +1,109 @@
+"""Validation: every problem of a stage in one pass, as coded findings.
+
+Examples
+--------
+>>> from trackkit.models import Stage
+>>> stage = Stage.model_validate({"format": "trackkit-stage/1", "tiles": [
+...     {"tile": "202a"}, {"tile": "205a"}, {"tile": "999z"}]})
+>>> report = validate(stage)
+>>> report.valid, sorted(f.code for f in report.findings)
+(False, ['S101', 'S107'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from trackkit.assemble import Layout, lay_out
+from trackkit.graph import build_graph
+from trackkit.library import TileLibrary, default_library
+from trackkit.models.findings import Finding, Severity
+from trackkit.models.stage import Kind, Stage
+from trackkit.validate.hillclimb import check_hillclimb
+from trackkit.validate.inventory import check_inventory
+from trackkit.validate.rules import check_rules
+from trackkit.validate.structure import check_structure
+from trackkit.validate.summary import summarize
+from trackkit.validate.tiles import check_face
+
+__all__ = ["Report", "check_face", "validate"]
+
+
+@dataclass(slots=True)
+class Report:
+    """The outcome of validating one stage."""
+
+    file: str | None
+    findings: list[Finding]
+    summary: dict[str, Any]
+    layout: Layout
+    graph: nx.DiGraph = field(repr=False)
+
+    @property
+    def errors(self) -> int:
+        """Number of error findings."""
+        return sum(1 for f in self.findings if f.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        """Number of warning findings."""
+        return sum(1 for f in self.findings if f.severity is Severity.WARNING)
+
+    @property
+    def valid(self) -> bool:
+        """Whether the stage has no errors (warnings allowed)."""
+        return self.errors == 0
+
+    @property
+    def codes(self) -> list[str]:
+        """Finding codes, in report order."""
+        return [f.code for f in self.findings]
+
+    def to_json(self) -> dict[str, Any]:
+        """The per-file entry of ``validate --format json`` (DESIGN.md)."""
+        return {
+            "file": self.file,
+            "valid": self.valid,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "findings": [
+                {"code": f.code, "severity": f.severity.value, "message": f.message,
+                 "location": f.location.model_dump(exclude_none=True), "fix": f.fix}
+                for f in self.findings
+            ],
+            "summary": self.summary,
+        }
+
+
+def validate(
+    stage: Stage,
+    *,
+    kind: Kind | None = None,
+    library: TileLibrary | None = None,
+    file: str | None = None,
+) -> Report:
+    """Lay out ``stage``, build its graph and report every problem found.
+
+    Raises nothing for a bad stage: problems are findings.
+    """
+    lib = library or default_library()
+    layout = lay_out(stage, lib)
+    graph = build_graph(layout)
+    findings = list(layout.findings)
+    findings += check_structure(layout, graph)
+    findings += check_rules(layout, graph)
+    findings += check_inventory(layout, lib)
+    findings += check_hillclimb(layout, graph, kind or stage.kind)
+    for face in sorted({t.face.id: t.face for t in layout.tiles if t.face}.values(),
+                       key=lambda f: f.id):
+        if face.box not in lib.tilesets or lib.faces.get(face.id) is not face:
+            findings += check_face(face)  # user tiles get the library's own checks
+    if file:
+        findings = [f.model_copy(update={"location": f.location.model_copy(
+            update={"file": file})}) for f in findings]
+    order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    findings.sort(key=lambda f: (order[f.severity], f.location.tile_index or 0, f.code))
+    return Report(file, findings, summarize(layout, graph, lib), layout, graph)

@@ -1,0 +1,66 @@
+"""Self-checks of one tile face, in both driving directions (shipped and user tiles)."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from trackkit.catalogue import finding
+from trackkit.graph import reachable_from
+from trackkit.models.findings import Finding, Location
+from trackkit.models.tile import ChicaneSection, CornerSection, TileFace
+from trackkit.spaces import drive
+
+__all__ = ["check_face"]
+
+
+def check_face(face: TileFace) -> list[Finding]:
+    """Problems of a face's own data: reachability, limits, climb lines.
+
+    Examples
+    --------
+    >>> from trackkit.library import default_library
+    >>> check_face(default_library().get("224b"))
+    []
+    """
+    out: list[Finding] = []
+    road = face.road
+    if road is None:
+        return out
+    loc = Location(tile=face.id)
+    for sec_no, sec in enumerate(road.sections, start=1):
+        limits: list[int] = []
+        if isinstance(sec, CornerSection):
+            limits = [sec.inner.limit, sec.outer.limit]
+            if sec.inner.limit >= sec.outer.limit:  # rule: CORNER-2 (inner lane is slower)
+                out.append(finding("T503", f"{face.id} section {sec_no}: inner limit "
+                                   f"{sec.inner.limit} is not below outer {sec.outer.limit}",
+                                   loc))
+        elif isinstance(sec, ChicaneSection):
+            limits = [sec.limit]
+        limits += [s.limit for s in road.shortcuts]
+        for lim in limits:
+            if not 1 <= lim <= 6:
+                out.append(finding("T502", f"{face.id}: limit {lim} is not a gear 1..6", loc))
+    for entry in (road.from_edge, road.to_edge):
+        driven = drive(face, entry)
+        g = nx.DiGraph()
+        g.add_nodes_from(driven.spaces)
+        g.add_edges_from((s.source, s.target, {"tags": s.tags}) for s in driven.steps)
+        reach = reachable_from(g, driven.units[0].entries)
+        back = reachable_from(g.reverse(copy=False), driven.units[-1].exits)
+        for sid in driven.spaces:
+            if sid not in reach or sid not in back:
+                out.append(finding("T501", f"{face.id} entered at edge {entry}: space {sid} is "
+                                   "not on a path from entry to exit",
+                                   loc.model_copy(update={"space": sid})))
+        if driven.climb is not None:  # rule: CLIMB-1 (arrows on every line between rows)
+            for a, b in zip(driven.units, driven.units[1:], strict=False):
+                crossing = [
+                    d for x in a.exits for y in b.entries
+                    if (d := g.get_edge_data(x, y)) is not None
+                ]
+                if not crossing or not all(f"climb_{driven.climb}" in d["tags"]
+                                           for d in crossing):
+                    out.append(finding("T504", f"{face.id}: no climb arrows on the line after "
+                                       f"section {a.section} row {a.row}", loc))
+    return out
