@@ -67,9 +67,10 @@ class PlacedTile:
 
     def location(self, **extra: object) -> Location:
         """A finding location naming this tile."""
-        return Location(tile_index=self.index if self.index is not None else None,
-                        tile=self.face_id, hex=self.hex,
-                        path=f"tiles[{self.position - 1}]", **extra)  # type: ignore[arg-type]
+        fields: dict[str, object] = {"tile_index": self.index, "tile": self.face_id,
+                                     "hex": self.hex, "path": f"tiles[{self.position - 1}]"}
+        fields.update(extra)
+        return Location.model_validate(fields)
 
     def footprint(self, size: float = DEFAULT_TILE_SIZE_MM) -> Polygon:
         """The tile's hexagon in millimetres."""

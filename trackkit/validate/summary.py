@@ -65,7 +65,7 @@ def summarize(layout: Layout, graph: nx.DiGraph, library: TileLibrary) -> dict[s
         "length_spaces": shortest_moves(graph),
         "length_mm": round(max(finish_progress), 1) if finish_progress else None,
         "surfaces": dict(sorted(surfaces.items())),
-        "danger": dict(sorted(danger.items())),
+        "danger": {k: danger[k] for k in ("low", "medium", "high") if danger[k]},
         "corners": corners,
         "climb": {"up": sum(1 for v in climbs.values() if v == "up"),
                   "down": sum(1 for v in climbs.values() if v == "down")},

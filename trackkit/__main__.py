@@ -1,0 +1,5 @@
+"""``python -m trackkit``."""
+
+from trackkit.cli import main
+
+main()

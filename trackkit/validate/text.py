@@ -1,0 +1,58 @@
+"""Validation reports as readable text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trackkit.models.findings import Severity
+from trackkit.validate import Report
+
+__all__ = ["report_text", "summary_text"]
+
+_MARK = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def summary_text(summary: dict[str, Any]) -> list[str]:
+    """The summary in a few lines."""
+    lines = []
+    length = summary.get("length_spaces")
+    mm = summary.get("length_mm")
+    lines.append(
+        f"{summary['tiles']} tiles, {summary['spaces']} spaces"
+        + (f", {length} moves start to finish" if length is not None else "")
+        + (f" ({mm / 1000:.2f} m of road)" if mm else "")
+    )
+    if summary["surfaces"]:
+        lines.append("surfaces: " + ", ".join(f"{k} {v}" for k, v in summary["surfaces"].items()))
+    if summary["danger"]:
+        lines.append("danger: " + ", ".join(f"{k} {v}" for k, v in summary["danger"].items()))
+    if summary["corners"]:
+        parts = [
+            f"{c['tile']} {c['inner']}/{c['outer']}" if c["inner"] != c["outer"]
+            else f"{c['tile']} {c['inner']}"
+            for c in summary["corners"]
+        ]
+        lines.append(f"corners ({len(parts)}): " + ", ".join(parts))
+    extras = [f"{summary[k]} {k}" for k in ("shortcuts", "jumps", "fords") if summary.get(k)]
+    climb = summary.get("climb", {})
+    if climb.get("up") or climb.get("down"):
+        extras.append(f"climb tiles {climb['up']} up / {climb['down']} down")
+    if extras:
+        lines.append("features: " + ", ".join(extras))
+    if summary["boxes"]:
+        lines.append("boxes: " + ", ".join(
+            f"{box}" + (f" x{n}" if n > 1 else "") for box, n in summary["boxes"].items()))
+    return lines
+
+
+def report_text(report: Report) -> str:
+    """A report as the text ``trackkit validate`` prints."""
+    name = report.file or "<stage>"
+    state = "valid" if report.valid else "INVALID"
+    out = [f"{name}: {state} ({report.errors} error(s), {report.warnings} warning(s))"]
+    for f in report.findings:
+        out.append(f"  {_MARK[f.severity]} {f.code} at {f.location.describe()}: {f.message}")
+        if f.fix and f.severity is not Severity.INFO:
+            out.append(f"      fix: {f.fix}")
+    out += [f"  {line}" for line in summary_text(report.summary)]
+    return "\n".join(out)
