@@ -52,8 +52,6 @@ _CODES = [
     Code("S109", "several-finishes", E, "Keep one finish tile, at the end."),
     Code("S110", "start-misplaced", E, "Move the start tile to the beginning of the stage."),
     Code("S111", "finish-misplaced", E, "Move the finish tile to the end of the stage."),
-    Code("S112", "line-faces-away", W,
-         "Turn the start/finish tile (use 'enter') so cars cross its line in driving order."),
     Code("S113", "road-leads-nowhere", E,
          "Connect the road end to the next tile, or end the stage with a finish tile."),
     Code("S114", "no-path", E,
@@ -62,8 +60,6 @@ _CODES = [
          "A road end faces a tile that has no road there: leave a gap or turn that tile."),
     Code("S116", "scenery-not-placed", W,
          "Give tiles beside the road an explicit 'at: [q, r]' and 'dir'."),
-    Code("S117", "unconnected-road-tile", E,
-         "This tile is not part of the road from the start: connect it or remove it."),
     # rules
     Code("R201", "unknown-token", E,
          "Use a token trackkit knows: climb (-1/+1), oxygen (1..3), cloud, mud (-1)."),

@@ -176,9 +176,21 @@ def space_polygon(
     lat0, lat1 = space.lat[0] * half, space.lat[1] * half
     n = max(2, math.ceil((space.f1 - space.f0) * 24))
     fs = [space.f0 + (space.f1 - space.f0) * i / n for i in range(n + 1)]
-    ring = [line.at(f, lat0) for f in fs] + [line.at(f, lat1) for f in reversed(fs)]
+    if space.kind == "shortcut":
+        # The island inside the bend: the road's inner edge closed by a straight line.
+        edge = half if space.lat[0] > 0 else -half
+        n = max(8, math.ceil((space.f1 - space.f0) * 48))
+        fs = [space.f0 + (space.f1 - space.f0) * i / n for i in range(n + 1)]
+        ring = [line.at(f, edge) for f in fs]
+    else:
+        ring = [line.at(f, lat0) for f in fs] + [line.at(f, lat1) for f in reversed(fs)]
     poly = Polygon(ring)
-    return poly if poly.is_valid else poly.buffer(0)
+    if poly.is_valid:
+        return poly
+    fixed = poly.buffer(0)
+    if isinstance(fixed, Polygon):
+        return fixed
+    return max(getattr(fixed, "geoms", [fixed]), key=lambda g: g.area)  # type: ignore[no-any-return]
 
 
 def to_world(point: Point, *, centre: Point, rotation: int) -> Point:

@@ -147,6 +147,10 @@ def build_graph(layout: Layout) -> nx.DiGraph:
 
 
 def _add_step(g: nx.DiGraph, step: Step) -> None:
+    target = g.nodes[step.target]
+    if target["kind"] in ("corner", "chicane") and target["limit"] is not None \
+            and target["limit"] <= 0:
+        return  # rule: CORNER-1 (a corner space at limit 0 or less cannot be entered)
     climb = "up" if "climb_up" in step.tags else "down" if "climb_down" in step.tags else None
     g.add_edge(step.source, step.target, tags=step.tags, climb=climb)
 

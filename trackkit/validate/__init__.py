@@ -99,8 +99,8 @@ def validate(
     findings += check_hillclimb(layout, graph, kind or stage.kind)
     for face in sorted({t.face.id: t.face for t in layout.tiles if t.face}.values(),
                        key=lambda f: f.id):
-        if face.box not in lib.tilesets or lib.faces.get(face.id) is not face:
-            findings += check_face(face)  # user tiles get the library's own checks
+        if default_library().faces.get(face.id) is not face:
+            findings += check_face(face)  # user tiles get the shipped tiles' own checks
     if file:
         findings = [f.model_copy(update={"location": f.location.model_copy(
             update={"file": file})}) for f in findings]

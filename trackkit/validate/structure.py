@@ -57,14 +57,6 @@ def check_structure(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
     if finishes and finishes[-1] is not chain[-1]:
         out.append(finding("S111", f"the finish tile is tile {_name(finishes[-1])}, not the last",
                            finishes[-1].location()))
-    for t in (*starts[:1], *finishes[-1:]):
-        road = t.road
-        if road is None:
-            continue
-        after = road.start_after if _line_kind(t) == "start" else road.finish_after
-        if after is not None and after + 1 >= len(road.units) and t is chain[0]:
-            out.append(finding("S112", f"tile {_name(t)}: its line lies at the tile's far end "
-                               "in the driving direction", t.location()))
 
     # open road ends: the first tile's entry (unless a start) and the last tile's exit
     # (unless a finish); gaps inside the chain are S102, reported while laying out

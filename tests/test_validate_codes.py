@@ -1,0 +1,255 @@
+"""Every finding code of the catalogue, triggered by a small stage (codes, not wording)."""
+
+from __future__ import annotations
+
+import pytest
+
+from stagekit import make_stage
+from trackkit.catalogue import CATALOGUE
+from trackkit.library import TileLibrary, default_library
+from trackkit.models import Kind, Severity, TileFace, TileSet
+from trackkit.validate import validate
+
+
+def codes(stage, **kw) -> list[str]:  # type: ignore[no-untyped-def]
+    return validate(stage, **kw).codes
+
+
+GOOD = ("202a", "205a", {"tile": "217a", "turn": "left"}, "206a", "203a")
+
+
+def test_a_good_stage_has_no_findings():
+    report = validate(make_stage(*GOOD))
+    assert report.valid and report.findings == []
+    assert report.summary["tiles"] == 5
+
+
+def test_s100_empty_stage():
+    assert codes(make_stage()) == ["S100"]
+
+
+def test_s101_unknown_tile_and_the_rest_still_checked():
+    found = codes(make_stage("202a", "999q", "205a", "205a", "203a", boxes=["dirt-core"]))
+    assert "S101" in found and "I302" in found  # one pass: later problems still found
+
+
+def test_s102_tiles_do_not_meet_and_s114_no_path():
+    stage = make_stage("202a", "205a", {"tile": "206a", "at": [5, 5], "dir": 0}, "203a")
+    found = codes(stage)
+    assert "S102" in found and "S114" in found
+
+
+def test_s102_explicit_tile_turned_away():
+    # placed next to the previous tile, but its road does not face it
+    stage = make_stage("202a", {"tile": "205a", "at": [1, 0], "dir": 1}, "203a")
+    assert "S102" in codes(stage)
+
+
+def test_explicit_placement_that_meets_is_fine():
+    stage = make_stage("202a", {"tile": "205a", "at": [1, 0], "dir": 0}, "203a")
+    assert codes(stage) == []
+
+
+def test_s103_impossible_turn_climb_or_enter():
+    assert "S103" in codes(make_stage("202a", {"tile": "205a", "turn": "left"}, "203a"))
+    assert "S103" in codes(make_stage("202a", {"tile": "205a", "climb": "up"}, "203a"))
+    assert "S103" in codes(make_stage("202a", {"tile": "205a", "enter": 2}, "203a"))
+
+
+def test_turn_left_and_right_pick_the_matching_end():
+    left = validate(make_stage("202a", {"tile": "217a", "turn": "left"}, "203a"))
+    right = validate(make_stage("202a", {"tile": "217a", "turn": "right"}, "203a"))
+    assert left.layout.chain[1].road.units[1].turn == "left"  # type: ignore[union-attr]
+    assert right.layout.chain[1].road.units[1].turn == "right"  # type: ignore[union-attr]
+    assert left.layout.chain[2].hex != right.layout.chain[2].hex
+
+
+def _three_lane_library() -> TileLibrary:
+    base = default_library()
+    wide = base.get("205a").model_copy(update={"id": "999a", "number": 999,  # type: ignore[union-attr]
+                                               "box": "custom", "lanes": {0: 3, 3: 3}})
+    return TileLibrary([*base.tilesets.values(),
+                        TileSet(format="trackkit-tiles/1", box="custom", title="Custom",
+                                faces=[wide])])
+
+
+def test_s104_lane_count_mismatch():
+    # rule: BOARD-1 (roads meet with the same number of lanes)
+    stage = make_stage("202a", "999a", "203a")
+    assert "S104" in codes(stage, library=_three_lane_library())
+
+
+def test_s105_overlapping_tiles():
+    # rule: BOARD-1 (tiles may not overlap)
+    stage = make_stage("202a", "205a", "203a", {"tile": "902a", "at": [1, 0], "dir": 0})
+    assert "S105" in codes(stage)
+
+
+def test_s106_s107_no_start_no_finish():
+    found = codes(make_stage("205a", "206a"))
+    assert "S106" in found and "S107" in found and "S113" in found
+
+
+def test_s108_s109_duplicate_start_and_finish():
+    found = codes(make_stage("202a", "301a", "205a", "302a", "203a"))
+    assert "S108" in found and "S109" in found
+
+
+def test_s110_s111_misplaced_start_and_finish():
+    found = codes(make_stage("205a", "202a", "203a", "206a"))
+    assert "S110" in found and "S111" in found
+
+
+def test_s113_road_leads_nowhere():
+    assert "S113" in codes(make_stage("202a", "205a"))
+
+
+def test_s115_road_runs_into_the_side_of_a_tile():
+    stage = make_stage("202a", "205a", {"tile": "902a", "at": [2, 0], "dir": 0})
+    assert "S115" in codes(stage)
+
+
+def test_s116_scenery_needs_a_position_and_service_area_snaps_to_finish():
+    assert "S116" in codes(make_stage("202a", "902a", "203a"))
+    report = validate(make_stage("202a", "203a", "201a"))
+    assert report.codes == []
+    service = report.layout.scenery[0]
+    finish = report.layout.chain[-1]
+    from trackkit import hexgrid
+    assert service.hex == hexgrid.neighbour(finish.hex, finish.exit_world or 0)
+
+
+def test_r201_unknown_token_and_r204_unsupported_editor_token():
+    stage = make_stage("202a", {"tile": "205a", "tokens": [{"token": "banana"},
+                                                           {"token": "water-gravel"}]}, "203a")
+    found = codes(stage)
+    assert "R201" in found and "R204" in found
+
+
+@pytest.mark.parametrize("tokens", [
+    [{"token": "oxygen", "value": 5}],
+    [{"token": "climb", "value": 2}],
+    [{"token": "climb", "value": -1}, {"token": "climb", "value": 1}],
+    [{"token": "cloud", "value": 1}],
+    [{"token": "mud", "value": -1}],          # 205a has no corner
+    [{"token": "oxygen", "value": 1}, {"token": "oxygen", "value": 2}],
+])
+def test_r202_token_cannot_go_there(tokens):  # type: ignore[no-untyped-def]
+    stage = make_stage("202a", {"tile": "205a", "tokens": tokens}, "203a")
+    assert "R202" in codes(stage)
+
+
+def test_r202_climb_token_on_a_climb_face_and_token_on_scenery():
+    # rule: CLIMB-6 (climb tokens turn a tile *without* arrows into a climb)
+    assert "R202" in codes(make_stage(
+        "202a", {"tile": "418a", "tokens": [{"token": "climb", "value": -1}]}, "203a"))
+    assert "R202" in codes(make_stage(
+        "202a", "203a", {"tile": "902a", "at": [5, 5], "dir": 0,
+                         "tokens": [{"token": "cloud"}]}))
+
+
+def test_valid_tokens_are_accepted():
+    stage = make_stage("202a", {"tile": "205a", "tokens": [
+        {"token": "climb", "value": -1}, {"token": "oxygen", "value": 2}, {"token": "cloud"}]},
+        {"tile": "217a", "tokens": [{"token": "mud", "value": -1}]}, "203a")
+    assert set(codes(stage)) <= {"H403"}
+
+
+def test_r203_jump_without_landing():
+    # rule: JUMP-1 (the jump carries the car up to two more spaces)
+    assert "R203" in codes(make_stage("202a", {"tile": "204b", "enter": 3}))
+
+
+def test_r205_gt_ruleset_not_supported_yet():
+    assert "R205" in codes(make_stage(*GOOD, ruleset="gt"))
+
+
+def test_r206_and_s114_mud_closes_a_corner():
+    # rule: CORNER-1, SHORTCUT-2 (two mud tokens bring 210a's limits 1/2 to -1/0)
+    mud = [{"token": "mud", "value": -1}] * 2
+    report = validate(make_stage("202a", {"tile": "210a", "tokens": mud}, "203a"))
+    assert "R206" in report.codes and "S114" in report.codes
+    limits = {d["limit"] for _, d in report.graph.nodes(data=True) if d["kind"] == "corner"}
+    assert limits == {-1, 0}
+
+
+def test_i301_i302_boxes_and_copies():
+    # both faces of one piece are one piece
+    found = codes(make_stage("202a", "205a", "205b", "301a", "203a", boxes=["dirt-core"]))
+    assert found.count("I302") == 1 and "I301" in found
+    two_boxes = codes(make_stage("202a", "205a", "205b", "203a",
+                                 boxes=["dirt-core", "dirt-core"]))
+    assert "I302" not in two_boxes
+
+
+def test_i303_boxes_needed_without_boxes():
+    report = validate(make_stage("202a", "205a", "205b", "203a"))
+    assert report.codes == ["I303"] and report.valid
+    assert report.summary["boxes"] == {"dirt-core": 2}
+
+
+def test_h401_h402_hillclimb_checks():
+    # rule: HILLCLIMB-1 (a climb tile or climb token)
+    assert "H401" in codes(make_stage(*GOOD, kind="hillclimb"))
+    assert "H401" in codes(make_stage(*GOOD), kind=Kind.HILLCLIMB)
+    down = make_stage("202a", {"tile": "418a", "climb": "down"}, "203a", kind="hillclimb")
+    assert codes(down) == ["H402"]
+    up = make_stage("202a", {"tile": "418a", "climb": "up"}, "203a", kind="hillclimb")
+    assert codes(up) == []
+    token = make_stage("202a", {"tile": "205a", "tokens": [{"token": "climb", "value": -1}]},
+                       "203a", kind="hillclimb")
+    assert codes(token) == []
+
+
+def test_h403_climb_lines_in_a_rally_are_noted():
+    report = validate(make_stage("202a", "418a", "203a"))
+    assert report.codes == ["H403"] and report.valid
+
+
+def test_t_codes_for_a_broken_user_tile():
+    base = default_library()
+    f217 = base.get("217a")
+    assert f217 is not None and f217.road is not None
+    corner = f217.road.sections[1].model_copy(update={"inner": f217.road.sections[1].inner.model_copy(  # type: ignore[union-attr]
+        update={"limit": 4}),
+    })
+    road = f217.road.model_copy(update={"sections": [f217.road.sections[0], corner,
+                                                     f217.road.sections[2]]})
+    bad = f217.model_copy(update={"id": "998a", "number": 998, "box": "custom",
+                                  "roads": [road]})
+    lib = TileLibrary([*base.tilesets.values(),
+                       TileSet(format="trackkit-tiles/1", box="custom", title="c", faces=[bad])])
+    assert "T503" in codes(make_stage("202a", "998a", "203a"), library=lib)
+
+
+def test_every_error_code_has_a_fix_and_every_code_is_tested():
+    source = open(__file__, encoding="utf-8").read()
+    for code, entry in CATALOGUE.items():
+        assert entry.fix, code
+        if not code.startswith("T"):
+            assert code.lower() in source.lower(), f"{code} has no test here"
+
+
+def test_findings_name_the_file_and_the_place():
+    report = validate(make_stage("202a", "999q", "203a"), file="my-stage.yaml")
+    (f,) = [f for f in report.findings if f.code == "S101"]
+    assert f.location.file == "my-stage.yaml"
+    assert f.location.tile_index == 2 and f.location.path == "tiles[1]"
+    assert f.severity is Severity.ERROR
+
+
+def test_findings_are_dicts_for_json():
+    doc = validate(make_stage("205a"), file="x.yaml").to_json()
+    assert set(doc) == {"file", "valid", "errors", "warnings", "findings", "summary"}
+    assert doc["valid"] is False and doc["errors"] == len(
+        [f for f in doc["findings"] if f["severity"] == "error"])
+    assert {"code", "severity", "message", "location"} <= set(doc["findings"][0])
+
+
+def test_user_faces_are_rejected_if_malformed():
+    with pytest.raises(ValueError):
+        TileFace.model_validate({"id": "990a", "number": 990, "face": "a", "series": "dirt",
+                                 "box": "x", "copies": 1, "surface": "gravel",
+                                 "danger": "low", "lanes": {0: 2},
+                                 "roads": [{"from": 0, "to": 3, "shape": "straight",
+                                            "sections": [{"kind": "straight", "rows": 2}]}]})
