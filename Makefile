@@ -15,8 +15,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/trackkit validate examples/col-de-turini.yaml
+	$(BIN)/trackkit validate examples/col-de-turini.yaml examples/col-de-turini.rekee.json
 	$(BIN)/trackkit validate examples/hillclimb-pikes.yaml
+	$(BIN)/trackkit validate --kind hillclimb examples/hillclimb-pikes.rgt
+	@echo "--- a broken stage: every problem in one pass (exit status 1 expected) ---"
 	-$(BIN)/trackkit validate examples/broken-stage.yaml
 
 lint: $(STAMP)

@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-from trackkit.graph import build_graph
 from trackkit.assemble import lay_out
+from trackkit.graph import build_graph
 from trackkit.library import default_library
 from trackkit.models import Stage
 from trackkit.spaces import drive

@@ -14,8 +14,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _regen() -> Any:
-    spec = importlib.util.spec_from_file_location("regen_golden", REPO / "scripts" /
-                                                  "regen_golden.py")
+    spec = importlib.util.spec_from_file_location(
+        "regen_golden", REPO / "scripts" / "regen_golden.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -25,8 +26,11 @@ def _regen() -> Any:
 def test_face_space_and_step_counts_match_the_golden_file():
     pinned = json.loads((REPO / "tests/golden/graph-counts.json").read_text())["faces"]
     now = _regen().face_counts()
-    diffs = [f"{key}: pinned {pinned.get(key)} now {now.get(key)}"
-             for key in sorted(set(pinned) | set(now)) if pinned.get(key) != now.get(key)]
+    diffs = [
+        f"{key}: pinned {pinned.get(key)} now {now.get(key)}"
+        for key in sorted(set(pinned) | set(now))
+        if pinned.get(key) != now.get(key)
+    ]
     assert not diffs, "counts differ per face and entry edge:\n" + "\n".join(diffs)
 
 

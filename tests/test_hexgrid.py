@@ -9,9 +9,17 @@ import pytest
 from trackkit import hexgrid
 
 
-@pytest.mark.parametrize(("direction", "expected"), [
-    (0, (1, 0)), (1, (0, 1)), (2, (-1, 1)), (3, (-1, 0)), (4, (0, -1)), (5, (1, -1)),
-])
+@pytest.mark.parametrize(
+    ("direction", "expected"),
+    [
+        (0, (1, 0)),
+        (1, (0, 1)),
+        (2, (-1, 1)),
+        (3, (-1, 0)),
+        (4, (0, -1)),
+        (5, (1, -1)),
+    ],
+)
 def test_direction_k_faces_the_documented_neighbour(direction: int, expected: tuple[int, int]):
     assert hexgrid.neighbour((0, 0), direction) == expected
     assert hexgrid.direction_between((0, 0), expected) == direction
@@ -20,8 +28,9 @@ def test_direction_k_faces_the_documented_neighbour(direction: int, expected: tu
 def test_rotation_maps_local_edges_to_world_directions():
     # a tile with dir 2 has its local edge 5 facing world direction 1
     assert hexgrid.world_edge(5, 2) == 1
-    assert all(hexgrid.local_edge(hexgrid.world_edge(e, r), r) == e
-               for e in range(6) for r in range(6))
+    assert all(
+        hexgrid.local_edge(hexgrid.world_edge(e, r), r) == e for e in range(6) for r in range(6)
+    )
 
 
 def test_neighbouring_centres_are_one_tile_size_apart():

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from stagekit import make_stage
+
 from trackkit.catalogue import CATALOGUE
 from trackkit.library import TileLibrary, default_library
-from trackkit.models import Kind, Severity, TileFace, TileSet
+from trackkit.models import CornerSection, Kind, Severity, TileFace, TileSet
 from trackkit.validate import validate
 
 
@@ -66,11 +66,20 @@ def test_turn_left_and_right_pick_the_matching_end():
 
 def _three_lane_library() -> TileLibrary:
     base = default_library()
-    wide = base.get("205a").model_copy(update={"id": "999a", "number": 999,  # type: ignore[union-attr]
-                                               "box": "custom", "lanes": {0: 3, 3: 3}})
-    return TileLibrary([*base.tilesets.values(),
-                        TileSet(format="trackkit-tiles/1", box="custom", title="Custom",
-                                faces=[wide])])
+    wide = base.get("205a").model_copy(
+        update={
+            "id": "999a",
+            "number": 999,  # type: ignore[union-attr]
+            "box": "custom",
+            "lanes": {0: 3, 3: 3},
+        }
+    )
+    return TileLibrary(
+        [
+            *base.tilesets.values(),
+            TileSet(format="trackkit-tiles/1", box="custom", title="Custom", faces=[wide]),
+        ]
+    )
 
 
 def test_s104_lane_count_mismatch():
@@ -116,24 +125,29 @@ def test_s116_scenery_needs_a_position_and_service_area_snaps_to_finish():
     service = report.layout.scenery[0]
     finish = report.layout.chain[-1]
     from trackkit import hexgrid
+
     assert service.hex == hexgrid.neighbour(finish.hex, finish.exit_world or 0)
 
 
 def test_r201_unknown_token_and_r204_unsupported_editor_token():
-    stage = make_stage("202a", {"tile": "205a", "tokens": [{"token": "banana"},
-                                                           {"token": "water-gravel"}]}, "203a")
+    stage = make_stage(
+        "202a", {"tile": "205a", "tokens": [{"token": "banana"}, {"token": "water-gravel"}]}, "203a"
+    )
     found = codes(stage)
     assert "R201" in found and "R204" in found
 
 
-@pytest.mark.parametrize("tokens", [
-    [{"token": "oxygen", "value": 5}],
-    [{"token": "climb", "value": 2}],
-    [{"token": "climb", "value": -1}, {"token": "climb", "value": 1}],
-    [{"token": "cloud", "value": 1}],
-    [{"token": "mud", "value": -1}],          # 205a has no corner
-    [{"token": "oxygen", "value": 1}, {"token": "oxygen", "value": 2}],
-])
+@pytest.mark.parametrize(
+    "tokens",
+    [
+        [{"token": "oxygen", "value": 5}],
+        [{"token": "climb", "value": 2}],
+        [{"token": "climb", "value": -1}, {"token": "climb", "value": 1}],
+        [{"token": "cloud", "value": 1}],
+        [{"token": "mud", "value": -1}],  # 205a has no corner
+        [{"token": "oxygen", "value": 1}, {"token": "oxygen", "value": 2}],
+    ],
+)
 def test_r202_token_cannot_go_there(tokens):  # type: ignore[no-untyped-def]
     stage = make_stage("202a", {"tile": "205a", "tokens": tokens}, "203a")
     assert "R202" in codes(stage)
@@ -141,17 +155,30 @@ def test_r202_token_cannot_go_there(tokens):  # type: ignore[no-untyped-def]
 
 def test_r202_climb_token_on_a_climb_face_and_token_on_scenery():
     # rule: CLIMB-6 (climb tokens turn a tile *without* arrows into a climb)
-    assert "R202" in codes(make_stage(
-        "202a", {"tile": "418a", "tokens": [{"token": "climb", "value": -1}]}, "203a"))
-    assert "R202" in codes(make_stage(
-        "202a", "203a", {"tile": "902a", "at": [5, 5], "dir": 0,
-                         "tokens": [{"token": "cloud"}]}))
+    assert "R202" in codes(
+        make_stage("202a", {"tile": "418a", "tokens": [{"token": "climb", "value": -1}]}, "203a")
+    )
+    assert "R202" in codes(
+        make_stage(
+            "202a", "203a", {"tile": "902a", "at": [5, 5], "dir": 0, "tokens": [{"token": "cloud"}]}
+        )
+    )
 
 
 def test_valid_tokens_are_accepted():
-    stage = make_stage("202a", {"tile": "205a", "tokens": [
-        {"token": "climb", "value": -1}, {"token": "oxygen", "value": 2}, {"token": "cloud"}]},
-        {"tile": "217a", "tokens": [{"token": "mud", "value": -1}]}, "203a")
+    stage = make_stage(
+        "202a",
+        {
+            "tile": "205a",
+            "tokens": [
+                {"token": "climb", "value": -1},
+                {"token": "oxygen", "value": 2},
+                {"token": "cloud"},
+            ],
+        },
+        {"tile": "217a", "tokens": [{"token": "mud", "value": -1}]},
+        "203a",
+    )
     assert set(codes(stage)) <= {"H403"}
 
 
@@ -177,8 +204,7 @@ def test_i301_i302_boxes_and_copies():
     # both faces of one piece are one piece
     found = codes(make_stage("202a", "205a", "205b", "301a", "203a", boxes=["dirt-core"]))
     assert found.count("I302") == 1 and "I301" in found
-    two_boxes = codes(make_stage("202a", "205a", "205b", "203a",
-                                 boxes=["dirt-core", "dirt-core"]))
+    two_boxes = codes(make_stage("202a", "205a", "205b", "203a", boxes=["dirt-core", "dirt-core"]))
     assert "I302" not in two_boxes
 
 
@@ -196,8 +222,12 @@ def test_h401_h402_hillclimb_checks():
     assert codes(down) == ["H402"]
     up = make_stage("202a", {"tile": "418a", "climb": "up"}, "203a", kind="hillclimb")
     assert codes(up) == []
-    token = make_stage("202a", {"tile": "205a", "tokens": [{"token": "climb", "value": -1}]},
-                       "203a", kind="hillclimb")
+    token = make_stage(
+        "202a",
+        {"tile": "205a", "tokens": [{"token": "climb", "value": -1}]},
+        "203a",
+        kind="hillclimb",
+    )
     assert codes(token) == []
 
 
@@ -210,20 +240,25 @@ def test_t_codes_for_a_broken_user_tile():
     base = default_library()
     f217 = base.get("217a")
     assert f217 is not None and f217.road is not None
-    corner = f217.road.sections[1].model_copy(update={"inner": f217.road.sections[1].inner.model_copy(  # type: ignore[union-attr]
-        update={"limit": 4}),
-    })
-    road = f217.road.model_copy(update={"sections": [f217.road.sections[0], corner,
-                                                     f217.road.sections[2]]})
-    bad = f217.model_copy(update={"id": "998a", "number": 998, "box": "custom",
-                                  "roads": [road]})
-    lib = TileLibrary([*base.tilesets.values(),
-                       TileSet(format="trackkit-tiles/1", box="custom", title="c", faces=[bad])])
+    old = f217.road.sections[1]
+    assert isinstance(old, CornerSection)
+    corner = old.model_copy(update={"inner": old.inner.model_copy(update={"limit": 4})})
+    road = f217.road.model_copy(
+        update={"sections": [f217.road.sections[0], corner, f217.road.sections[2]]}
+    )
+    bad = f217.model_copy(update={"id": "998a", "number": 998, "box": "custom", "roads": [road]})
+    lib = TileLibrary(
+        [
+            *base.tilesets.values(),
+            TileSet(format="trackkit-tiles/1", box="custom", title="c", faces=[bad]),
+        ]
+    )
     assert "T503" in codes(make_stage("202a", "998a", "203a"), library=lib)
 
 
 def test_every_error_code_has_a_fix_and_every_code_is_tested():
-    source = open(__file__, encoding="utf-8").read()
+    with open(__file__, encoding="utf-8") as fh:
+        source = fh.read()
     for code, entry in CATALOGUE.items():
         assert entry.fix, code
         if not code.startswith("T"):
@@ -242,14 +277,31 @@ def test_findings_are_dicts_for_json():
     doc = validate(make_stage("205a"), file="x.yaml").to_json()
     assert set(doc) == {"file", "valid", "errors", "warnings", "findings", "summary"}
     assert doc["valid"] is False and doc["errors"] == len(
-        [f for f in doc["findings"] if f["severity"] == "error"])
+        [f for f in doc["findings"] if f["severity"] == "error"]
+    )
     assert {"code", "severity", "message", "location"} <= set(doc["findings"][0])
 
 
 def test_user_faces_are_rejected_if_malformed():
     with pytest.raises(ValueError):
-        TileFace.model_validate({"id": "990a", "number": 990, "face": "a", "series": "dirt",
-                                 "box": "x", "copies": 1, "surface": "gravel",
-                                 "danger": "low", "lanes": {0: 2},
-                                 "roads": [{"from": 0, "to": 3, "shape": "straight",
-                                            "sections": [{"kind": "straight", "rows": 2}]}]})
+        TileFace.model_validate(
+            {
+                "id": "990a",
+                "number": 990,
+                "face": "a",
+                "series": "dirt",
+                "box": "x",
+                "copies": 1,
+                "surface": "gravel",
+                "danger": "low",
+                "lanes": {0: 2},
+                "roads": [
+                    {
+                        "from": 0,
+                        "to": 3,
+                        "shape": "straight",
+                        "sections": [{"kind": "straight", "rows": 2}],
+                    }
+                ],
+            }
+        )

@@ -1,22 +1,44 @@
 """trackkit: design, validate, print and simulate stages for Rallyman: DIRT.
 
-The public API: read a stage, lay it out, build its space graph, validate it.
+The public API: read a stage, lay it out, build its space graph, validate it. Names are
+imported on first use, so that ``trackkit --help`` starts fast.
 
 >>> import trackkit
 >>> stage = trackkit.Stage.model_validate({"format": "trackkit-stage/1", "tiles": [
 ...     {"tile": "202a"}, {"tile": "203a"}]})
->>> trackkit.validate(stage).valid
+>>> trackkit.validate_stage(stage).valid
 True
 """
 
-from trackkit.assemble import Layout, PlacedTile, lay_out
-from trackkit.errors import InputError, LayoutError, TileLibraryError, TrackkitError
-from trackkit.graph import build_graph, has_path_to_finish
-from trackkit.library import TileLibrary, default_library
-from trackkit.models import Finding, Severity, Stage, StageTile, TileFace, TileToken
-from trackkit.validate import Report, validate
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "Layout": "trackkit.assemble",
+    "PlacedTile": "trackkit.assemble",
+    "lay_out": "trackkit.assemble",
+    "InputError": "trackkit.errors",
+    "LayoutError": "trackkit.errors",
+    "TileLibraryError": "trackkit.errors",
+    "TrackkitError": "trackkit.errors",
+    "build_graph": "trackkit.graph",
+    "has_path_to_finish": "trackkit.graph",
+    "TileLibrary": "trackkit.library",
+    "default_library": "trackkit.library",
+    "Finding": "trackkit.models",
+    "Severity": "trackkit.models",
+    "Stage": "trackkit.models",
+    "StageTile": "trackkit.models",
+    "TileFace": "trackkit.models",
+    "TileToken": "trackkit.models",
+    "Report": "trackkit.validate",
+    "validate_stage": "trackkit.validate",
+    "load_stage": "trackkit.formats",
+}
 
 __all__ = [
     "Finding",
@@ -37,5 +59,23 @@ __all__ = [
     "default_library",
     "has_path_to_finish",
     "lay_out",
-    "validate",
+    "load_stage",
+    "validate_stage",
 ]
+
+if TYPE_CHECKING:
+    from trackkit.assemble import Layout, PlacedTile, lay_out
+    from trackkit.errors import InputError, LayoutError, TileLibraryError, TrackkitError
+    from trackkit.formats import load_stage
+    from trackkit.graph import build_graph, has_path_to_finish
+    from trackkit.library import TileLibrary, default_library
+    from trackkit.models import Finding, Severity, Stage, StageTile, TileFace, TileToken
+    from trackkit.validate import Report, validate_stage
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'trackkit' has no attribute {name!r}")
+    # ``trackkit.validate`` is the subpackage; its main function is ``validate_stage``.
+    return getattr(importlib.import_module(module), name)

@@ -20,17 +20,19 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from shapely.geometry import Polygon
+from typing import TYPE_CHECKING
 
 from trackkit import hexgrid
+from trackkit.catalogue import finding
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM, centre_line, road_turn
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Location
 from trackkit.models.stage import Stage, StageTile, TileToken
 from trackkit.models.tile import FaceKind, TileFace
 from trackkit.spaces import DrivenRoad, drive
-from trackkit.catalogue import finding
+
+if TYPE_CHECKING:
+    from shapely.geometry import Polygon
 
 __all__ = ["Layout", "PlacedTile", "lay_out", "start_entry"]
 
@@ -67,18 +69,26 @@ class PlacedTile:
 
     def location(self, **extra: object) -> Location:
         """A finding location naming this tile."""
-        fields: dict[str, object] = {"tile_index": self.index, "tile": self.face_id,
-                                     "hex": self.hex, "path": f"tiles[{self.position - 1}]"}
+        fields: dict[str, object] = {
+            "tile_index": self.index,
+            "tile": self.face_id,
+            "hex": self.hex,
+            "path": f"tiles[{self.position - 1}]",
+        }
         fields.update(extra)
         return Location.model_validate(fields)
 
     def footprint(self, size: float = DEFAULT_TILE_SIZE_MM) -> Polygon:
         """The tile's hexagon in millimetres."""
+        from shapely.geometry import Polygon
+
         return Polygon(hexgrid.corners_mm(self.hex, size))
 
     def __repr__(self) -> str:
-        return (f"PlacedTile(position={self.position}, raw_id={self.raw_id!r}, "
-                f"hex={self.hex!r}, rotation={self.rotation}, index={self.index!r})")
+        return (
+            f"PlacedTile(position={self.position}, raw_id={self.raw_id!r}, "
+            f"hex={self.hex!r}, rotation={self.rotation}, index={self.index!r})"
+        )
 
 
 @dataclass(slots=True)
@@ -180,8 +190,13 @@ def lay_out(
         face = lib.get(spec.tile)
         here = Location(tile=spec.tile, path=f"tiles[{pos - 1}]")
         if face is None:
-            findings.append(finding("S101", f"unknown tile '{spec.tile}'",
-                                    here.model_copy(update={"tile_index": len(chain) + 1})))
+            findings.append(
+                finding(
+                    "S101",
+                    f"unknown tile '{spec.tile}'",
+                    here.model_copy(update={"tile_index": len(chain) + 1}),
+                )
+            )
         elif face.kind is not FaceKind.ROAD or face.road is None:
             placed = _place_beside(pos, spec, face, prev, findings, here)
             if placed is not None:
@@ -200,13 +215,19 @@ def lay_out(
             if face is not None and face.road is not None and entry is None:
                 entry, problem = _choose_entry(face, spec, first=prev is None)
                 if problem:
-                    findings.append(finding("S103", problem, here.model_copy(
-                        update={"tile_index": index, "hex": h})))
+                    findings.append(
+                        finding(
+                            "S103", problem, here.model_copy(update={"tile_index": index, "hex": h})
+                        )
+                    )
         else:
             if prev is None or prev.exit_world is None:
                 # after an unknown tile, assume its road runs straight across
-                h = (0, 0) if prev is None else hexgrid.neighbour(
-                    prev.hex, hexgrid.opposite(prev.rotation))
+                h = (
+                    (0, 0)
+                    if prev is None
+                    else hexgrid.neighbour(prev.hex, hexgrid.opposite(prev.rotation))
+                )
                 d_in = None
             else:
                 d_in = prev.exit_world
@@ -216,8 +237,11 @@ def lay_out(
             if face is not None and face.road is not None:
                 entry, problem = _choose_entry(face, spec, first=prev is None)
                 if problem:
-                    findings.append(finding("S103", problem, here.model_copy(
-                        update={"tile_index": index, "hex": h})))
+                    findings.append(
+                        finding(
+                            "S103", problem, here.model_copy(update={"tile_index": index, "hex": h})
+                        )
+                    )
                 if d_in is not None:
                     rot = (hexgrid.opposite(d_in) - entry) % 6
             elif d_in is not None:
@@ -244,18 +268,28 @@ def _place_beside(
     here: Location,
 ) -> PlacedTile | None:
     if spec.at is not None and spec.dir is not None:
-        return PlacedTile(pos, spec.tile, face, (spec.at[0], spec.at[1]), spec.dir,
-                          list(spec.tokens))
+        return PlacedTile(
+            pos, spec.tile, face, (spec.at[0], spec.at[1]), spec.dir, list(spec.tokens)
+        )
     service_end = face.roads[0].from_edge if face.roads else None
-    if (face.kind is FaceKind.SERVICE and service_end is not None and prev is not None
-            and prev.exit_world is not None):
+    if (
+        face.kind is FaceKind.SERVICE
+        and service_end is not None
+        and prev is not None
+        and prev.exit_world is not None
+    ):
         d = prev.exit_world
         rot = (hexgrid.opposite(d) - service_end) % 6
-        return PlacedTile(pos, spec.tile, face, hexgrid.neighbour(prev.hex, d), rot,
-                          list(spec.tokens))
-    findings.append(finding(
-        "S116", f"{face.id} has no road to drive: it stands beside the road and needs 'at' "
-        "and 'dir'", here))
+        return PlacedTile(
+            pos, spec.tile, face, hexgrid.neighbour(prev.hex, d), rot, list(spec.tokens)
+        )
+    findings.append(
+        finding(
+            "S116",
+            f"{face.id} has no road to drive: it stands beside the road and needs 'at' and 'dir'",
+            here,
+        )
+    )
     return None
 
 
@@ -267,18 +301,33 @@ def _check_meeting(prev: PlacedTile, tile: PlacedTile, findings: list[Finding]) 
         return
     if d is None or d != prev.exit_world:
         where = "is not next to" if d is None else "does not sit on the road end of"
-        findings.append(finding(
-            "S102", f"tile {tile.index} ({tile.face_id}) {where} tile {prev.index} "
-            f"({prev.face_id}): the road has a gap", loc))
+        findings.append(
+            finding(
+                "S102",
+                f"tile {tile.index} ({tile.face_id}) {where} tile {prev.index} "
+                f"({prev.face_id}): the road has a gap",
+                loc,
+            )
+        )
         return
     if tile.entry_world != hexgrid.opposite(d):
-        findings.append(finding(
-            "S102", f"tile {tile.index} ({tile.face_id}) is turned so that its road does not "
-            f"meet tile {prev.index} ({prev.face_id})", loc))
+        findings.append(
+            finding(
+                "S102",
+                f"tile {tile.index} ({tile.face_id}) is turned so that its road does not "
+                f"meet tile {prev.index} ({prev.face_id})",
+                loc,
+            )
+        )
         return
     lanes_out = prev.face.lanes.get(prev.road.exit)
     lanes_in = tile.face.lanes.get(tile.road.entry)
     if lanes_out != lanes_in:
-        findings.append(finding(
-            "S104", f"{lanes_out} lanes of tile {prev.index} ({prev.face_id}) meet {lanes_in} "
-            f"lanes of tile {tile.index} ({tile.face_id})", loc))
+        findings.append(
+            finding(
+                "S104",
+                f"{lanes_out} lanes of tile {prev.index} ({prev.face_id}) meet {lanes_in} "
+                f"lanes of tile {tile.index} ({tile.face_id})",
+                loc,
+            )
+        )

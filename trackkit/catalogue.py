@@ -19,7 +19,7 @@ from trackkit.models.findings import Finding, Location, Severity
 
 __all__ = ["CATALOGUE", "Code", "finding"]
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, N = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,55 +35,124 @@ class Code:
 _CODES = [
     # structure
     Code("S100", "empty-stage", E, "List the stage's tiles under 'tiles', start tile first."),
-    Code("S101", "unknown-tile", E,
-         "Use a face id from the library ('trackkit tiles' lists them), e.g. 217a."),
-    Code("S102", "tiles-do-not-meet", E,
-         "Place the tile on the previous tile's road end (drop 'at'/'dir' to snap it), or "
-         "turn it so its road meets the previous road."),
-    Code("S103", "impossible-orientation", E,
-         "Use 'turn', 'climb' or 'enter' values the face allows ('trackkit tiles show ID')."),
-    Code("S104", "lane-count-mismatch", E,
-         "Roads must meet with the same number of lanes (BOARD-1): pick a matching tile."),
-    Code("S105", "tiles-overlap", E,
-         "Two tiles cannot share a hex: change the route or give one tile another 'at'."),
+    Code(
+        "S101",
+        "unknown-tile",
+        E,
+        "Use a face id from the library ('trackkit tiles' lists them), e.g. 217a.",
+    ),
+    Code(
+        "S102",
+        "tiles-do-not-meet",
+        E,
+        "Place the tile on the previous tile's road end (drop 'at'/'dir' to snap it), or "
+        "turn it so its road meets the previous road.",
+    ),
+    Code(
+        "S103",
+        "impossible-orientation",
+        E,
+        "Use 'turn', 'climb' or 'enter' values the face allows ('trackkit tiles show ID').",
+    ),
+    Code(
+        "S104",
+        "lane-count-mismatch",
+        E,
+        "Roads must meet with the same number of lanes (BOARD-1): pick a matching tile.",
+    ),
+    Code(
+        "S105",
+        "tiles-overlap",
+        E,
+        "Two tiles cannot share a hex: change the route or give one tile another 'at'.",
+    ),
     Code("S106", "no-start", E, "Begin the stage with a start tile (202a/b, 301a/b)."),
     Code("S107", "no-finish", E, "End the stage with a finish tile (203a/b, 302a/b)."),
     Code("S108", "several-starts", E, "Keep one start tile, at the beginning."),
     Code("S109", "several-finishes", E, "Keep one finish tile, at the end."),
     Code("S110", "start-misplaced", E, "Move the start tile to the beginning of the stage."),
     Code("S111", "finish-misplaced", E, "Move the finish tile to the end of the stage."),
-    Code("S113", "road-leads-nowhere", E,
-         "Connect the road end to the next tile, or end the stage with a finish tile."),
-    Code("S114", "no-path", E,
-         "Fix the structural errors above: no chain of legal steps joins start and finish."),
-    Code("S115", "road-into-tile-side", W,
-         "A road end faces a tile that has no road there: leave a gap or turn that tile."),
-    Code("S116", "scenery-not-placed", W,
-         "Give tiles beside the road an explicit 'at: [q, r]' and 'dir'."),
+    Code(
+        "S113",
+        "road-leads-nowhere",
+        E,
+        "Connect the road end to the next tile, or end the stage with a finish tile.",
+    ),
+    Code(
+        "S114",
+        "no-path",
+        E,
+        "Fix the structural errors above: no chain of legal steps joins start and finish.",
+    ),
+    Code(
+        "S115",
+        "road-into-tile-side",
+        W,
+        "A road end faces a tile that has no road there: leave a gap or turn that tile.",
+    ),
+    Code(
+        "S116",
+        "scenery-not-placed",
+        W,
+        "Give tiles beside the road an explicit 'at: [q, r]' and 'dir'.",
+    ),
     # rules
-    Code("R201", "unknown-token", E,
-         "Use a token trackkit knows: climb (-1/+1), oxygen (1..3), cloud, mud (-1)."),
-    Code("R202", "token-not-allowed", E,
-         "Put the token on a tile where it can go (see the message)."),
-    Code("R203", "jump-without-landing", W,
-         "Leave at least two rows after a jump, or the car lands beyond the stage end."),
-    Code("R204", "unsupported-token", W,
-         "This token is read but not simulated by trackkit yet; the stage is checked without it."),
+    Code(
+        "R201",
+        "unknown-token",
+        E,
+        "Use a token trackkit knows: climb (-1/+1), oxygen (1..3), cloud, mud (-1).",
+    ),
+    Code(
+        "R202", "token-not-allowed", E, "Put the token on a tile where it can go (see the message)."
+    ),
+    Code(
+        "R203",
+        "jump-without-landing",
+        W,
+        "Leave at least two rows after a jump, or the car lands beyond the stage end.",
+    ),
+    Code(
+        "R204",
+        "unsupported-token",
+        W,
+        "This token is read but not simulated by trackkit yet; the stage is checked without it.",
+    ),
     Code("R205", "ruleset-not-supported", E, "Use ruleset 'dirt': GT stages come later."),
-    Code("R206", "corner-closed-by-mud", E,
-         "Mud tokens lowered a corner limit to 0 (CORNER-1): remove a mud token."),
+    Code(
+        "R206",
+        "corner-closed-by-mud",
+        E,
+        "Mud tokens lowered a corner limit to 0 (CORNER-1): remove a mud token.",
+    ),
     # inventory
-    Code("I301", "box-not-owned", E,
-         "Add the tile's box to 'boxes', or replace the tile with one from your boxes."),
-    Code("I302", "not-enough-copies", E,
-         "Both faces of a piece are one piece: use fewer copies or add another box."),
-    Code("I303", "extra-boxes-needed", I, "Without 'boxes', the summary lists what you need."),
+    Code(
+        "I301",
+        "box-not-owned",
+        E,
+        "Add the tile's box to 'boxes', or replace the tile with one from your boxes.",
+    ),
+    Code(
+        "I302",
+        "not-enough-copies",
+        E,
+        "Both faces of a piece are one piece: use fewer copies or add another box.",
+    ),
+    Code("I303", "extra-boxes-needed", N, "Without 'boxes', the summary lists what you need."),
     # hillclimb
-    Code("H401", "hillclimb-without-climb", E,
-         "Add a climb tile (325, 326, 418, 419) or a climb token (HILLCLIMB-1)."),
-    Code("H402", "hillclimb-never-ascends", W,
-         "A hillclimb usually goes uphill: drive climb tiles 'climb: up' or use -1 tokens."),
-    Code("H403", "climb-in-rally", I, "Climb lines also apply in a rally (CLIMB-1..5)."),
+    Code(
+        "H401",
+        "hillclimb-without-climb",
+        E,
+        "Add a climb tile (325, 326, 418, 419) or a climb token (HILLCLIMB-1).",
+    ),
+    Code(
+        "H402",
+        "hillclimb-never-ascends",
+        W,
+        "A hillclimb usually goes uphill: drive climb tiles 'climb: up' or use -1 tokens.",
+    ),
+    Code("H403", "climb-in-rally", N, "Climb lines also apply in a rally (CLIMB-1..5)."),
     # tile data
     Code("T501", "space-unreachable", E, "Every space must lie on a path from entry to exit."),
     Code("T502", "limit-out-of-range", E, "Corner and shortcut limits are gears 1..6."),
@@ -97,5 +166,10 @@ CATALOGUE: dict[str, Code] = {c.code: c for c in _CODES}
 def finding(code: str, message: str, location: Location | None = None) -> Finding:
     """A finding with the catalogue's severity and fix for ``code``."""
     entry = CATALOGUE[code]
-    return Finding(code=code, severity=entry.severity, message=message,
-                   location=location or Location(), fix=entry.fix)
+    return Finding(
+        code=code,
+        severity=entry.severity,
+        message=message,
+        location=location or Location(),
+        fix=entry.fix,
+    )

@@ -47,12 +47,19 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 @app.command()
 def validate(
-    files: Annotated[list[Path], typer.Argument(help="Stage files (native YAML/JSON, Rekee "
-                                                     "JSON or .rgt).", show_default=False)],
-    kind: Annotated[StageKind | None, typer.Option(
-        help="Check as this event kind (default: the file's own 'kind').")] = None,
-    output: Annotated[OutputFormat, typer.Option(
-        "--format", help="text for people, json for scripts.")] = OutputFormat.text,
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Stage files (native YAML/JSON, Rekee JSON or .rgt).", show_default=False
+        ),
+    ],
+    kind: Annotated[
+        StageKind | None,
+        typer.Option(help="Check as this event kind (default: the file's own 'kind')."),
+    ] = None,
+    output: Annotated[
+        OutputFormat, typer.Option("--format", help="text for people, json for scripts.")
+    ] = OutputFormat.text,
 ) -> None:
     """Check stages against the rules and report every problem with a code and a place."""
     from trackkit.formats import load_stage
@@ -86,8 +93,9 @@ def validate(
 def tiles(
     ctx: typer.Context,
     box: Annotated[str | None, typer.Option(help="Only faces of this box.")] = None,
-    output: Annotated[OutputFormat, typer.Option(
-        "--format", help="text or json.")] = OutputFormat.text,
+    output: Annotated[
+        OutputFormat, typer.Option("--format", help="text or json.")
+    ] = OutputFormat.text,
 ) -> None:
     """List the tile faces of the library."""
     if ctx.invoked_subcommand is not None:
@@ -123,7 +131,8 @@ def tiles_show(
 @app.command()
 def schema(
     out: Annotated[Path, typer.Option(help="Folder to write the JSON Schemas into.")] = Path(
-        "schemas"),
+        "schemas"
+    ),
 ) -> None:
     """Write JSON Schemas of the stage and tile file formats, generated from the models."""
     from trackkit.schema import write_schemas
@@ -138,9 +147,18 @@ def schema(
 @app.command()
 def convert(
     source: Annotated[Path, typer.Argument(metavar="IN", help="Stage file to read.")],
-    output: Annotated[Path, typer.Option("-o", "--output", metavar="OUT", help=(
-        "File to write; its suffix picks the format: .yaml/.yml/.json native, "
-        ".rekee.json Rekee, .rgt official editor."))],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="OUT",
+            help=(
+                "File to write; its suffix picks the format: .yaml/.yml/.json native, "
+                ".rekee.json Rekee, .rgt official editor."
+            ),
+        ),
+    ],
 ) -> None:
     """Convert a stage between native YAML/JSON, Rekee JSON and .rgt."""
     from trackkit.formats import dump_stage, format_for_path, load_stage, write_text_atomic

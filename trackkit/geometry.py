@@ -19,14 +19,17 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import math
 from bisect import bisect_left
 from dataclasses import dataclass
-
-from shapely.geometry import Polygon
+from typing import TYPE_CHECKING
 
 from trackkit.models.tile import RoadShape
 from trackkit.spaces import DrivenRoad, LocalSpace
+
+if TYPE_CHECKING:  # shapely (and numpy) load only when polygons are drawn
+    from shapely.geometry import Polygon
 
 __all__ = [
     "DEFAULT_TILE_SIZE_MM",
@@ -60,10 +63,12 @@ def _bezier(p0: Point, p1: Point, p2: Point, p3: Point, n: int) -> list[Point]:
     for i in range(n + 1):
         t = i / n
         u = 1 - t
-        pts.append((
-            u**3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t**3 * p3[0],
-            u**3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t**3 * p3[1],
-        ))
+        pts.append(
+            (
+                u**3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t**3 * p3[0],
+                u**3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t**3 * p3[1],
+            )
+        )
     return pts
 
 
@@ -146,23 +151,32 @@ def _build(road: DrivenRoad, size: float) -> CentreLine:
         p1 = _add(_add((0.0, 0.0), u, -0.45 * a), left, 0.45 * a * s)
         p2 = (0.0, 0.0)
         p3 = _add(_add((0.0, 0.0), u, 0.45 * a), left, -0.45 * a * s)
-        way = [(m_in, h_in, 0.3 * a), (p1, side, 0.4 * a), (p2, side + 180, 0.4 * a),
-               (p3, side, 0.4 * a), (m_out, h_out, 0.3 * a)]
+        way = [
+            (m_in, h_in, 0.3 * a),
+            (p1, side, 0.4 * a),
+            (p2, side + 180, 0.4 * a),
+            (p3, side, 0.4 * a),
+            (m_out, h_out, 0.3 * a),
+        ]
     elif shape is RoadShape.CHICANE:
         p1 = _add(_add((0.0, 0.0), u, -0.25 * a), left, 0.1 * a)
         p2 = _add(_add((0.0, 0.0), u, 0.25 * a), left, -0.1 * a)
-        way = [(m_in, h_in, 0.2 * a), (p1, h_in, 0.2 * a), (p2, h_in, 0.2 * a),
-               (m_out, h_out, 0.2 * a)]
+        way = [
+            (m_in, h_in, 0.2 * a),
+            (p1, h_in, 0.2 * a),
+            (p2, h_in, 0.2 * a),
+            (m_out, h_out, 0.2 * a),
+        ]
     else:  # straight (and anything without a bend)
         way = [(m_in, h_in, chord / 3), (m_out, h_out, chord / 3)]
 
     points: list[Point] = [way[0][0]]
-    for (p0, h0, k0), (p3, h3, k3) in zip(way, way[1:], strict=False):
+    for (p0, h0, k0), (p3, h3, k3) in itertools.pairwise(way):
         p1 = _add(p0, _unit(h0), k0)
         p2 = _add(p3, _unit(h3), -k3)
         points += _bezier(p0, p1, p2, p3, 24)[1:]
     cumulative = [0.0]
-    for p, q in zip(points, points[1:], strict=False):
+    for p, q in itertools.pairwise(points):
         cumulative.append(cumulative[-1] + math.dist(p, q))
     return CentreLine(tuple(points), tuple(cumulative))
 
@@ -171,6 +185,8 @@ def space_polygon(
     road: DrivenRoad, space: LocalSpace, size: float = DEFAULT_TILE_SIZE_MM
 ) -> Polygon:
     """The outline of one space in the tile's local frame (millimetres)."""
+    from shapely.geometry import Polygon
+
     line = centre_line(road, size)
     half = ROAD_WIDTH_RATIO * size / 2.0
     lat0, lat1 = space.lat[0] * half, space.lat[1] * half
@@ -185,12 +201,21 @@ def space_polygon(
     else:
         ring = [line.at(f, lat0) for f in fs] + [line.at(f, lat1) for f in reversed(fs)]
     poly = Polygon(ring)
-    if poly.is_valid:
-        return poly
-    fixed = poly.buffer(0)
-    if isinstance(fixed, Polygon):
-        return fixed
-    return max(getattr(fixed, "geoms", [fixed]), key=lambda g: g.area)  # type: ignore[no-any-return]
+    if not poly.is_valid:
+        poly = poly.buffer(0)
+    # Sampling a curve can overhang the tile edge by a hair: spaces end at the edge.
+    clipped = poly.intersection(_local_hexagon(size))
+    if isinstance(clipped, Polygon):
+        return clipped
+    parts = [g for g in getattr(clipped, "geoms", []) if isinstance(g, Polygon)]
+    return max(parts, key=lambda g: g.area) if parts else Polygon()
+
+
+def _local_hexagon(size: float) -> Polygon:
+    from shapely.geometry import Polygon
+
+    radius = size / math.sqrt(3.0)
+    return Polygon([_add((0.0, 0.0), _unit(30 + 60 * k), radius) for k in range(6)])
 
 
 def to_world(point: Point, *, centre: Point, rotation: int) -> Point:

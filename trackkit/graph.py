@@ -97,12 +97,26 @@ def build_graph(layout: Layout) -> nx.DiGraph:
             if limit is not None and sp.kind in ("corner", "chicane"):
                 limit -= mud  # rule: SHORTCUT-2 (mud lowers corner limits, not shortcuts)
             g.add_node(
-                prefix + sid, tile=tile.index, face=face.id, hex=tile.hex, space=sid,
-                kind=sp.kind, sides="".join(sorted(sp.sides)), limit=limit,
-                printed_limit=sp.limit, corner=corner, corner_lane=sp.corner_lane,
-                surface=face.surface.value, danger=face.danger.value, jump=sp.jump,
-                ford=sp.ford, progress=offset + sp.f1 * length, back=offset + sp.f0 * length,
-                start_grid=False, finished=False, unit=sp.unit,
+                prefix + sid,
+                tile=tile.index,
+                face=face.id,
+                hex=tile.hex,
+                space=sid,
+                kind=sp.kind,
+                sides="".join(sorted(sp.sides)),
+                limit=limit,
+                printed_limit=sp.limit,
+                corner=corner,
+                corner_lane=sp.corner_lane,
+                surface=face.surface.value,
+                danger=face.danger.value,
+                jump=sp.jump,
+                ford=sp.ford,
+                progress=offset + sp.f1 * length,
+                back=offset + sp.f0 * length,
+                start_grid=False,
+                finished=False,
+                unit=sp.unit,
             )
         token_climb = _token_climb(tile) if road.climb is None else None
         for step in road.steps:
@@ -111,14 +125,19 @@ def build_graph(layout: Layout) -> nx.DiGraph:
                 tags = tags | {f"climb_{token_climb}"}
             _add_step(g, Step(prefix + step.source, prefix + step.target, tags))
         if prev is not None and prev.road is not None and meets(prev, tile):
-            for step in connect(prev.road.units[-1], road.units[0], prev.road.spaces,
-                                road.spaces, internal=False, a_prefix=f"{prev.index}:",
-                                b_prefix=prefix):
+            for step in connect(
+                prev.road.units[-1],
+                road.units[0],
+                prev.road.spaces,
+                road.spaces,
+                internal=False,
+                a_prefix=f"{prev.index}:",
+                b_prefix=prefix,
+            ):
                 _add_step(g, step)
         if road.start_after is not None and origin is None:
             origin = offset + road.units[road.start_after].f1 * length
-            start_nodes = [prefix + s for u in road.units[: road.start_after + 1]
-                           for s in u.spaces]
+            start_nodes = [prefix + s for u in road.units[: road.start_after + 1] for s in u.spaces]
         if road.finish_after is not None and not finish_nodes:
             if road.finish_after + 1 < len(road.units):
                 finish_nodes = [prefix + s for s in road.units[road.finish_after + 1].entries]
@@ -148,8 +167,11 @@ def build_graph(layout: Layout) -> nx.DiGraph:
 
 def _add_step(g: nx.DiGraph, step: Step) -> None:
     target = g.nodes[step.target]
-    if target["kind"] in ("corner", "chicane") and target["limit"] is not None \
-            and target["limit"] <= 0:
+    if (
+        target["kind"] in ("corner", "chicane")
+        and target["limit"] is not None
+        and target["limit"] <= 0
+    ):
         return  # rule: CORNER-1 (a corner space at limit 0 or less cannot be entered)
     climb = "up" if "climb_up" in step.tags else "down" if "climb_down" in step.tags else None
     g.add_edge(step.source, step.target, tags=step.tags, climb=climb)

@@ -87,8 +87,10 @@ def corners_mm(h: Hex, size: float) -> list[tuple[float, float]]:
     cx, cy = centre_mm(h, size)
     radius = size / _SQRT3
     return [
-        (cx + radius * math.cos(math.radians(30 + 60 * k)),
-         cy + radius * math.sin(math.radians(30 + 60 * k)))
+        (
+            cx + radius * math.cos(math.radians(30 + 60 * k)),
+            cy + radius * math.sin(math.radians(30 + 60 * k)),
+        )
         for k in range(6)
     ]
 

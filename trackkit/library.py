@@ -11,6 +11,8 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -42,7 +44,7 @@ def library_dir() -> Path:
 
 
 def _loader() -> type[yaml.SafeLoader]:
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # type: ignore[no-any-return]
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class TileLibrary:
@@ -83,11 +85,32 @@ class TileLibrary:
         return [f for f in self.faces.values() if f.box == box]
 
     @classmethod
-    def load(cls, folder: Path | None = None) -> TileLibrary:
-        """Read every ``*.yaml`` tile file of a folder."""
+    def load(cls, folder: Path | None = None, *, cache: bool = True) -> TileLibrary:
+        """Read every ``*.yaml`` tile file of a folder.
+
+        The parsed files are cached as JSON under the user's cache folder, keyed by a hash
+        of their bytes, because parsing YAML dominates a short command's run time. Set
+        ``TRACKKIT_NO_CACHE=1`` (or ``cache=False``) to read the YAML every time.
+        """
         folder = folder or library_dir()
+        paths = sorted(folder.glob("*.yaml"))
+        use_cache = cache and not os.environ.get("TRACKKIT_NO_CACHE")
+        cache_file = _cache_file(paths) if use_cache else None
+        if cache_file is not None and cache_file.is_file():
+            try:
+                raw = json.loads(cache_file.read_text(encoding="utf-8"))
+                return cls(TileSet.model_validate(ts) for ts in raw)
+            except (OSError, ValueError, ValidationError, TileLibraryError):
+                pass  # a stale or broken cache is rebuilt below
+        tilesets = cls._read_yaml(paths, folder)
+        if cache_file is not None:
+            _write_cache(cache_file, tilesets)
+        return cls(tilesets)
+
+    @staticmethod
+    def _read_yaml(paths: list[Path], folder: Path) -> list[TileSet]:
         tilesets: list[TileSet] = []
-        for path in sorted(folder.glob("*.yaml")):
+        for path in paths:
             try:
                 data = yaml.load(path.read_text(encoding="utf-8"), Loader=_loader())
             except (OSError, yaml.YAMLError) as exc:
@@ -100,7 +123,43 @@ class TileLibrary:
                 raise TileLibraryError(f"{path}: invalid tile file:\n{exc}") from exc
         if not tilesets:
             raise TileLibraryError(f"no tile files found in {folder}")
-        return cls(tilesets)
+        return tilesets
+
+
+def _cache_file(paths: list[Path]) -> Path | None:
+    try:
+        digest = hashlib.sha256()
+        for path in paths:
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    except OSError:
+        return None
+    digest.update(f"{TileSet.__module__}/{_schema_version()}".encode())
+    try:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    except RuntimeError:  # no home folder: no cache
+        return None
+    return Path(base) / "trackkit" / f"tiles-{digest.hexdigest()[:20]}.json"
+
+
+def _schema_version() -> str:
+    import pydantic
+
+    from trackkit import __version__
+
+    return f"{__version__}/{pydantic.VERSION}"
+
+
+def _write_cache(cache_file: Path, tilesets: list[TileSet]) -> None:
+    """Best effort: a cache that cannot be written is simply not used."""
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+        data = [ts.model_dump(mode="json", by_alias=True) for ts in tilesets]
+        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        tmp.replace(cache_file)
+    except OSError:
+        pass
 
 
 @lru_cache(maxsize=1)

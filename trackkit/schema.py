@@ -6,12 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from trackkit.models.stage import Stage
 from trackkit.models.tile import TileSet
 
 __all__ = ["SCHEMA_FILES", "schemas", "write_schemas"]
 
-SCHEMA_FILES = {
+SCHEMA_FILES: dict[str, type[BaseModel]] = {
     "trackkit-stage.schema.json": Stage,
     "trackkit-tiles.schema.json": TileSet,
 }
@@ -22,8 +24,11 @@ def schemas() -> dict[str, str]:
     out = {}
     for name, model in SCHEMA_FILES.items():
         schema: dict[str, Any] = model.model_json_schema(by_alias=True)
-        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-                  "$id": f"https://trackkit.invalid/schemas/{name}", **schema}
+        schema = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"https://trackkit.invalid/schemas/{name}",
+            **schema,
+        }
         out[name] = json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     return out
 

@@ -23,6 +23,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -173,8 +174,8 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
         sec = road.sections[fsec - 1]
         ds = dsec(fsec)
         if isinstance(sec, StraightSection | SlideSection):
-            kind: UnitKind = "slide" if isinstance(sec, SlideSection) else (
-                "full" if sec.lanes == 1 else "row"
+            kind: UnitKind = (
+                "slide" if isinstance(sec, SlideSection) else ("full" if sec.lanes == 1 else "row")
             )
             for r in range(1, sec.rows + 1):
                 unit_of[(ds, r)] = len(units)
@@ -210,23 +211,71 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
         jump, ford = jumps.get(unit.index), unit.index in fords
         if unit.kind in ("row", "slide"):
             for side, lat in (("L", (0.0, 1.0)), ("R", (-1.0, 0.0))):
-                add(LocalSpace(f"{prefix}{side}", unit.index, "lane", frozenset(side),
-                               unit.f0, unit.f1, lat, jump=jump, ford=ford), unit)
+                add(
+                    LocalSpace(
+                        f"{prefix}{side}",
+                        unit.index,
+                        "lane",
+                        frozenset(side),
+                        unit.f0,
+                        unit.f1,
+                        lat,
+                        jump=jump,
+                        ford=ford,
+                    ),
+                    unit,
+                )
             unit.entries += [f"{prefix}L", f"{prefix}R"]
             unit.exits += [f"{prefix}L", f"{prefix}R"]
             if unit.kind == "slide":  # rule: CORNER-3 (two full-width slide spaces)
                 mid = (unit.f0 + unit.f1) / 2
                 both = frozenset("LR")
-                add(LocalSpace(f"{prefix}S1", unit.index, "slide", both, unit.f0, mid,
-                               (-1.0, 1.0), jump=jump, ford=ford), unit)
-                add(LocalSpace(f"{prefix}S2", unit.index, "slide", both, mid, unit.f1,
-                               (-1.0, 1.0), jump=jump, ford=ford), unit)
+                add(
+                    LocalSpace(
+                        f"{prefix}S1",
+                        unit.index,
+                        "slide",
+                        both,
+                        unit.f0,
+                        mid,
+                        (-1.0, 1.0),
+                        jump=jump,
+                        ford=ford,
+                    ),
+                    unit,
+                )
+                add(
+                    LocalSpace(
+                        f"{prefix}S2",
+                        unit.index,
+                        "slide",
+                        both,
+                        mid,
+                        unit.f1,
+                        (-1.0, 1.0),
+                        jump=jump,
+                        ford=ford,
+                    ),
+                    unit,
+                )
                 steps.append(Step(f"{prefix}S1", f"{prefix}S2", frozenset({"slide", "straight"})))
                 unit.entries.append(f"{prefix}S1")
                 unit.exits.append(f"{prefix}S2")
         elif unit.kind == "full":
-            add(LocalSpace(f"{prefix}F", unit.index, "full", frozenset("LR"), unit.f0,
-                           unit.f1, (-1.0, 1.0), jump=jump, ford=ford), unit)
+            add(
+                LocalSpace(
+                    f"{prefix}F",
+                    unit.index,
+                    "full",
+                    frozenset("LR"),
+                    unit.f0,
+                    unit.f1,
+                    (-1.0, 1.0),
+                    jump=jump,
+                    ford=ford,
+                ),
+                unit,
+            )
             unit.entries.append(f"{prefix}F")
             unit.exits.append(f"{prefix}F")
         elif isinstance(sec, CornerSection):
@@ -242,14 +291,26 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
                     f0 = unit.f0 + (unit.f1 - unit.f0) * k / lane.spaces
                     f1 = unit.f0 + (unit.f1 - unit.f0) * (k + 1) / lane.spaces
                     sid = f"{unit.section}.{letter}{k + 1}"
-                    add(LocalSpace(sid, unit.index, "corner", frozenset(side), f0, f1, lat,
-                                   limit=lane.limit,
-                                   corner_lane="inner" if lane_name == "inner" else "outer"),
-                        unit)
+                    add(
+                        LocalSpace(
+                            sid,
+                            unit.index,
+                            "corner",
+                            frozenset(side),
+                            f0,
+                            f1,
+                            lat,
+                            limit=lane.limit,
+                            corner_lane="inner" if lane_name == "inner" else "outer",
+                        ),
+                        unit,
+                    )
                     ids.append(sid)
                 # rule: CORNER-2 (no lane change inside a corner)
-                steps += [Step(a, b, frozenset({"corner", "straight"}))
-                          for a, b in zip(ids, ids[1:], strict=False)]
+                steps += [
+                    Step(a, b, frozenset({"corner", "straight"}))
+                    for a, b in itertools.pairwise(ids)
+                ]
                 unit.entries.append(ids[0])
                 unit.exits.append(ids[-1])
         elif isinstance(sec, ChicaneSection):
@@ -258,11 +319,23 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
                 f0 = unit.f0 + (unit.f1 - unit.f0) * k / sec.spaces
                 f1 = unit.f0 + (unit.f1 - unit.f0) * (k + 1) / sec.spaces
                 sid = f"{unit.section}.C{k + 1}"
-                add(LocalSpace(sid, unit.index, "chicane", frozenset("LR"), f0, f1,
-                               (-1.0, 1.0), limit=sec.limit), unit)
+                add(
+                    LocalSpace(
+                        sid,
+                        unit.index,
+                        "chicane",
+                        frozenset("LR"),
+                        f0,
+                        f1,
+                        (-1.0, 1.0),
+                        limit=sec.limit,
+                    ),
+                    unit,
+                )
                 ids.append(sid)
-            steps += [Step(a, b, frozenset({"corner", "straight"}))
-                      for a, b in zip(ids, ids[1:], strict=False)]
+            steps += [
+                Step(a, b, frozenset({"corner", "straight"})) for a, b in itertools.pairwise(ids)
+            ]
             unit.entries.append(ids[0])
             unit.exits.append(ids[-1])
 
@@ -271,7 +344,7 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
         up_forward = road.climb.forward == "uphill"
         climb = "up" if up_forward != rev else "down"
 
-    for a, b in zip(units, units[1:], strict=False):
+    for a, b in itertools.pairwise(units):
         steps += connect(a, b, spaces, spaces, internal=True)
 
     shortcut_limits: dict[str, int] = {}
@@ -292,12 +365,14 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
             f0 = f_start + (f_end - f_start) * k / sc.spaces
             f1 = f_start + (f_end - f_start) * (k + 1) / sc.spaces
             sid = f"X{n}.{k + 1}"
-            spaces[sid] = LocalSpace(sid, -1, "shortcut", frozenset(side), f0, f1, lat,
-                                     limit=sc.limit)
+            spaces[sid] = LocalSpace(
+                sid, -1, "shortcut", frozenset(side), f0, f1, lat, limit=sc.limit
+            )
             shortcut_limits[sid] = sc.limit
             ids.append(sid)
-        steps += [Step(a, b, frozenset({"shortcut", "straight"}))
-                  for a, b in zip(ids, ids[1:], strict=False)]
+        steps += [
+            Step(a, b, frozenset({"shortcut", "straight"})) for a, b in itertools.pairwise(ids)
+        ]
         # rule: SHORTCUT-1 (linked to touching non-corner spaces); CORNER-3 (slide spaces too)
         for ui in entry_units:
             for sid in _touching(units[ui], spaces, side):
@@ -306,7 +381,9 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
             for sid in _touching(units[ui], spaces, side):
                 if spaces[sid].kind == "slide" and sid.endswith("S2"):
                     continue  # a slide is entered at its first space
-                tags = {"shortcut", "out_of_shortcut"} | ({"slide"} if sid.endswith("S1") else set())
+                tags = {"shortcut", "out_of_shortcut"} | (
+                    {"slide"} if sid.endswith("S1") else set()
+                )
                 steps.append(Step(ids[-1], sid, frozenset(tags)))
 
     def line_after(kind: str) -> int | None:
@@ -319,11 +396,24 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
     if climb is not None:
         steps = [
             Step(s.source, s.target, s.tags | {f"climb_{climb}"})
-            if _crosses_line(spaces[s.source], spaces[s.target]) else s
+            if _crosses_line(spaces[s.source], spaces[s.target])
+            else s
             for s in steps
         ]
-    return DrivenRoad(face, road, entry, exit_edge, rev, units, spaces, steps, climb,
-                      line_after("start"), line_after("finish"), shortcut_limits)
+    return DrivenRoad(
+        face,
+        road,
+        entry,
+        exit_edge,
+        rev,
+        units,
+        spaces,
+        steps,
+        climb,
+        line_after("start"),
+        line_after("finish"),
+        shortcut_limits,
+    )
 
 
 def _section_per_unit(road: Road, rev: bool) -> list[int]:
@@ -336,8 +426,11 @@ def _section_per_unit(road: Road, rev: bool) -> list[int]:
 
 
 def _touching(unit: Unit, spaces: dict[str, LocalSpace], side: str) -> list[str]:
-    return [sid for sid in unit.spaces
-            if spaces[sid].kind in ("lane", "full", "slide") and side in spaces[sid].sides]
+    return [
+        sid
+        for sid in unit.spaces
+        if spaces[sid].kind in ("lane", "full", "slide") and side in spaces[sid].sides
+    ]
 
 
 def _crosses_line(a: LocalSpace, b: LocalSpace) -> bool:
@@ -347,9 +440,7 @@ def _crosses_line(a: LocalSpace, b: LocalSpace) -> bool:
     """
     if a.kind == "shortcut" or b.kind == "shortcut":
         return True
-    if a.unit == b.unit:
-        return False
-    return True
+    return a.unit != b.unit
 
 
 def connect(

@@ -8,4 +8,4 @@ from pydantic import BaseModel, ConfigDict
 class StrictModel(BaseModel):
     """Base of every trackkit data model: unknown keys are rejected."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True, defer_build=True)

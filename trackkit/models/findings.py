@@ -21,7 +21,9 @@ class Location(StrictModel):
     """Where a finding is: as much as is known."""
 
     file: str | None = Field(default=None, description="The stage file.")
-    tile_index: int | None = Field(default=None, description="Tile number in driving order, from 1.")
+    tile_index: int | None = Field(
+        default=None, description="Tile number in driving order, from 1."
+    )
     tile: str | None = Field(default=None, description="Face id of that tile.")
     hex: tuple[int, int] | None = Field(default=None, description="Hex position [q, r].")
     space: str | None = Field(default=None, description="Space id in the stage graph.")

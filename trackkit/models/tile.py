@@ -144,11 +144,9 @@ class Shortcut(StrictModel):
     )
 
 
-class Jump(StrictModel):
-    """A jump: chevron over a number on a row's lane line (JUMP-1)."""
+class Jump(RowRef):
+    """A jump: chevron over a number on a row's lane line (JUMP-1); section/row: its row."""
 
-    section: int = Field(ge=1, description="Section of the jump row.")
-    row: int = Field(default=1, ge=1, description="Row of the jump inside the section.")
     value: Limit = Field(description="The number under the chevron.")
     chevron: Literal["sideways", "sideways-left", "sideways-right", "forward", "backward"] = Field(
         default="sideways",
@@ -157,11 +155,8 @@ class Jump(StrictModel):
     )
 
 
-class Ford(StrictModel):
-    """A ford: two wavy marks on a row (FORD-1)."""
-
-    section: int = Field(ge=1, description="Section of the ford row.")
-    row: int = Field(default=1, ge=1, description="Row of the ford inside the section.")
+class Ford(RowRef):
+    """A ford: two wavy marks on a row (FORD-1); section/row: its row."""
 
 
 class Climb(StrictModel):
@@ -209,7 +204,7 @@ class Road(StrictModel):
     @model_validator(mode="after")
     def _refs_exist(self) -> Road:
         rows = [_rows_of(s) for s in self.sections]
-        refs: list[RowRef] = [j for j in self.jumps] + [f for f in self.fords]  # type: ignore[misc]
+        refs: list[RowRef] = [*self.jumps, *self.fords]
         refs += [r for sc in self.shortcuts for r in (*sc.entry, *sc.exit)]
         if self.start_finish:
             refs.append(self.start_finish.after)
@@ -284,4 +279,4 @@ class TileSet(StrictModel):
     format: Literal["trackkit-tiles/1"] = Field(description="File format marker.")
     box: str = Field(description="Box id, e.g. dirt-core.")
     title: str = Field(description="Product name.")
-    faces: list[TileFace] = Field(description="Every face of the box's pieces.")
+    faces: list[TileFace] = Field(description="The faces of the box's pieces in this file.")

@@ -29,7 +29,7 @@ from trackkit.validate.structure import check_structure
 from trackkit.validate.summary import summarize
 from trackkit.validate.tiles import check_face
 
-__all__ = ["Report", "check_face", "validate"]
+__all__ = ["Report", "check_face", "validate", "validate_stage"]
 
 
 @dataclass(slots=True)
@@ -70,8 +70,13 @@ class Report:
             "errors": self.errors,
             "warnings": self.warnings,
             "findings": [
-                {"code": f.code, "severity": f.severity.value, "message": f.message,
-                 "location": f.location.model_dump(exclude_none=True), "fix": f.fix}
+                {
+                    "code": f.code,
+                    "severity": f.severity.value,
+                    "message": f.message,
+                    "location": f.location.model_dump(exclude_none=True),
+                    "fix": f.fix,
+                }
                 for f in self.findings
             ],
             "summary": self.summary,
@@ -97,13 +102,20 @@ def validate(
     findings += check_rules(layout, graph)
     findings += check_inventory(layout, lib)
     findings += check_hillclimb(layout, graph, kind or stage.kind)
-    for face in sorted({t.face.id: t.face for t in layout.tiles if t.face}.values(),
-                       key=lambda f: f.id):
+    for face in sorted(
+        {t.face.id: t.face for t in layout.tiles if t.face}.values(), key=lambda f: f.id
+    ):
         if default_library().faces.get(face.id) is not face:
             findings += check_face(face)  # user tiles get the shipped tiles' own checks
     if file:
-        findings = [f.model_copy(update={"location": f.location.model_copy(
-            update={"file": file})}) for f in findings]
+        findings = [
+            f.model_copy(update={"location": f.location.model_copy(update={"file": file})})
+            for f in findings
+        ]
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     findings.sort(key=lambda f: (order[f.severity], f.location.tile_index or 0, f.code))
     return Report(file, findings, summarize(layout, graph, lib), layout, graph)
+
+
+#: The same as :func:`validate`, under the name the top-level package exports.
+validate_stage = validate

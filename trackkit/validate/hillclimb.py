@@ -31,10 +31,18 @@ def check_hillclimb(layout: Layout, graph: nx.DiGraph, kind: Kind) -> list[Findi
             return [finding("H403", f"{len(climbs)} tile(s) have climb lines", Location())]
         return []
     if not climbs:
-        return [finding("H401", "a hillclimb needs at least one climb tile or climb token",
-                        Location(path="tiles"))]
+        return [
+            finding(
+                "H401",
+                "a hillclimb needs at least one climb tile or climb token",
+                Location(path="tiles"),
+            )
+        ]
     if "up" not in climbs.values() and "mixed" not in climbs.values():
         first = next(t for t in layout.chain if t.index in climbs)
-        return [finding("H402", "every climb line of this hillclimb is driven downhill",
-                        first.location())]
+        return [
+            finding(
+                "H402", "every climb line of this hillclimb is driven downhill", first.location()
+            )
+        ]
     return []

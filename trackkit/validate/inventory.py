@@ -38,19 +38,34 @@ def check_inventory(layout: Layout, library: TileLibrary) -> list[Finding]:
     if owned is None:
         for box, n in boxes_needed(layout, library).items():
             if n > 1:
-                out.append(finding("I303", f"this stage needs {n} copies of box {box}",
-                                   Location(path="boxes")))
+                out.append(
+                    finding(
+                        "I303", f"this stage needs {n} copies of box {box}", Location(path="boxes")
+                    )
+                )
         return out
     owned_count = Counter(owned)
     for (box, number), count in sorted(used.items()):
         faces = sorted({t.face_id for t in layout.tiles if t.face and t.face.number == number})
         first = next(t for t in layout.tiles if t.face and t.face.number == number)
         if box not in owned_count:
-            out.append(finding("I301", f"piece {number} ({', '.join(faces)}) comes from box "
-                               f"{box}, which is not in 'boxes'", first.location()))
+            out.append(
+                finding(
+                    "I301",
+                    f"piece {number} ({', '.join(faces)}) comes from box "
+                    f"{box}, which is not in 'boxes'",
+                    first.location(),
+                )
+            )
             continue
         have = _copies(library, box, number) * owned_count[box]
         if count > have:
-            out.append(finding("I302", f"piece {number} ({', '.join(faces)}) is used {count} "
-                               f"times but the boxes hold {have}", first.location()))
+            out.append(
+                finding(
+                    "I302",
+                    f"piece {number} ({', '.join(faces)}) is used {count} "
+                    f"times but the boxes hold {have}",
+                    first.location(),
+                )
+            )
     return out

@@ -13,9 +13,21 @@ from trackkit.models.tile import FaceKind
 __all__ = ["check_rules", "check_tokens"]
 
 #: Tokens read from editor files that trackkit knows but does not play yet (Copilot, RX).
-UNSUPPORTED_TOKENS = ("water", "jump", "chicane", "chicane-limit", "joker-entrance",
-                      "joker-exit", "finish", "dirt", "asphalt", "ice", "greendoor",
-                      "reddoor", "whitedoor")
+UNSUPPORTED_TOKENS = (
+    "water",
+    "jump",
+    "chicane",
+    "chicane-limit",
+    "joker-entrance",
+    "joker-exit",
+    "finish",
+    "dirt",
+    "asphalt",
+    "ice",
+    "greendoor",
+    "reddoor",
+    "whitedoor",
+)
 
 
 def check_tokens(layout: Layout) -> list[Finding]:
@@ -28,23 +40,37 @@ def check_tokens(layout: Layout) -> list[Finding]:
             kind = tok.kind
             if kind is None:
                 if tok.token.startswith(UNSUPPORTED_TOKENS):
-                    out.append(finding("R204", f"token '{tok.token}' on tile {tile.face_id} is "
-                                       "not simulated by trackkit", loc))
+                    out.append(
+                        finding(
+                            "R204",
+                            f"token '{tok.token}' on tile {tile.face_id} is "
+                            "not simulated by trackkit",
+                            loc,
+                        )
+                    )
                 else:
-                    out.append(finding("R201", f"unknown token '{tok.token}' on tile "
-                                       f"{tile.face_id}", loc))
+                    out.append(
+                        finding("R201", f"unknown token '{tok.token}' on tile {tile.face_id}", loc)
+                    )
                 continue
-            if tile.face is not None and (tile.face.kind is not FaceKind.ROAD
-                                          or tile.road is None):
-                out.append(finding("R202", f"a {kind.value} token cannot go on "
-                                   f"{tile.face_id}: it has no road", loc))
+            if tile.face is not None and (tile.face.kind is not FaceKind.ROAD or tile.road is None):
+                out.append(
+                    finding(
+                        "R202",
+                        f"a {kind.value} token cannot go on {tile.face_id}: it has no road",
+                        loc,
+                    )
+                )
                 continue
             problem = None
             if kind is TokenKind.CLIMB:
                 if tok.value not in (-1, 1):
                     problem = "a climb token is -1 (ascent) or +1 (descent)"
-                elif tile.face is not None and tile.face.road is not None \
-                        and tile.face.road.climb is not None:
+                elif (
+                    tile.face is not None
+                    and tile.face.road is not None
+                    and tile.face.road.climb is not None
+                ):
                     problem = f"{tile.face_id} already has climb arrows (CLIMB-6)"
                 else:
                     climb_values.add(tok.value)
@@ -61,9 +87,10 @@ def check_tokens(layout: Layout) -> list[Finding]:
                     u.kind in ("corner", "chicane") for u in tile.road.units
                 ):
                     problem = f"mud lowers corner limits, and {tile.face_id} has no corner"
-            if kind in (TokenKind.OXYGEN, TokenKind.CLOUD) and sum(
-                1 for t in tile.tokens if t.kind is kind
-            ) > 1:
+            if (
+                kind in (TokenKind.OXYGEN, TokenKind.CLOUD)
+                and sum(1 for t in tile.tokens if t.kind is kind) > 1
+            ):
                 problem = problem or f"one {kind.value} token per tile"
             if problem:
                 out.append(finding("R202", f"token on tile {tile.face_id}: {problem}", loc))
@@ -80,17 +107,32 @@ def check_rules(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
     for node, data in graph.nodes(data=True):
         tile = by_index.get(data["tile"])
         # rule: CORNER-1 (a corner whose limit dropped to 0 cannot be entered)
-        if data["kind"] in ("corner", "chicane") and data["limit"] is not None \
-                and data["limit"] <= 0 and data["corner"] not in closed:
+        if (
+            data["kind"] in ("corner", "chicane")
+            and data["limit"] is not None
+            and data["limit"] <= 0
+            and data["corner"] not in closed
+        ):
             closed.add(data["corner"])
             assert tile is not None
-            out.append(finding("R206", f"mud closes the corner of tile {tile.index} "
-                               f"({tile.face_id})", tile.location(space=node)))
+            out.append(
+                finding(
+                    "R206",
+                    f"mud closes the corner of tile {tile.index} ({tile.face_id})",
+                    tile.location(space=node),
+                )
+            )
         # rule: JUMP-1 (a jump carries the car up to two more spaces)
         if data["jump"] and data["kind"] == "lane":
             far = {v for s in graph.successors(node) for v in graph.successors(s)}
             if not far and not data["finished"]:
                 assert tile is not None
-                out.append(finding("R203", f"the jump on tile {tile.index} ({tile.face_id}) "
-                                   "has no landing two spaces on", tile.location(space=node)))
+                out.append(
+                    finding(
+                        "R203",
+                        f"the jump on tile {tile.index} ({tile.face_id}) "
+                        "has no landing two spaces on",
+                        tile.location(space=node),
+                    )
+                )
     return out

@@ -9,7 +9,7 @@ import networkx as nx
 from trackkit import hexgrid
 from trackkit.assemble import Layout, PlacedTile
 from trackkit.catalogue import finding
-from trackkit.graph import has_path_to_finish, meets
+from trackkit.graph import has_path_to_finish
 from trackkit.models.findings import Finding, Location
 
 __all__ = ["check_structure"]
@@ -36,8 +36,9 @@ def check_structure(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
     for h, tiles in by_hex.items():
         if len(tiles) > 1:
             names = ", ".join(f"tile {_name(t)}" for t in tiles)
-            out.append(finding("S105", f"{names} overlap on hex [{h[0]}, {h[1]}]",
-                               tiles[-1].location()))
+            out.append(
+                finding("S105", f"{names} overlap on hex [{h[0]}, {h[1]}]", tiles[-1].location())
+            )
 
     # rule: BOARD-3 (one start first, one finish last)
     starts = [t for t in chain if _line_kind(t) == "start"]
@@ -49,14 +50,23 @@ def check_structure(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
     for extra in starts[1:]:
         out.append(finding("S108", f"a second start tile: tile {_name(extra)}", extra.location()))
     for extra in finishes[1:]:
-        out.append(finding("S109", f"a second finish tile: tile {_name(extra)}",
-                           extra.location()))
+        out.append(finding("S109", f"a second finish tile: tile {_name(extra)}", extra.location()))
     if starts and starts[0] is not chain[0]:
-        out.append(finding("S110", f"the start tile is tile {_name(starts[0])}, not the first",
-                           starts[0].location()))
+        out.append(
+            finding(
+                "S110",
+                f"the start tile is tile {_name(starts[0])}, not the first",
+                starts[0].location(),
+            )
+        )
     if finishes and finishes[-1] is not chain[-1]:
-        out.append(finding("S111", f"the finish tile is tile {_name(finishes[-1])}, not the last",
-                           finishes[-1].location()))
+        out.append(
+            finding(
+                "S111",
+                f"the finish tile is tile {_name(finishes[-1])}, not the last",
+                finishes[-1].location(),
+            )
+        )
 
     # open road ends: the first tile's entry (unless a start) and the last tile's exit
     # (unless a finish); gaps inside the chain are S102, reported while laying out
@@ -71,21 +81,48 @@ def check_structure(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
             continue
         other = by_hex.get(hexgrid.neighbour(t.hex, d), [])
         if not other:
-            out.append(finding("S113", f"the road's {which} of tile {_name(t)} leads nowhere",
-                               t.location(edge=d)))
-        elif other[0].face is None or other[0].index is None or (
-            hexgrid.local_edge(hexgrid.opposite(d), other[0].rotation) not in other[0].face.lanes
+            out.append(
+                finding(
+                    "S113",
+                    f"the road's {which} of tile {_name(t)} leads nowhere",
+                    t.location(edge=d),
+                )
+            )
+        elif (
+            other[0].face is None
+            or other[0].index is None
+            or (
+                hexgrid.local_edge(hexgrid.opposite(d), other[0].rotation)
+                not in other[0].face.lanes
+            )
         ):
-            out.append(finding("S115", f"the road's {which} of tile {_name(t)} runs into the "
-                               f"side of tile {_name(other[0])}", t.location(edge=d)))
+            out.append(
+                finding(
+                    "S115",
+                    f"the road's {which} of tile {_name(t)} runs into the "
+                    f"side of tile {_name(other[0])}",
+                    t.location(edge=d),
+                )
+            )
         else:
-            out.append(finding("S113", f"the road's {which} of tile {_name(t)} meets tile "
-                               f"{_name(other[0])} out of driving order", t.location(edge=d)))
+            out.append(
+                finding(
+                    "S113",
+                    f"the road's {which} of tile {_name(t)} meets tile "
+                    f"{_name(other[0])} out of driving order",
+                    t.location(edge=d),
+                )
+            )
 
     # rule: BOARD-3 (a stage runs from start to finish)
     if starts and finishes and not has_path_to_finish(graph):
-        out.append(finding("S114", "no chain of legal steps leads from the start line to the "
-                           "finish line", finishes[-1].location()))
+        out.append(
+            finding(
+                "S114",
+                "no chain of legal steps leads from the start line to the finish line",
+                finishes[-1].location(),
+            )
+        )
     return out
 
 

@@ -46,11 +46,25 @@ def summarize(layout: Layout, graph: nx.DiGraph, library: TileLibrary) -> dict[s
         for unit in road.units:
             sec = road.road.sections[_forward_section(road, unit.section) - 1]
             if isinstance(sec, CornerSection):
-                corners.append({"tile_index": t.index, "tile": t.face_id, "turn": unit.turn,
-                                "inner": sec.inner.limit, "outer": sec.outer.limit})
+                corners.append(
+                    {
+                        "tile_index": t.index,
+                        "tile": t.face_id,
+                        "turn": unit.turn,
+                        "inner": sec.inner.limit,
+                        "outer": sec.outer.limit,
+                    }
+                )
             elif isinstance(sec, ChicaneSection):
-                corners.append({"tile_index": t.index, "tile": t.face_id, "turn": "chicane",
-                                "inner": sec.limit, "outer": sec.limit})
+                corners.append(
+                    {
+                        "tile_index": t.index,
+                        "tile": t.face_id,
+                        "turn": "chicane",
+                        "inner": sec.limit,
+                        "outer": sec.limit,
+                    }
+                )
     surfaces = Counter(t.face.surface.value for t in chain if t.face)
     danger = Counter(t.face.danger.value for t in chain if t.face)
     finish_progress = [graph.nodes[n]["back"] for n in graph.graph.get("finish", ())]
@@ -67,14 +81,17 @@ def summarize(layout: Layout, graph: nx.DiGraph, library: TileLibrary) -> dict[s
         "surfaces": dict(sorted(surfaces.items())),
         "danger": {k: danger[k] for k in ("low", "medium", "high") if danger[k]},
         "corners": corners,
-        "climb": {"up": sum(1 for v in climbs.values() if v == "up"),
-                  "down": sum(1 for v in climbs.values() if v == "down")},
+        "climb": {
+            "up": sum(1 for v in climbs.values() if v == "up"),
+            "down": sum(1 for v in climbs.values() if v == "down"),
+        },
         "shortcuts": sum(1 for _, d in graph.nodes(data=True) if d["kind"] == "shortcut"),
         "jumps": len({(d["tile"], d["unit"]) for _, d in graph.nodes(data=True) if d["jump"]}),
         "fords": len({(d["tile"], d["unit"]) for _, d in graph.nodes(data=True) if d["ford"]}),
         "boxes": boxes_needed(layout, library),
-        "pieces": {f"{number}": count
-                   for (_box, number), count in sorted(pieces_used(layout).items())},
+        "pieces": {
+            f"{number}": count for (_box, number), count in sorted(pieces_used(layout).items())
+        },
     }
 
 

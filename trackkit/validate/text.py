@@ -28,7 +28,8 @@ def summary_text(summary: dict[str, Any]) -> list[str]:
         lines.append("danger: " + ", ".join(f"{k} {v}" for k, v in summary["danger"].items()))
     if summary["corners"]:
         parts = [
-            f"{c['tile']} {c['inner']}/{c['outer']}" if c["inner"] != c["outer"]
+            f"{c['tile']} {c['inner']}/{c['outer']}"
+            if c["inner"] != c["outer"]
             else f"{c['tile']} {c['inner']}"
             for c in summary["corners"]
         ]
@@ -40,8 +41,12 @@ def summary_text(summary: dict[str, Any]) -> list[str]:
     if extras:
         lines.append("features: " + ", ".join(extras))
     if summary["boxes"]:
-        lines.append("boxes: " + ", ".join(
-            f"{box}" + (f" x{n}" if n > 1 else "") for box, n in summary["boxes"].items()))
+        lines.append(
+            "boxes: "
+            + ", ".join(
+                f"{box}" + (f" x{n}" if n > 1 else "") for box, n in summary["boxes"].items()
+            )
+        )
     return lines
 
 

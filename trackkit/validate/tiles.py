@@ -32,9 +32,14 @@ def check_face(face: TileFace) -> list[Finding]:
         if isinstance(sec, CornerSection):
             limits = [sec.inner.limit, sec.outer.limit]
             if sec.inner.limit >= sec.outer.limit:  # rule: CORNER-2 (inner lane is slower)
-                out.append(finding("T503", f"{face.id} section {sec_no}: inner limit "
-                                   f"{sec.inner.limit} is not below outer {sec.outer.limit}",
-                                   loc))
+                out.append(
+                    finding(
+                        "T503",
+                        f"{face.id} section {sec_no}: inner limit "
+                        f"{sec.inner.limit} is not below outer {sec.outer.limit}",
+                        loc,
+                    )
+                )
         elif isinstance(sec, ChicaneSection):
             limits = [sec.limit]
         limits += [s.limit for s in road.shortcuts]
@@ -50,17 +55,29 @@ def check_face(face: TileFace) -> list[Finding]:
         back = reachable_from(g.reverse(copy=False), driven.units[-1].exits)
         for sid in driven.spaces:
             if sid not in reach or sid not in back:
-                out.append(finding("T501", f"{face.id} entered at edge {entry}: space {sid} is "
-                                   "not on a path from entry to exit",
-                                   loc.model_copy(update={"space": sid})))
+                out.append(
+                    finding(
+                        "T501",
+                        f"{face.id} entered at edge {entry}: space {sid} is "
+                        "not on a path from entry to exit",
+                        loc.model_copy(update={"space": sid}),
+                    )
+                )
         if driven.climb is not None:  # rule: CLIMB-1 (arrows on every line between rows)
             for a, b in zip(driven.units, driven.units[1:], strict=False):
                 crossing = [
-                    d for x in a.exits for y in b.entries
+                    d
+                    for x in a.exits
+                    for y in b.entries
                     if (d := g.get_edge_data(x, y)) is not None
                 ]
-                if not crossing or not all(f"climb_{driven.climb}" in d["tags"]
-                                           for d in crossing):
-                    out.append(finding("T504", f"{face.id}: no climb arrows on the line after "
-                                       f"section {a.section} row {a.row}", loc))
+                if not crossing or not all(f"climb_{driven.climb}" in d["tags"] for d in crossing):
+                    out.append(
+                        finding(
+                            "T504",
+                            f"{face.id}: no climb arrows on the line after "
+                            f"section {a.section} row {a.row}",
+                            loc,
+                        )
+                    )
     return out

@@ -1,0 +1,509 @@
+"""Stage file formats: detection, the editors' files, token ids, writers and round trips."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from trackkit import hexgrid
+from trackkit.assemble import lay_out
+from trackkit.errors import InputError
+from trackkit.formats import (
+    StageFormat,
+    detect_format,
+    dump_stage,
+    format_for_path,
+    load_stage,
+    parse_stage,
+    save_stage,
+    write_text_atomic,
+)
+from trackkit.formats.tokens import rekee_token_id, rgt_token_id, token_from_id
+from trackkit.models.stage import Stage, TileToken
+
+DATA = Path(__file__).parent / "data" / "formats"
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data" / "samples"
+ROUND_TRIP = DATA / "round-trip.yaml"
+
+# Driving order of round-trip.yaml as laid out by trackkit.assemble.
+ROUND_TRIP_CHAIN = ["202a", "205a", "217a", "210a", "418b", "208a", "203a"]
+
+
+def needs_sample(name: str) -> Path:
+    path = SAMPLES / name
+    if not path.is_file():
+        pytest.skip(f"shared sample {name} is not available")
+    return path
+
+
+def laid_out(stage: Stage) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """What a stage is on the table: chain in driving order, then the tiles beside it.
+
+    Hexes are relative to the first tile: editor files may move the whole map.
+    """
+    layout = lay_out(stage)
+    q0, r0 = layout.tiles[0].hex if layout.tiles else (0, 0)
+
+    def rel(h: tuple[int, int]) -> tuple[int, int]:
+        return (h[0] - q0, h[1] - r0)
+
+    chain = [
+        (
+            t.face_id,
+            rel(t.hex),
+            t.rotation,
+            t.road.entry if t.road else None,
+            [(k.token, k.value) for k in t.tokens],
+        )
+        for t in layout.chain
+    ]
+    beside = [(t.face_id, rel(t.hex), t.rotation) for t in layout.scenery]
+    return chain, beside
+
+
+def ids(stage: Stage) -> list[str]:
+    return [t.tile for t in stage.tiles]
+
+
+# --- detection --------------------------------------------------------------------------
+
+
+def test_native_yaml_is_read_in_file_order() -> None:
+    stage = load_stage(ROUND_TRIP)
+    assert stage.name == "Round trip"
+    assert stage.author == "Test Author"
+    assert ids(stage) == [*ROUND_TRIP_CHAIN, "201a", "902a"]
+    assert stage.tiles[2].turn == "left"
+    assert stage.tiles[4].tokens[0] == TileToken(token="oxygen", value=2)
+    assert stage.tiles[8].at == (4, -4) and stage.tiles[8].dir == 2
+
+
+def test_native_json_is_detected_and_equals_the_yaml(tmp_path: Path) -> None:
+    stage = load_stage(ROUND_TRIP)
+    path = tmp_path / "stage.json"
+    path.write_text(dump_stage(stage, "native-json"), encoding="utf-8")
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == "trackkit-stage/1"
+    assert load_stage(path) == stage
+
+
+def test_native_yaml_written_then_read_is_the_same_stage() -> None:
+    stage = load_stage(ROUND_TRIP)
+    text = dump_stage(stage, "native-yaml")
+    assert parse_stage(text, file="again.yaml") == stage
+    data = yaml.safe_load(text)
+    assert next(iter(data)) == "format"
+    # None and empty fields are left out
+    assert data["tiles"][0] == {"tile": "202a"}
+    assert data["tiles"][3] == {"tile": "210a", "turn": "right"}
+    assert data["tiles"][8] == {"tile": "902a", "at": [4, -4], "dir": 2}
+    assert "author" in data and "boxes" not in data
+    assert "  at: [4, -4]\n" in text  # short lists on one line
+
+
+def test_native_yaml_flow_style_is_still_yaml() -> None:
+    text = "{format: trackkit-stage/1, tiles: [{tile: 202a}, {tile: 205a}]}"
+    assert ids(parse_stage(text, file="flow.yaml")) == ["202a", "205a"]
+
+
+def test_rekee_file_is_detected(tmp_path: Path) -> None:
+    path = tmp_path / "stage.json"
+    path.write_text(
+        json.dumps(
+            {
+                "title": "Tiny",
+                "author": "Me",
+                "tiles": [
+                    {"q": -1, "r": 0, "id": "205a", "dir": 0, "tokens": []},
+                    {"q": 0, "r": 0, "id": "202a", "dir": 0, "tokens": []},
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    stage = load_stage(path)
+    assert (stage.name, stage.author) == ("Tiny", "Me")
+    assert ids(stage) == ["202a", "205a"]
+
+
+def test_rgt_file_is_detected() -> None:
+    text = json.dumps(
+        {
+            "Path": "C:\\Tracks",
+            "Name": "Tiny rgt",
+            "Author": "Me",
+            "Tuiles": [
+                {"X": 1, "Y": 0, "Orientation": 0, "TuileId": "205A"},
+                {"X": 0, "Y": 0, "Orientation": 0, "TuileId": "202A"},
+            ],
+            "lowResWidth": 2480,
+        }
+    )
+    stage = parse_stage(text, file="tiny.rgt")
+    assert stage.name == "Tiny rgt"
+    assert ids(stage) == ["202a", "205a"]
+    assert stage.tiles[0].at == hexgrid.offset_to_axial(0, 0)
+    assert stage.tiles[1].at == hexgrid.offset_to_axial(1, 0)
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        ({"format": "trackkit-stage/1", "tiles": []}, "native"),
+        ({"title": "x", "tiles": [{"q": 0, "r": 0, "id": "202a", "dir": 0}]}, "rekee"),
+        ({"title": "x", "tiles": []}, "rekee"),
+        ({"Name": "x", "Tuiles": []}, "rgt"),
+    ],
+)
+def test_detect_format(data: dict[str, Any], kind: str) -> None:
+    assert detect_format(data) == kind
+
+
+def test_defaults_for_editor_files_without_a_name() -> None:
+    stage = parse_stage('{"tiles": [{"q": 0, "r": 0, "id": "202a", "dir": 0}]}', file="r.json")
+    assert stage.name == "Untitled stage"
+    assert stage.author == ""
+
+
+# --- the shared samples of the official editor -----------------------------------------
+
+
+@pytest.mark.parametrize("name", ["chicane-example1.rgt", "chicane-example2.rgt"])
+def test_chicane_samples_load_start_first(name: str) -> None:
+    stage = load_stage(needs_sample(name))
+    assert stage.name.startswith("Chicane Example")
+    assert stage.author == "Holy Grail Games"
+    assert ids(stage) == ["202a", "205a"]
+    assert stage.tiles[0].enter is not None
+    # Copilot chicane tokens are kept by id for the validator to report
+    assert [k.token for k in stage.tiles[1].tokens] == ["dirt1", "dirt2"]
+    chain, _ = laid_out(stage)
+    assert [c[0] for c in chain] == ["202a", "205a"]
+    assert not [f for f in lay_out(stage).findings if f.code == "S102"]  # the tiles meet
+
+
+def test_chicane_sample_positions_are_the_editor_offsets() -> None:
+    stage = load_stage(needs_sample("chicane-example1.rgt"))
+    assert stage.tiles[0].at == hexgrid.offset_to_axial(54, 52)
+    assert stage.tiles[1].at == hexgrid.offset_to_axial(55, 52)
+    written = json.loads(dump_stage(stage, "rgt"))
+    assert [(t["X"], t["Y"], t["TuileId"]) for t in written["Tuiles"]] == [
+        (54, 52, "202A"),
+        (55, 52, "205A"),
+    ]
+
+
+def test_rx_finland_sample_keeps_unknown_tiles() -> None:
+    stage = load_stage(needs_sample("rx-finland.rgt"))
+    assert stage.name == "RX Finland"
+    assert len(stage.tiles) == 16
+    assert {"podium", "401a", "119b", "414b"} <= set(ids(stage))
+    assert {"206a", "209b", "208a", "209a", "204a"} <= set(ids(stage))
+    assert all(t.at is not None and t.dir is not None for t in stage.tiles)
+
+
+# --- Rekee: finding the driving order --------------------------------------------------
+
+
+def test_rekee_walk_finds_driving_order_in_a_shuffled_file() -> None:
+    stage = load_stage(DATA / "shuffled.rekee.json")
+    assert stage.name == "Shuffled Rekee stage"
+    # driven tiles first, art suffix dropped; then the others in file order
+    assert ids(stage) == [*ROUND_TRIP_CHAIN, "902a", "201a", "PODIUM"]
+    first = stage.tiles[0]
+    assert first.enter is not None
+    assert all(t.enter is None for t in stage.tiles[1:])
+    assert all(t.at is not None and t.dir is not None for t in stage.tiles)
+    assert stage.tiles[1].tokens == [TileToken(token="climb", value=-1)]  # position dropped
+    assert stage.tiles[-1].tokens == [TileToken(token="finish")]
+    # the driven tiles lay out exactly as the native stage the file was made from (the
+    # unknown PODIUM is laid out after them, for the validator to report)
+    chain, beside = laid_out(stage)
+    want_chain, want_beside = laid_out(load_stage(ROUND_TRIP))
+    assert chain[:7] == want_chain
+    assert [c[0] for c in chain[7:]] == ["PODIUM"]
+    assert sorted(beside) == sorted(want_beside)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_rekee_walk_does_not_depend_on_file_order(seed: int) -> None:
+    original = load_stage(ROUND_TRIP)
+    data = json.loads(dump_stage(original, "rekee"))
+    random.Random(seed).shuffle(data["tiles"])
+    stage = parse_stage(json.dumps(data), file="shuffled.json")
+    assert ids(stage)[:7] == ROUND_TRIP_CHAIN
+    chain, beside = laid_out(stage)
+    want_chain, want_beside = laid_out(original)
+    assert chain == want_chain
+    assert sorted(beside) == sorted(want_beside)  # tiles beside the road keep file order
+
+
+def _rekee(*tiles: tuple[int, int, str, int]) -> str:
+    return json.dumps(
+        {"title": "t", "tiles": [{"q": q, "r": r, "id": i, "dir": d} for q, r, i, d in tiles]}
+    )
+
+
+@pytest.mark.parametrize(
+    ("neighbour", "entry"),
+    [
+        ((-1, 0), 0),  # the road goes on beyond local edge 3 (world 3): enter by edge 0
+        ((1, 0), 3),  # the road goes on beyond local edge 0 (world 0): enter by edge 3
+    ],
+)
+def test_rekee_start_direction_follows_the_connected_end(
+    neighbour: tuple[int, int], entry: int
+) -> None:
+    stage = parse_stage(_rekee((0, 0, "202a", 0), (*neighbour, "205a", 0)), file="r.json")
+    assert ids(stage) == ["202a", "205a"]
+    assert stage.tiles[0].enter == entry
+
+
+def test_rekee_lone_start_tile_uses_the_faces_start_direction() -> None:
+    from trackkit.assemble import start_entry
+    from trackkit.library import default_library
+
+    stage = parse_stage(_rekee((3, 3, "202b", 4)), file="r.json")
+    face = default_library().get("202b")
+    assert face is not None
+    assert stage.tiles[0].enter == start_entry(face)
+    assert stage.tiles[0].at == (3, 3) and stage.tiles[0].dir == 4
+
+
+def test_rekee_walk_stops_where_the_road_does_not_meet() -> None:
+    # 205a at (-2, 0) turned by 1 has its road ends on world sides 1 and 4: it does not meet
+    stage = parse_stage(
+        _rekee((-2, 0, "205a", 1), (0, 0, "202a", 0), (-1, 0, "204a", 0)), file="r.json"
+    )
+    assert ids(stage) == ["202a", "204a", "205a"]
+    assert stage.tiles[2].enter is None and stage.tiles[2].at == (-2, 0)
+
+
+def test_rekee_without_start_tile_keeps_file_order() -> None:
+    stage = parse_stage(_rekee((1, 0, "204a", 0), (0, 0, "205a", 0)), file="r.json")
+    assert ids(stage) == ["204a", "205a"]
+    assert all(t.enter is None for t in stage.tiles)
+    assert [t.at for t in stage.tiles] == [(1, 0), (0, 0)]
+
+
+def test_rekee_unknown_and_gt_ids_are_kept_as_written() -> None:
+    stage = parse_stage(
+        _rekee((0, 0, "202a", 0), (-1, 0, "103a-2", 0), (5, 5, "PODIUM", 0)), file="r.json"
+    )
+    assert ids(stage) == ["202a", "103a-2", "PODIUM"]
+
+
+# --- tokens ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "token", "value"),
+    [
+        ("climb-ascent", "climb", -1),
+        ("climb-descent", "climb", 1),
+        ("cloud", "cloud", None),
+        ("oxygen-1", "oxygen", 1),
+        ("oxygen-3", "oxygen", 3),
+        ("mud-spray", "mud", -1),
+        ("water-gravel", "water-gravel", None),
+        ("jump", "jump", None),
+        ("chicane-limit-snow", "chicane-limit-snow", None),
+        ("joker-entrance", "joker-entrance", None),
+        ("finish", "finish", None),
+        # official editor
+        ("climbm1", "climb", -1),
+        ("climbp1", "climb", 1),
+        ("climbw", "cloud", None),
+        ("climbr2", "oxygen", 2),
+        ("dirt1", "dirt1", None),
+        ("ice4", "ice4", None),
+        ("greendoor", "greendoor", None),
+    ],
+)
+def test_token_ids_read(raw: str, token: str, value: int | None) -> None:
+    assert token_from_id(raw) == TileToken(token=token, value=value)
+
+
+@pytest.mark.parametrize(
+    ("token", "rekee", "rgt"),
+    [
+        (TileToken(token="climb", value=-1), "climb-ascent", "climbm1"),
+        (TileToken(token="climb", value=1), "climb-descent", "climbp1"),
+        (TileToken(token="cloud"), "cloud", "climbw"),
+        (TileToken(token="oxygen", value=1), "oxygen-1", "climbr1"),
+        (TileToken(token="oxygen", value=3), "oxygen-3", "climbr3"),
+        (TileToken(token="mud", value=-1), "mud-spray", "mud-spray"),
+        (TileToken(token="joker-exit"), "joker-exit", "joker-exit"),
+        (TileToken(token="reddoor"), "reddoor", "reddoor"),
+    ],
+)
+def test_token_ids_written(token: TileToken, rekee: str, rgt: str) -> None:
+    assert rekee_token_id(token) == rekee
+    assert rgt_token_id(token) == rgt
+    assert token_from_id(rekee) == token
+    assert token_from_id(rgt) == token
+
+
+def test_tokens_in_written_editor_files() -> None:
+    stage = load_stage(ROUND_TRIP)
+    rekee = json.loads(dump_stage(stage, "rekee"))
+    climb = next(t for t in rekee["tiles"] if t["id"] == "418b")
+    assert climb["tokens"] == [
+        {"id": "oxygen-2", "q": 0.0, "r": 0.0, "dir": 0.0},
+        {"id": "cloud", "q": 0.0, "r": 0.0, "dir": 0.0},
+    ]
+    by_id = {t["id"]: [k["id"] for k in t["tokens"]] for t in rekee["tiles"]}
+    assert by_id["205a"] == ["climb-ascent"]
+    assert by_id["217a"] == ["mud-spray"]
+    assert by_id["202a"] == []
+    rgt = json.loads(dump_stage(stage, "rgt"))
+    climb = next(t for t in rgt["Tuiles"] if t["TuileId"] == "418B")
+    assert [k["TokenId"] for k in climb["Tokens"]] == ["climbr2", "climbw"]
+    assert climb["Tokens"][0] == {"X": 0.0, "Y": 0.0, "Orientation": 0.0, "TokenId": "climbr2"}
+    by_id = {t["TuileId"]: [k["TokenId"] for k in t.get("Tokens", [])] for t in rgt["Tuiles"]}
+    assert by_id["205A"] == ["climbm1"]
+    assert by_id["217A"] == ["mud-spray"]
+    assert "Tokens" not in rgt["Tuiles"][0]
+
+
+# --- writers and round trips -----------------------------------------------------------
+
+
+def test_rekee_writer_shape() -> None:
+    data = json.loads(dump_stage(load_stage(ROUND_TRIP), "rekee"))
+    assert (data["title"], data["author"]) == ("Round trip", "Test Author")
+    assert [t["id"] for t in data["tiles"]] == [*ROUND_TRIP_CHAIN, "201a", "902a"]
+    assert set(data["tiles"][0]) == {"q", "r", "id", "dir", "tokens"}
+    assert data["tiles"][-1] == {"q": 4, "r": -4, "id": "902a", "dir": 2, "tokens": []}
+
+
+def test_rgt_writer_shape() -> None:
+    data = json.loads(dump_stage(load_stage(ROUND_TRIP), "rgt"))
+    assert (data["Path"], data["Name"], data["Author"]) == ("", "Round trip", "Test Author")
+    assert [t["TuileId"] for t in data["Tuiles"]] == [
+        *(i.upper() for i in ROUND_TRIP_CHAIN),
+        "201A",
+        "902A",
+    ]
+    first, last = data["Tuiles"][0], data["Tuiles"][-1]
+    # the map is moved whole so that its first tile sits at the editor's origin
+    assert (first["X"], first["Y"]) == (54, 52)
+    origin = hexgrid.offset_to_axial(54, 52)
+    assert (last["X"], last["Y"]) == hexgrid.axial_to_offset((origin[0] + 4, origin[1] - 4))
+    assert last["Orientation"] == 2
+
+
+@pytest.mark.parametrize("fmt", ["rekee", "rgt"])
+def test_round_trip_through_editor_formats(fmt: Any) -> None:
+    original = load_stage(ROUND_TRIP)
+    again = parse_stage(dump_stage(original, fmt), file=f"stage.{fmt}")
+    assert (again.name, again.author) == (original.name, original.author)
+    assert ids(again) == [*ROUND_TRIP_CHAIN, "201a", "902a"]
+    chain, beside = laid_out(again)
+    want_chain, want_beside = laid_out(original)
+    assert chain == want_chain  # face ids, hexes, rotations, entries, tokens in driving order
+    assert beside == want_beside
+    # and once more through native YAML
+    native = parse_stage(dump_stage(again, "native-yaml"), file="again.yaml")
+    assert laid_out(native) == (want_chain, want_beside)
+
+
+def test_round_trip_through_every_format_in_a_row() -> None:
+    stage = load_stage(ROUND_TRIP)
+    want = laid_out(stage)
+    formats: list[StageFormat] = ["native-json", "rekee", "rgt", "native-yaml", "rgt", "rekee"]
+    for fmt in formats:
+        stage = parse_stage(dump_stage(stage, fmt), file=f"s.{fmt}")
+        assert laid_out(stage) == want, fmt
+
+
+def test_dump_stage_refuses_an_unknown_format() -> None:
+    with pytest.raises(ValueError, match="unknown stage format"):
+        dump_stage(load_stage(ROUND_TRIP), "svg")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [
+        ("a.yaml", "native-yaml"),
+        ("b.YML", "native-yaml"),
+        ("c.json", "native-json"),
+        ("d.rekee.json", "rekee"),
+        ("e.Rekee.JSON", "rekee"),
+        ("f.rgt", "rgt"),
+        ("folder.yaml/g.rgt", "rgt"),
+    ],
+)
+def test_format_for_path(name: str, fmt: str) -> None:
+    assert format_for_path(name) == fmt
+
+
+def test_format_for_path_refuses_other_names() -> None:
+    with pytest.raises(InputError, match=r"out\.txt.*\.yaml"):
+        format_for_path("out.txt")
+
+
+# --- atomic writes ---------------------------------------------------------------------
+
+
+def test_write_text_atomic_writes_and_replaces(tmp_path: Path) -> None:
+    path = tmp_path / "out.yaml"
+    write_text_atomic(path, "first\n")
+    write_text_atomic(path, "second: é\r\n")
+    assert path.read_bytes() == "second: é\r\n".encode()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml"]
+
+
+def test_write_text_atomic_failure_keeps_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "out.yaml"
+    path.write_text("old\n", encoding="utf-8")
+
+    def broken_replace(src: object, dst: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(InputError, match="no space left") as err:
+        write_text_atomic(path, "new\n" * 1000)
+    assert str(path) in str(err.value)
+    assert path.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml"]  # no temp file left
+
+
+def test_write_text_atomic_missing_folder(tmp_path: Path) -> None:
+    path = tmp_path / "nope" / "out.yaml"
+    with pytest.raises(InputError, match="does not exist") as err:
+        write_text_atomic(path, "x")
+    assert str(path) in str(err.value)
+
+
+def test_write_text_atomic_onto_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="folder") as err:
+        write_text_atomic(tmp_path, "x")
+    assert str(tmp_path) in str(err.value)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions")
+def test_write_text_atomic_read_only_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(InputError, match="permission denied") as err:
+            write_text_atomic(folder / "out.yaml", "x")
+        assert "out.yaml" in str(err.value)
+    finally:
+        folder.chmod(0o700)
+
+
+@pytest.mark.parametrize("name", ["s.yaml", "s.json", "s.rekee.json", "s.rgt"])
+def test_save_stage_picks_the_format_from_the_name(tmp_path: Path, name: str) -> None:
+    stage = load_stage(ROUND_TRIP)
+    save_stage(stage, tmp_path / name)
+    assert laid_out(load_stage(tmp_path / name)) == laid_out(stage)

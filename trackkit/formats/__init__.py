@@ -1,0 +1,36 @@
+"""Stage files: native YAML/JSON (``trackkit-stage/1``), Rekee JSON and ``.rgt``.
+
+Reading detects the format from the content; every unusable input raises
+:class:`~trackkit.errors.InputError` naming the file and the place. Writing lays editor
+formats out on the grid; :func:`write_text_atomic` never leaves a half-written file.
+"""
+
+from trackkit.formats.files import (
+    ACCEPTED_FORMATS,
+    InputKind,
+    StageFormat,
+    detect_format,
+    dump_stage,
+    format_for_path,
+    load_stage,
+    parse_stage,
+    save_stage,
+    write_text_atomic,
+)
+from trackkit.formats.source import MAX_FILE_BYTES, MAX_YAML_EVENTS, MAX_YAML_NODES
+
+__all__ = [
+    "ACCEPTED_FORMATS",
+    "MAX_FILE_BYTES",
+    "MAX_YAML_EVENTS",
+    "MAX_YAML_NODES",
+    "InputKind",
+    "StageFormat",
+    "detect_format",
+    "dump_stage",
+    "format_for_path",
+    "load_stage",
+    "parse_stage",
+    "save_stage",
+    "write_text_atomic",
+]

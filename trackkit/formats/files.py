@@ -1,0 +1,221 @@
+"""Read any stage file, write any format, and write files atomically.
+
+Examples
+--------
+>>> stage = parse_stage('{"format": "trackkit-stage/1", "tiles": [{"tile": "202a"}]}',
+...                     file="s.json")
+>>> [t.tile for t in stage.tiles]
+['202a']
+>>> format_for_path("stages/turini.rekee.json"), format_for_path("Turini.YML")
+('rekee', 'native-yaml')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from trackkit.errors import InputError
+from trackkit.formats.native import FORMAT_ID, dump_native, read_native
+from trackkit.formats.rekee import dump_rekee, looks_like_rekee, read_rekee
+from trackkit.formats.rgt import dump_rgt, read_rgt
+from trackkit.formats.source import decode_bytes, parse_document, read_bytes
+from trackkit.library import TileLibrary
+from trackkit.models.stage import Stage
+
+__all__ = [
+    "ACCEPTED_FORMATS",
+    "InputKind",
+    "StageFormat",
+    "detect_format",
+    "dump_stage",
+    "format_for_path",
+    "load_stage",
+    "parse_stage",
+    "save_stage",
+    "write_text_atomic",
+]
+
+#: Output formats of :func:`dump_stage`.
+StageFormat = Literal["native-yaml", "native-json", "rekee", "rgt"]
+#: What :func:`detect_format` finds in a file.
+InputKind = Literal["native", "rekee", "rgt"]
+
+ACCEPTED_FORMATS = (
+    f"a trackkit stage (YAML or JSON with 'format: {FORMAT_ID}'), a Rekee editor file "
+    "(JSON with 'title' and 'tiles' of q, r, id, dir) or an official editor .rgt file "
+    "(JSON with 'Name' and 'Tuiles')"
+)
+
+
+def detect_format(data: dict[str, Any], *, file: str = "<string>") -> InputKind:
+    """Which stage format a parsed top-level mapping is in.
+
+    Raises
+    ------
+    InputError
+        If it is none of the accepted formats.
+    """
+    if "format" in data:
+        fmt = data["format"]
+        if fmt == FORMAT_ID:
+            return "native"
+        if isinstance(fmt, str) and fmt.startswith("trackkit-stage/"):
+            raise InputError(
+                file, f"unsupported stage format version {fmt!r}: this trackkit reads {FORMAT_ID}"
+            )
+        raise InputError(
+            file, f"unknown format {str(fmt)[:60]!r}: trackkit reads {ACCEPTED_FORMATS}"
+        )
+    if "Tuiles" in data:
+        return "rgt"
+    if "tiles" in data:
+        if looks_like_rekee(data):
+            return "rekee"
+        raise InputError(
+            file,
+            f"no 'format: {FORMAT_ID}' key: add it at the top of a trackkit stage file "
+            "(the tiles do not look like a Rekee editor file either)",
+        )
+    keys = ", ".join(repr(str(k))[:40] for k in list(data)[:5])
+    raise InputError(
+        file,
+        f"unknown format (top-level keys: {keys or 'none'}): trackkit reads {ACCEPTED_FORMATS}",
+    )
+
+
+def parse_stage(text: str, *, file: str = "<string>", library: TileLibrary | None = None) -> Stage:
+    """A stage from the text of a stage file in any accepted format.
+
+    Parameters
+    ----------
+    text : str
+        The file's text (YAML or JSON).
+    file : str
+        Name used in error messages.
+    library : TileLibrary, optional
+        Faces used to find the driving order of editor files (default: the shipped one).
+
+    Raises
+    ------
+    InputError
+        For anything unusable, naming ``file`` and the place in it.
+    """
+    doc = parse_document(text, file=file)
+    kind = detect_format(doc.data, file=file)
+    if kind == "native":
+        return read_native(doc)
+    if kind == "rekee":
+        return read_rekee(doc, library)
+    return read_rgt(doc, library)
+
+
+def load_stage(path: str | Path, *, library: TileLibrary | None = None) -> Stage:
+    """A stage from a file in any accepted format (detected from the content).
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable, too large, binary, not YAML/JSON, unknown format or invalid.
+    """
+    file, raw = read_bytes(path)
+    return parse_stage(decode_bytes(raw, file=file), file=file, library=library)
+
+
+def format_for_path(path: str | Path) -> StageFormat:
+    """Output format for a file name: ``.yaml``/``.yml``, ``.json``, ``.rekee.json``, ``.rgt``.
+
+    Raises
+    ------
+    InputError
+        If the name ends otherwise.
+    """
+    name = Path(path).name.lower()
+    if name.endswith((".yaml", ".yml")):
+        return "native-yaml"
+    if name.endswith(".rekee.json"):
+        return "rekee"
+    if name.endswith(".json"):
+        return "native-json"
+    if name.endswith(".rgt"):
+        return "rgt"
+    raise InputError(
+        str(path),
+        "cannot tell the format from the file name: use .yaml or .yml (trackkit YAML), "
+        ".json (trackkit JSON), .rekee.json (Rekee editor) or .rgt (official editor)",
+    )
+
+
+def dump_stage(stage: Stage, fmt: StageFormat, *, library: TileLibrary | None = None) -> str:
+    """The text of ``stage`` in format ``fmt``.
+
+    Editor formats (``rekee``, ``rgt``) need positions: the stage is laid out and every
+    placed tile is written with its hex and rotation. They do not keep ``kind``, ``ruleset``
+    or ``boxes``, nor tiles that cannot be placed at all.
+    """
+    if fmt == "native-yaml":
+        return dump_native(stage, "yaml")
+    if fmt == "native-json":
+        return dump_native(stage, "json")
+    if fmt == "rekee":
+        return dump_rekee(stage, library)
+    if fmt == "rgt":
+        return dump_rgt(stage, library)
+    raise ValueError(f"unknown stage format {fmt!r} (one of {', '.join(get_args(StageFormat))})")
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename.
+
+    A failure never leaves a half-written ``path``: either the old file or the whole new one.
+
+    Raises
+    ------
+    InputError
+        If the folder does not exist or cannot be written, or ``path`` is a folder.
+    """
+    file = str(path)
+    p = Path(path)
+    folder = p.parent
+    if not folder.is_dir():
+        raise InputError(file, f"cannot write: folder {str(folder)!r} does not exist")
+    if p.is_dir():
+        raise InputError(file, "cannot write: it is a folder")
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            file, f"cannot write: the text is not valid Unicode ({exc.reason})"
+        ) from None
+    tmp = folder / f".{p.name}.{secrets.token_hex(6)}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            if p.exists():
+                with contextlib.suppress(OSError):
+                    os.chmod(tmp, p.stat().st_mode & 0o7777)
+            os.replace(tmp, p)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        reason = (exc.strerror or type(exc).__name__).lower()
+        raise InputError(file, f"cannot write: {reason}") from None
+
+
+def save_stage(
+    stage: Stage,
+    path: str | Path,
+    fmt: StageFormat | None = None,
+    *,
+    library: TileLibrary | None = None,
+) -> None:
+    """Write ``stage`` to ``path`` atomically, in ``fmt`` or the format its name asks for."""
+    write_text_atomic(path, dump_stage(stage, fmt or format_for_path(path), library=library))

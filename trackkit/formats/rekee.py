@@ -1,0 +1,114 @@
+"""Rekee web editor files: ``{"title", "author", "tiles": [{"q", "r", "id", "dir", "tokens"}]}``.
+
+Axial ``q``, ``r`` and ``dir`` follow trackkit's own convention, so hexes and rotations are
+read and written as they are. Token positions on a tile are not kept (tokens are written at
+the tile centre).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from trackkit.errors import InputError
+from trackkit.formats.source import Document, validation_message
+from trackkit.formats.tokens import rekee_token_id, token_from_id
+from trackkit.formats.walk import Placement, stage_from_placements
+from trackkit.library import TileLibrary
+from trackkit.models.stage import MAX_STAGE_TILES, Stage
+
+__all__ = ["RekeeFile", "RekeeTile", "RekeeToken", "dump_rekee", "looks_like_rekee", "read_rekee"]
+
+_COORD = 100_000
+
+
+class _Loose(BaseModel):
+    """Editor files may carry keys trackkit does not use: they are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class RekeeToken(_Loose):
+    """A token on a Rekee tile (its position on the tile is not used)."""
+
+    id: str = Field(min_length=1, max_length=80, description="Rekee token id, e.g. oxygen-2.")
+
+
+class RekeeTile(_Loose):
+    """A tile of a Rekee file."""
+
+    q: int = Field(ge=-_COORD, le=_COORD, description="Axial column.")
+    r: int = Field(ge=-_COORD, le=_COORD, description="Axial row.")
+    id: str = Field(
+        min_length=1, max_length=40, pattern=r"\S", description="Face id, e.g. 205b or 103a-2."
+    )
+    dir: int = Field(default=0, ge=-_COORD, le=_COORD, description="Rotation (taken mod 6).")
+    tokens: list[RekeeToken] | None = Field(default=None, description="Tokens on the tile.")
+
+
+class RekeeFile(_Loose):
+    """A whole Rekee file."""
+
+    title: str | None = Field(default=None, max_length=200, description="Stage name.")
+    author: str | None = Field(default=None, max_length=200, description="Designer.")
+    tiles: list[RekeeTile] = Field(max_length=MAX_STAGE_TILES, description="Tiles, any order.")
+
+
+def looks_like_rekee(data: dict[str, Any]) -> bool:
+    """Whether a mapping without a ``format`` key is a Rekee file."""
+    tiles = data.get("tiles")
+    if not isinstance(tiles, list):
+        return "title" in data and "tiles" in data
+    if not tiles:
+        return True
+    first = tiles[0]
+    return isinstance(first, dict) and "tile" not in first and bool({"q", "r", "id"} & set(first))
+
+
+def read_rekee(doc: Document, library: TileLibrary | None = None) -> Stage:
+    """A native stage from a parsed Rekee file."""
+    try:
+        rekee = RekeeFile.model_validate(doc.data)
+    except ValidationError as exc:
+        raise InputError(
+            doc.file, "Rekee file: " + validation_message(exc, doc.line_of, RekeeFile)
+        ) from None
+    placements = [
+        Placement(
+            tile=t.id.strip(),
+            hex=(t.q, t.r),
+            dir=t.dir % 6,
+            tokens=[token_from_id(k.id) for k in t.tokens or ()],
+        )
+        for t in rekee.tiles
+    ]
+    try:
+        return stage_from_placements(
+            placements,
+            name=(rekee.title or "").strip() or "Untitled stage",
+            author=rekee.author or "",
+            library=library,
+        )
+    except ValidationError as exc:  # a value the editor file allows but a stage does not
+        raise InputError(doc.file, "Rekee file: " + validation_message(exc)) from None
+
+
+def dump_rekee(stage: Stage, library: TileLibrary | None = None) -> str:
+    """Rekee JSON of a stage laid out on the grid (tiles that cannot be placed are left out)."""
+    from trackkit.assemble import lay_out  # placement layer, imported when needed
+
+    layout = lay_out(stage, library)
+    tiles = [
+        {
+            "q": t.hex[0],
+            "r": t.hex[1],
+            "id": t.face_id,
+            "dir": t.rotation % 6,
+            "tokens": [{"id": rekee_token_id(k), "q": 0.0, "r": 0.0, "dir": 0.0} for k in t.tokens],
+        }
+        for t in layout.tiles
+    ]
+    doc = {"title": stage.name, "author": stage.author, "tiles": tiles}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

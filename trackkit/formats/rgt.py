@@ -1,0 +1,121 @@
+"""Files of the official Windows track editor (``.rgt``).
+
+``{"Path", "Name", "Author", "Tuiles": [{"X", "Y", "Orientation", "TuileId", "Tokens"}]}`` with
+offset coordinates ``X``, ``Y`` (converted with :func:`trackkit.hexgrid.offset_to_axial`, and
+back exactly, so hexes do not shift) and ``Orientation`` in trackkit's rotation convention.
+Face ids are written upper case (``205A``) and read lower case.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from trackkit import hexgrid
+from trackkit.errors import InputError
+from trackkit.formats.source import Document, validation_message
+from trackkit.formats.tokens import rgt_token_id, token_from_id
+from trackkit.formats.walk import Placement, stage_from_placements
+from trackkit.library import TileLibrary
+from trackkit.models.stage import MAX_STAGE_TILES, Stage
+
+__all__ = ["RgtFile", "RgtTile", "RgtToken", "dump_rgt", "read_rgt"]
+
+_COORD = 50_000
+
+
+class _Loose(BaseModel):
+    """Editor files carry keys trackkit does not use (``lowResWidth``, ...): ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class RgtToken(_Loose):
+    """A token on a tile (its position and angle on the tile are not used)."""
+
+    TokenId: str = Field(min_length=1, max_length=80, description="Token id, e.g. climbr2.")
+
+
+class RgtTile(_Loose):
+    """A tile of an ``.rgt`` file."""
+
+    X: int = Field(ge=-_COORD, le=_COORD, description="Offset column.")
+    Y: int = Field(ge=-_COORD, le=_COORD, description="Offset row.")
+    Orientation: int = Field(default=0, ge=-_COORD, le=_COORD, description="Rotation (mod 6).")
+    TuileId: str = Field(
+        min_length=1, max_length=40, pattern=r"\S", description="Face id, e.g. 205A."
+    )
+    Tokens: list[RgtToken] | None = Field(default=None, description="Tokens on the tile.")
+
+
+class RgtFile(_Loose):
+    """A whole ``.rgt`` file."""
+
+    Name: str | None = Field(default=None, max_length=200, description="Stage name.")
+    Author: str | None = Field(default=None, max_length=200, description="Designer.")
+    Tuiles: list[RgtTile] = Field(max_length=MAX_STAGE_TILES, description="Tiles, any order.")
+
+
+def read_rgt(doc: Document, library: TileLibrary | None = None) -> Stage:
+    """A native stage from a parsed ``.rgt`` file."""
+    try:
+        rgt = RgtFile.model_validate(doc.data)
+    except ValidationError as exc:
+        raise InputError(
+            doc.file, ".rgt file: " + validation_message(exc, doc.line_of, RgtFile)
+        ) from None
+    placements = [
+        Placement(
+            tile=t.TuileId.strip().lower(),
+            hex=hexgrid.offset_to_axial(t.X, t.Y),
+            dir=t.Orientation % 6,
+            tokens=[token_from_id(k.TokenId) for k in t.Tokens or ()],
+        )
+        for t in rgt.Tuiles
+    ]
+    try:
+        return stage_from_placements(
+            placements,
+            name=(rgt.Name or "").strip() or "Untitled stage",
+            author=rgt.Author or "",
+            library=library,
+        )
+    except ValidationError as exc:  # a value the editor file allows but a stage does not
+        raise InputError(doc.file, ".rgt file: " + validation_message(exc)) from None
+
+
+def dump_rgt(stage: Stage, library: TileLibrary | None = None) -> str:
+    """``.rgt`` JSON of a stage laid out on the grid (unplaceable tiles are left out)."""
+    from trackkit.assemble import lay_out  # placement layer, imported when needed
+
+    layout = lay_out(stage, library)
+    tiles: list[dict[str, Any]] = []
+    shift = _editor_shift(layout.tiles[0].hex) if layout.tiles else (0, 0)
+    for t in layout.tiles:
+        x, y = hexgrid.axial_to_offset((t.hex[0] + shift[0], t.hex[1] + shift[1]))
+        tile: dict[str, Any] = {
+            "X": x,
+            "Y": y,
+            "Orientation": t.rotation % 6,
+            "TuileId": t.face_id.upper(),
+        }
+        if t.tokens:
+            tile["Tokens"] = [
+                {"X": 0.0, "Y": 0.0, "Orientation": 0.0, "TokenId": rgt_token_id(k)}
+                for k in t.tokens
+            ]
+        tiles.append(tile)
+    doc = {"Path": "", "Name": stage.name, "Author": stage.author, "Tuiles": tiles}
+    return json.dumps(doc, indent=3, ensure_ascii=False) + "\n"
+
+
+#: Where the official editor puts a new map's first tile (its own samples start there).
+EDITOR_ORIGIN = (54, 52)
+
+
+def _editor_shift(first: hexgrid.Hex) -> hexgrid.Hex:
+    """Axial shift that puts the first tile at the editor's origin (the map moves whole)."""
+    target = hexgrid.offset_to_axial(*EDITOR_ORIGIN)
+    return (target[0] - first[0], target[1] - first[1])

@@ -1,0 +1,488 @@
+"""Reading stage files as text, and turning what is wrong with them into clear messages.
+
+Everything here raises :class:`~trackkit.errors.InputError` (never anything else) for input
+that cannot be used: the message names the file and, when it can, the line.
+
+Examples
+--------
+>>> doc = parse_document("format: trackkit-stage/1\\ntiles:\\n  - tile: 202a\\n", file="s.yaml")
+>>> doc.syntax, doc.data["tiles"][0]["tile"]
+('yaml', '202a')
+>>> doc.line_of(("tiles", 0, "tile"))
+3
+>>> parse_document("[1, 2", file="s.json")
+Traceback (most recent call last):
+...
+trackkit.errors.InputError: s.json: not valid JSON: Expecting ',' delimiter (line 1, column 6)
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import types
+import typing
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from trackkit.errors import InputError
+from trackkit.models.stage import MAX_STAGE_TILES
+
+__all__ = [
+    "MAX_ERRORS_SHOWN",
+    "MAX_FILE_BYTES",
+    "MAX_YAML_EVENTS",
+    "MAX_YAML_NODES",
+    "Document",
+    "decode_bytes",
+    "parse_document",
+    "read_bytes",
+    "validation_message",
+]
+
+#: Files bigger than this are refused before they are parsed (a real stage is a few kB).
+MAX_FILE_BYTES = 5 * 1024 * 1024
+#: A YAML document whose aliases expand to more nodes than this is refused (alias bombs).
+MAX_YAML_NODES = 100_000
+#: YAML with more parser events than this is refused before it is built (a 1000-tile stage
+#: with tokens has well under 100,000).
+MAX_YAML_EVENTS = 100_000
+#: JSON bigger than this gets no line numbers in validation messages (finding them is slow).
+MAX_JSON_LINES_CHARS = 200_000
+#: At most this many validation problems are listed in one message.
+MAX_ERRORS_SHOWN = 20
+
+Loc = tuple[int | str, ...]
+
+
+def _yaml_loader() -> type[yaml.SafeLoader]:
+    """The fastest safe YAML loader available (never an unsafe one)."""
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _size(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"
+
+
+def read_bytes(path: str | Path) -> tuple[str, bytes]:
+    """Read a stage file's bytes, refusing missing, special and oversized files.
+
+    Returns the file name as it will appear in messages, and the bytes.
+    """
+    file = str(path)
+    p = Path(path)
+    try:
+        if not p.exists():
+            raise InputError(file, "no such file")
+        if p.is_dir():
+            raise InputError(file, "is a folder, not a stage file")
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(
+                file,
+                f"file is too large ({_size(size)}): stage files are at most "
+                f"{_size(MAX_FILE_BYTES)}",
+            )
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except InputError:
+        raise
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise InputError(file, f"cannot read the file: {reason.lower()}") from exc
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(
+            file, f"file is too large: stage files are at most {_size(MAX_FILE_BYTES)}"
+        )
+    return file, raw
+
+
+def decode_bytes(raw: bytes, *, file: str) -> str:
+    """UTF-8 text of a file (a byte-order mark is dropped); binary data is refused."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(file, "the file is UTF-16 text: save it as UTF-8")
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        raise InputError(file, f"binary data (a NUL byte at byte {nul}): not a stage file")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            file,
+            f"not UTF-8 text (byte {exc.start}, line {line}): save the file as UTF-8",
+        ) from exc
+
+
+@dataclass(slots=True)
+class Document:
+    """A parsed stage file: its data, and a way back from a key path to a line."""
+
+    file: str
+    text: str
+    data: Any
+    syntax: Literal["yaml", "json"]
+    node: yaml.Node | None = None
+    _composed: bool = field(default=False, repr=False)
+
+    def line_of(self, loc: Loc) -> int | None:
+        """Line (from 1) of the deepest key or item of ``loc`` found in the file."""
+        if self.node is None and not self._composed:
+            # JSON: compose it as YAML (JSON is nearly a YAML subset) just for the lines.
+            self._composed = True
+            if len(self.text) > MAX_JSON_LINES_CHARS:
+                return None
+            try:
+                self.node = _compose(self.text)
+            except (yaml.YAMLError, RecursionError, ValueError):
+                self.node = None
+        if self.node is None:
+            return None
+        return _node_line(self.node, loc)
+
+
+def _compose(text: str) -> yaml.Node | None:
+    loader = _yaml_loader()(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def _node_line(node: yaml.Node, loc: Loc) -> int | None:
+    line: int | None = None
+    cur = node
+    for part in loc:
+        if isinstance(cur, yaml.MappingNode):
+            match = next(
+                (
+                    (k, v)
+                    for k, v in cur.value
+                    if isinstance(k, yaml.ScalarNode) and k.value == str(part)
+                ),
+                None,
+            )
+            if match is None:
+                break
+            line = match[0].start_mark.line + 1
+            cur = match[1]
+        elif isinstance(cur, yaml.SequenceNode) and isinstance(part, int):
+            if not 0 <= part < len(cur.value):
+                break
+            cur = cur.value[part]
+            line = cur.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+def _children(node: yaml.Node) -> Iterator[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            yield k
+            yield v
+    elif isinstance(node, yaml.SequenceNode):
+        yield from node.value
+
+
+def _path_to(root: yaml.Node, target: yaml.Node) -> Loc:
+    """Key path of ``target`` below ``root`` (for naming the place of a problem)."""
+    stack: list[tuple[yaml.Node, Loc]] = [(root, ())]
+    seen: set[int] = set()
+    while stack:
+        node, loc = stack.pop()
+        if node is target:
+            return loc
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(
+                (v, (*loc, k.value)) for k, v in node.value if isinstance(k, yaml.ScalarNode)
+            )
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((c, (*loc, n)) for n, c in enumerate(node.value))
+    return ()
+
+
+def _check_keys(root: yaml.Node, file: str) -> None:
+    """Refuse a mapping that gives one key twice (YAML would keep the last one silently)."""
+    stack = [root]
+    seen_nodes: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.ScalarNode) or id(node) in seen_nodes:
+            continue
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+            continue
+        keys: dict[str, int] = {}
+        for k, v in node.value:
+            stack.append(v)
+            if not isinstance(k, yaml.ScalarNode):
+                stack.append(k)
+                continue
+            line = k.start_mark.line + 1
+            if k.value in keys:
+                loc = _path_to(root, node)
+                where = f"{format_loc(loc)}: " if loc else ""
+                raise InputError(
+                    file,
+                    f"{where}key {k.value!r} is given twice (lines {keys[k.value]} and {line})",
+                )
+            keys[k.value] = line
+
+
+def _check_aliases(root: yaml.Node, file: str) -> None:
+    """Refuse recursive aliases and aliases that expand to too many values (alias bombs)."""
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        nid = id(node)
+        if done:
+            on_path.discard(nid)
+            sizes[nid] = 1 + sum(sizes[id(c)] for c in _children(node))
+            continue
+        if nid in sizes:
+            continue
+        if nid in on_path:
+            raise InputError(file, f"an alias refers to itself (line {node.start_mark.line + 1})")
+        on_path.add(nid)
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
+    if sizes[id(root)] > MAX_YAML_NODES:
+        raise InputError(
+            file,
+            f"YAML aliases expand this document to {sizes[id(root)]:,} values (at most "
+            f"{MAX_YAML_NODES:,} allowed): refusing a possible alias bomb",
+        )
+
+
+def _count_events(text: str, file: str) -> bool:
+    """Scan the YAML events, refusing documents with too many values; True if aliases occur."""
+    aliases = False
+    for n, event in enumerate(yaml.parse(text, Loader=_yaml_loader())):
+        if n > MAX_YAML_EVENTS:
+            raise InputError(
+                file,
+                f"too many values (over {MAX_YAML_EVENTS:,}): a stage has at most "
+                f"{MAX_STAGE_TILES} tiles",
+            )
+        if isinstance(event, yaml.AliasEvent):
+            aliases = True
+    return aliases
+
+
+def _parse_yaml(text: str, file: str) -> tuple[Any, yaml.Node | None]:
+    loader: yaml.SafeLoader | None = None
+    try:
+        aliases = _count_events(text, file)
+        loader = _yaml_loader()(text)
+        node = loader.get_single_node()
+        if node is None:
+            return None, None
+        if aliases:
+            _check_aliases(node, file)
+        _check_keys(node, file)
+        return loader.construct_document(node), node
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = " ".join(str(exc.problem or exc.context or "syntax error").split())
+        raise InputError(file, f"not valid YAML: {problem}{where}") from None
+    except yaml.YAMLError as exc:
+        raise InputError(file, f"not valid YAML: {' '.join(str(exc).split())}") from None
+    except RecursionError:
+        raise InputError(file, "not usable YAML: nested too deeply") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+class _DuplicateKeyError(ValueError):
+    """A JSON object gives one key twice."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKeyError(key)
+        out[key] = value
+    return out
+
+
+def _parse_json(text: str, file: str) -> Any:
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except _DuplicateKeyError as exc:
+        raise InputError(file, f"key {exc.args[0]!r} is given twice in one JSON object") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            file, f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise InputError(file, "not usable JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with too many digits
+        raise InputError(file, f"not usable JSON: {exc}") from None
+
+
+def _kind_of(value: object) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    return f"a {type(value).__name__}"
+
+
+def parse_document(text: str, *, file: str) -> Document:
+    """Parse stage text as JSON or YAML.
+
+    Files named ``*.json`` or ``*.rgt`` must be JSON. Other text that starts with ``{`` or
+    ``[`` is read as JSON, and if that fails, as YAML (YAML flow style also starts that way)
+    before the JSON error is reported; anything else is YAML. The top level must be a mapping.
+    """
+    if len(text) > MAX_FILE_BYTES:
+        raise InputError(
+            file, f"text is too large: stage files are at most {_size(MAX_FILE_BYTES)}"
+        )
+    text = text.removeprefix("\ufeff")
+    if "\x00" in text:
+        raise InputError(file, "binary data (a NUL character): not a stage file")
+    if not text.strip():
+        raise InputError(file, "the file is empty")
+    doc: Document
+    strict_json = file.lower().endswith((".json", ".rgt"))
+    if strict_json or text.lstrip()[0] in "{[":
+        try:
+            doc = Document(file, text, _parse_json(text, file), "json")
+        except InputError as json_error:
+            if strict_json:
+                raise
+            try:
+                data, node = _parse_yaml(text, file)
+            except InputError:
+                raise json_error from None
+            doc = Document(file, text, data, "yaml", node)
+    else:
+        data, node = _parse_yaml(text, file)
+        doc = Document(file, text, data, "yaml", node)
+    if doc.data is None:
+        raise InputError(file, "the file is empty (only comments)")
+    if not isinstance(doc.data, dict):
+        raise InputError(
+            file,
+            f"the top level must be a mapping of keys (like 'format:' and 'tiles:'), "
+            f"found {_kind_of(doc.data)}",
+        )
+    return doc
+
+
+# --- validation errors ------------------------------------------------------------------
+
+
+def format_loc(loc: Loc) -> str:
+    """``('tiles', 3, 'turn')`` -> ``tiles[3].turn``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _models_in(annotation: object) -> Iterator[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        yield annotation
+        return
+    origin = typing.get_origin(annotation)
+    if origin is not None or isinstance(annotation, types.UnionType):
+        for arg in typing.get_args(annotation):
+            yield from _models_in(arg)
+
+
+def _model_at(root: type[BaseModel] | None, loc: Loc) -> type[BaseModel] | None:
+    """The model that validates the mapping at ``loc`` (for listing its keys)."""
+    model = root
+    for part in loc:
+        if model is None:
+            return None
+        if isinstance(part, int):
+            continue
+        info = next((f for n, f in model.model_fields.items() if part in (n, f.alias)), None)
+        if info is None:
+            return None
+        model = next(_models_in(info.annotation), None)
+    return model
+
+
+def _keys_of(model: type[BaseModel]) -> list[str]:
+    return [f.alias or n for n, f in model.model_fields.items()]
+
+
+def _short(value: object) -> str | None:
+    if not isinstance(value, str | int | float | bool) and value is not None:
+        return None
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _one_error(err: Any, where: Callable[[Loc], int | None], model: type[BaseModel] | None) -> str:
+    loc: Loc = tuple(err["loc"])
+    kind = err["type"]
+    line = where(loc)
+    at = f" (line {line})" if line else ""
+    if kind == "extra_forbidden" and loc:
+        parent, key = format_loc(loc[:-1]), loc[-1]
+        text = f"unknown key {str(key)!r}"
+        owner = _model_at(model, loc[:-1])
+        if owner is not None:
+            keys = _keys_of(owner)
+            close = difflib.get_close_matches(str(key), keys, n=1)
+            text += f": did you mean {close[0]!r}?" if close else f" (keys: {', '.join(keys)})"
+        return f"{parent}: {text}{at}" if parent else f"{text}{at}"
+    if kind == "missing" and loc:
+        parent = format_loc(loc[:-1])
+        text = f"missing key {str(loc[-1])!r}"
+        return f"{parent}: {text}{at}" if parent else f"{text}{at}"
+    ctx = err.get("ctx") or {}
+    if kind == "too_long" and "actual_length" in ctx:
+        what = "tiles" if loc and str(loc[-1]).lower() in ("tiles", "tuiles") else "items"
+        text = f"too many {what}: {ctx['actual_length']}, at most {ctx['max_length']} allowed"
+        return f"{format_loc(loc)}: {text}{at}" if loc else f"{text}{at}"
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    got = _short(err.get("input")) if kind not in ("value_error", "too_long") else None
+    if got is not None:
+        msg += f", got {got}"
+    path = format_loc(loc)
+    return f"{path}: {msg}{at}" if path else f"{msg}{at}"
+
+
+def validation_message(
+    exc: ValidationError,
+    where: Callable[[Loc], int | None] = lambda loc: None,
+    model: type[BaseModel] | None = None,
+) -> str:
+    """One line per pydantic error: key path, what is wrong, and the line when known."""
+    errors = exc.errors()
+    lines = [_one_error(e, where, model) for e in errors[:MAX_ERRORS_SHOWN]]
+    if len(errors) > MAX_ERRORS_SHOWN:
+        lines.append(f"... and {len(errors) - MAX_ERRORS_SHOWN} more problems")
+    if len(errors) == 1:
+        return lines[0]
+    return f"{len(errors)} problems:\n  " + "\n  ".join(lines)
