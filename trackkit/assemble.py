@@ -29,7 +29,7 @@ from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Location
 from trackkit.models.stage import Stage, StageTile, TileToken
 from trackkit.models.tile import FaceKind, TileFace
-from trackkit.spaces import DrivenRoad, drive
+from trackkit.spaces import DrivenRoad, drive, start_entry
 
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
@@ -109,24 +109,6 @@ class Layout:
     def road_length(self, tile: PlacedTile) -> float:
         """Length of a chain tile's road along its centre line, in millimetres."""
         return centre_line(tile.road, self.size).length if tile.road else 0.0
-
-
-def start_entry(face: TileFace) -> int | None:
-    """Default entry of a start or finish face: the end with more rows before its line.
-
-    Cars line up behind the start line (BOARD-3); a finish line is crossed with the arch
-    facing the driver. Both faces show the arch facing that way.
-    """
-    road = face.road
-    if road is None or road.start_finish is None:
-        return None
-    forward = drive(face, road.from_edge)
-    after = forward.start_after if road.start_finish.kind == "start" else forward.finish_after
-    if after is None:
-        return None
-    before_rows = after + 1
-    after_rows = len(forward.units) - before_rows
-    return road.from_edge if before_rows >= after_rows else road.to_edge
 
 
 def _turn_of(face: TileFace, entry: int) -> str | None:

@@ -37,7 +37,7 @@ from trackkit.models.tile import (
     TileFace,
 )
 
-__all__ = ["DrivenRoad", "LocalSpace", "Step", "Unit", "connect", "drive"]
+__all__ = ["DrivenRoad", "LocalSpace", "Step", "Unit", "connect", "drive", "start_entry"]
 
 UnitKind = Literal["row", "full", "slide", "corner", "chicane"]
 SpaceKind = Literal["lane", "full", "slide", "corner", "chicane", "shortcut"]
@@ -473,3 +473,21 @@ def connect(
                 tags.add("tile_edge")
             steps.append(Step(a_prefix + x, b_prefix + y, frozenset(tags)))
     return steps
+
+
+def start_entry(face: TileFace) -> int | None:
+    """Default entry of a start or finish face: the end with more rows before its line.
+
+    Cars line up behind the start line (BOARD-3); a finish line is crossed with the arch
+    facing the driver. Both faces show the arch facing that way.
+    """
+    road = face.road
+    if road is None or road.start_finish is None:
+        return None
+    forward = drive(face, road.from_edge)
+    after = forward.start_after if road.start_finish.kind == "start" else forward.finish_after
+    if after is None:
+        return None
+    before_rows = after + 1
+    after_rows = len(forward.units) - before_rows
+    return road.from_edge if before_rows >= after_rows else road.to_edge

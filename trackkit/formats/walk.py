@@ -17,6 +17,7 @@ from trackkit import hexgrid
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import Stage, StageTile, TileToken
 from trackkit.models.tile import TileFace
+from trackkit.spaces import start_entry
 
 __all__ = ["Placement", "driving_order", "stage_from_placements"]
 
@@ -73,8 +74,6 @@ def driving_order(
         exit_edge = ends[0] if met[0] else ends[1]
         entry = ends[1] if met[0] else ends[0]
     else:
-        from trackkit.assemble import start_entry  # placement layer, imported when needed
-
         default = start_entry(face)
         entry = default if default in ends else ends[0]
         exit_edge = ends[1] if entry == ends[0] else ends[0]

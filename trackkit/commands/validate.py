@@ -1,0 +1,55 @@
+"""``trackkit validate``: check stages and report findings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trackkit.commands.common import OutputFormat, StageKind
+from trackkit.errors import InputError
+
+
+def validate(
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Stage files (native YAML/JSON, Rekee JSON or .rgt).", show_default=False
+        ),
+    ],
+    kind: Annotated[
+        StageKind | None,
+        typer.Option(help="Check as this event kind (default: the file's own 'kind')."),
+    ] = None,
+    output: Annotated[
+        OutputFormat, typer.Option("--format", help="text for people, json for scripts.")
+    ] = OutputFormat.text,
+) -> None:
+    """Check stages against the rules and report every problem with a code and a place."""
+    from trackkit.formats import load_stage
+    from trackkit.models.stage import Kind
+    from trackkit.validate import validate as run_validate
+    from trackkit.validate.text import report_text
+
+    status = 0
+    entries: list[dict[str, object]] = []
+    for path in files:
+        try:
+            stage = load_stage(path)
+        except InputError as exc:
+            status = 2
+            typer.echo(f"trackkit: error: {exc}", err=True)
+            entries.append({"file": str(path), "valid": False, "error": exc.message})
+            continue
+        report = run_validate(stage, kind=Kind(kind.value) if kind else None, file=str(path))
+        if not report.valid:
+            status = max(status, 1)
+        if output is OutputFormat.json:
+            entries.append(report.to_json())
+        else:
+            typer.echo(report_text(report))
+    if output is OutputFormat.json:
+        typer.echo(json.dumps({"files": entries}, indent=2, ensure_ascii=False))
+    raise typer.Exit(status)
