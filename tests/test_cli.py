@@ -58,7 +58,10 @@ def test_validate_json_document(tmp_path: Path):
     doc = json.loads(out)
     good, broken, unusable = doc["files"]
     assert good["valid"] is True and good["errors"] == 0
-    assert good["summary"]["tiles"] == 12 and good["summary"]["boxes"] == {"dirt-core": 1}
+    assert good["summary"]["tiles"] == 12 and good["summary"]["boxes"] == {
+        "dirt-copilot": 1,
+        "dirt-core": 1,
+    }
     assert broken["valid"] is False and broken["errors"] == len(broken["findings"])
     finding = broken["findings"][0]
     assert {"code", "severity", "message", "location", "fix"} <= set(finding)

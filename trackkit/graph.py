@@ -11,7 +11,8 @@ after mud tokens, else None), ``printed_limit``, ``corner`` (corner id), ``corne
 ``surface``, ``danger``, ``jump``, ``ford``, ``progress`` (front edge along the centre line
 from the start line, mm, BOARD-5), ``back`` (back edge), ``start_grid``, ``finished``.
 Edge attributes: ``tags`` (frozenset: straight/diagonal, corner_entry, corner, slide,
-shortcut, into_shortcut, out_of_shortcut, tile_edge, climb_up, climb_down), ``climb``
+shortcut, into_shortcut, out_of_shortcut, jump, ford, tile_edge, climb_up, climb_down),
+``climb``
 ("up", "down" or None) and ``length`` (progress gained, mm).
 
 Examples

@@ -469,6 +469,10 @@ def connect(
                 tags.add("corner_entry")
             if sy.kind == "slide":
                 tags.add("slide")
+            if sy.jump:
+                tags.add("jump")  # rule: JUMP-1 (the die placed on the jump space decides)
+            if sy.ford:
+                tags.add("ford")  # rule: FORD-1
             if not internal:
                 tags.add("tile_edge")
             steps.append(Step(a_prefix + x, b_prefix + y, frozenset(tags)))

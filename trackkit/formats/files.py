@@ -20,8 +20,6 @@ from typing import Any, Literal, get_args
 
 from trackkit.errors import InputError
 from trackkit.formats.native import FORMAT_ID, dump_native, read_native
-from trackkit.formats.rekee import dump_rekee, looks_like_rekee, read_rekee
-from trackkit.formats.rgt import dump_rgt, read_rgt
 from trackkit.formats.source import decode_bytes, parse_document, read_bytes
 from trackkit.library import TileLibrary
 from trackkit.models.stage import Stage
@@ -73,6 +71,8 @@ def detect_format(data: dict[str, Any], *, file: str = "<string>") -> InputKind:
     if "Tuiles" in data:
         return "rgt"
     if "tiles" in data:
+        from trackkit.formats.rekee import looks_like_rekee
+
         if looks_like_rekee(data):
             return "rekee"
         raise InputError(
@@ -108,8 +108,13 @@ def parse_stage(text: str, *, file: str = "<string>", library: TileLibrary | Non
     kind = detect_format(doc.data, file=file)
     if kind == "native":
         return read_native(doc)
+    # editor formats load their modules only when met (start-up time of a native read)
     if kind == "rekee":
+        from trackkit.formats.rekee import read_rekee
+
         return read_rekee(doc, library)
+    from trackkit.formats.rgt import read_rgt
+
     return read_rgt(doc, library)
 
 
@@ -161,8 +166,12 @@ def dump_stage(stage: Stage, fmt: StageFormat, *, library: TileLibrary | None = 
     if fmt == "native-json":
         return dump_native(stage, "json")
     if fmt == "rekee":
+        from trackkit.formats.rekee import dump_rekee
+
         return dump_rekee(stage, library)
     if fmt == "rgt":
+        from trackkit.formats.rgt import dump_rgt
+
         return dump_rgt(stage, library)
     raise ValueError(f"unknown stage format {fmt!r} (one of {', '.join(get_args(StageFormat))})")
 
