@@ -1,0 +1,394 @@
+"""Legal turn plans: every sequence of steps, each a space and the dice placed on it.
+
+A plan is what a player lays out before rolling (TURN-3): from the car's space and gear,
+each step moves into a next space (graph successor) with one speed die — a gear die one
+above or below the current speed, a gear die with brake dice or a boost die, or a coast /
+leader die — and the plan may end after any die (MOVE-6). The rules of RULES.md sections
+MOVE, CORNER 1-3, SHORTCUT, JUMP, FORD, TRAFFIC 1-4, CLIMB and DASH decide which steps
+exist; :mod:`trackkit.rules.resolve` rolls them.
+
+Examples
+--------
+>>> from trackkit.rules.testing import position
+>>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=0)
+>>> plans = list(legal_plans(ctx))
+>>> [str(p) for p in plans[:3]]
+['1:1.2L G1', '1:1.2L G1 > 1:1.3L G2', '1:1.2L G1 > 1:1.3L G2 > 2:1.1L G3']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from trackkit.rules.dashboard import Dashboard
+from trackkit.rules.dice import BOOST, BRAKE, COAST, GEARS, LEADER, Die, DieKind
+from trackkit.rules.ruleset import Ruleset
+from trackkit.rules.state import CarState, OtherCar
+from trackkit.rules.track import SpaceInfo, Track
+
+__all__ = ["Plan", "PlanContext", "PlanStep", "count_plans", "legal_plans", "plans_by_first"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlanStep:
+    """One move: the car ends on ``space``; ``dice`` were placed on ``placed_on``.
+
+    ``loc`` names a loss of control that happens whatever the roll ("corner": over the
+    limit, CORNER-1; "jump": two or more over the jump's number, JUMP-1); ``jump_risk``
+    marks a jump one over its number (control is lost if the speed die shows danger).
+    ``free`` is The Climb's move without a die (CLIMB-5).
+    """
+
+    space: str
+    dice: tuple[Die, ...]
+    speed: int
+    placed_on: str
+    limit: int
+    passed: tuple[str, ...] = ()
+    loc: str | None = None
+    jump_risk: bool = False
+    cloud: bool = False
+    free: bool = False
+    finishes: bool = False
+
+    def __str__(self) -> str:
+        dice = "+".join(str(d) for d in self.dice) or "free"
+        return f"{self.space} {dice}" + (f" !{self.loc}" if self.loc else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A sequence of steps (possibly empty: the car stays put)."""
+
+    steps: tuple[PlanStep, ...]
+
+    def __str__(self) -> str:
+        return " > ".join(str(s) for s in self.steps) or "(stay)"
+
+    @property
+    def dice(self) -> list[Die]:
+        """Every die of the plan, in placing order."""
+        return [d for s in self.steps for d in s.dice]
+
+    @property
+    def end(self) -> str | None:
+        """The space the plan ends on (None for the empty plan)."""
+        return self.steps[-1].space if self.steps else None
+
+
+@dataclass(slots=True)
+class PlanContext:
+    """Everything a car's plans depend on: stage, dashboard, car, other cars, order."""
+
+    track: Track
+    dashboard: Dashboard
+    ruleset: Ruleset
+    car: CarState
+    others: tuple[OtherCar, ...] = ()
+    leader: bool = False
+    mud: dict[int, int] = field(default_factory=dict)
+    """Extra mud tokens per tile that lower this car's corner limits (SHORTCUT-2)."""
+
+    def limit_of(self, info: SpaceInfo) -> int | None:
+        """A corner or chicane space's limit for this car (printed, less mud)."""
+        if info.limit is None or info.kind not in ("corner", "chicane"):
+            return info.limit
+        return info.limit - self.mud.get(info.tile, 0)
+
+
+@dataclass(slots=True)
+class _Walk:
+    """Dice used so far in the plan being built."""
+
+    gears: set[int] = field(default_factory=set)
+    brakes: int = 0
+    coasts: int = 0
+    boosts: int = 0
+    tiles: set[int] = field(default_factory=set)
+    oxygen: int = 0
+    alongside: set[int] = field(default_factory=set)
+
+
+def _die_options(speed: int, climb: str | None) -> list[tuple[tuple[Die, ...], int]]:
+    """Dice that can move a car at ``speed`` one space, with the speed after (MOVE, CLIMB)."""
+    out: list[tuple[tuple[Die, ...], int]] = []
+    if climb == "up":  # rule: CLIMB-2, CLIMB-3 (one gear below, or coast + boost)
+        if speed - 1 >= 1:
+            out.append(((GEARS[speed - 1],), speed - 1))
+        if speed >= 1:
+            out.append(((COAST, BOOST), speed))
+        return out
+    if climb == "down":  # rule: CLIMB-2, CLIMB-3 (one gear above, or coast + brake)
+        if speed + 1 <= 6:
+            out.append(((GEARS[speed + 1],), speed + 1))
+        if speed >= 1:
+            out.append(((COAST, BRAKE), speed))
+        return out
+    if speed + 1 <= 6:  # rule: MOVE-2
+        out.append(((GEARS[speed + 1],), speed + 1))
+    if speed - 1 >= 1:
+        out.append(((GEARS[speed - 1],), speed - 1))
+    for brakes in range(1, 6):  # rule: MOVE-4 (each brake skips one gear down)
+        v = speed - 1 - brakes
+        if v < 1:
+            break
+        out.append(((GEARS[v], *([BRAKE] * brakes)), v))
+    if speed + 2 <= 6:  # rule: MOVE-5 (boost: two gears up in one move)
+        out.append(((GEARS[speed + 2], BOOST), speed + 2))
+    if speed >= 1:  # rule: MOVE-3 (coast keeps the speed; not from gear 0)
+        out.append(((COAST,), speed))
+    return out
+
+
+def legal_plans(ctx: PlanContext) -> Iterator[Plan]:
+    """Every legal non-empty plan of ``ctx.car``, depth first (first steps in graph order)."""
+    start = ctx.car.space
+    if start is None or not ctx.car.on_track or ctx.car.finished:
+        return
+    stack: list[PlanStep] = []
+    occupied: set[str] = set()
+    lanes_taken: dict[str, str] = {}
+    for other in ctx.others:
+        if other.blocks:
+            occupied.add(other.space)
+            info = ctx.track.spaces.get(other.space)
+            if info is not None and info.corner is not None and info.corner_lane is not None:
+                lanes_taken[info.corner] = info.corner_lane  # rule: TRAFFIC-3
+    blocked = set(occupied)
+    for space in occupied:
+        blocked |= ctx.track.overlaps.get(space, frozenset())
+    cars_at = {o.space: (i, o.gear) for i, o in enumerate(ctx.others) if o.blocks}
+    walk = _Walk()
+    yield from _extend(
+        ctx, start, ctx.car.gear, walk, stack, blocked, lanes_taken, cars_at, first=True
+    )
+
+
+def _enterable(
+    ctx: PlanContext, info: SpaceInfo, blocked: set[str], lanes_taken: dict[str, str]
+) -> bool:
+    if info.node in blocked:  # rule: TRAFFIC-3 (no car may enter an occupied space)
+        return False
+    if (
+        info.corner is not None
+        and info.corner in lanes_taken
+        and info.corner_lane != lanes_taken[info.corner]
+    ):
+        return False  # rule: TRAFFIC-3 (a corner with a car in it: same lane only)
+    limit = ctx.limit_of(info)
+    return not (limit is not None and info.kind in ("corner", "chicane") and limit <= 0)
+
+
+def _extend(
+    ctx: PlanContext,
+    here: str,
+    speed: int,
+    walk: _Walk,
+    stack: list[PlanStep],
+    blocked: set[str],
+    lanes_taken: dict[str, str],
+    cars_at: dict[str, tuple[int, int]],
+    *,
+    first: bool,
+) -> Iterator[Plan]:
+    track = ctx.track
+    for target, climb in track.successors[here]:
+        info = track.spaces[target]
+        if not _enterable(ctx, info, blocked, lanes_taken):
+            continue
+        placed = False
+        for dice, new_speed in _die_options(speed, climb):
+            tried = _try_step(ctx, info, dice, new_speed, walk, blocked, lanes_taken, cars_at)
+            if tried is None:
+                continue
+            placed = True
+            steps, record = tried
+            for landing_step in steps:
+                undo = _apply(walk, *record)
+                stack.append(landing_step)
+                yield Plan(tuple(stack))
+                if landing_step.loc is None and not landing_step.finishes:
+                    yield from _extend(
+                        ctx,
+                        landing_step.space,
+                        landing_step.speed,
+                        walk,
+                        stack,
+                        blocked,
+                        lanes_taken,
+                        cars_at,
+                        first=False,
+                    )
+                stack.pop()
+                undo()
+        if first and climb is not None and not placed:
+            # rule: CLIMB-5 (blocked by a climb line on its first space: one free space)
+            col = ctx.dashboard.column(info.surface)
+            yield Plan(
+                (
+                    PlanStep(
+                        target,
+                        (),
+                        speed,
+                        target,
+                        col.danger_limit,
+                        free=True,
+                        finishes=info.finished,
+                    ),
+                )
+            )
+
+
+def _try_step(
+    ctx: PlanContext,
+    info: SpaceInfo,
+    dice: tuple[Die, ...],
+    speed: int,
+    walk: _Walk,
+    blocked: set[str],
+    lanes_taken: dict[str, str],
+    cars_at: dict[str, tuple[int, int]],
+) -> tuple[list[PlanStep], _Record] | None:
+    """The step(s) ``dice`` make into ``info`` (several landings for a jump), or None."""
+    col = ctx.dashboard.column(info.surface)
+    lead = dice[0]
+    if lead.kind is DieKind.COAST and ctx.leader and info.surface in ctx.dashboard.leader_surfaces:
+        dice = (LEADER, *dice[1:])  # rule: MOVE-3 (the first player's orange dice)
+        lead = LEADER
+    brakes = sum(1 for d in dice if d.kind is DieKind.BRAKE)
+    boosts = sum(1 for d in dice if d.kind is DieKind.BOOST)
+    damage = ctx.car.damage
+    new_tile = info.tile not in walk.tiles
+    oxygen = walk.oxygen + (ctx.track.oxygen.get(info.tile, 0) if new_tile else 0)
+    # rule: MOVE-7, DAMAGE-3, CLIMB-7 (the column of the surface, less damage and oxygen)
+    if lead.kind is DieKind.GEAR:
+        if lead.value in walk.gears or lead.value not in col.gears:
+            return None
+        if len(walk.gears) + 1 > len(col.gears) - damage.gear:
+            return None
+    elif walk.coasts + 1 > max(0, col.coast - damage.coast - oxygen):
+        return None
+    if brakes and walk.brakes + brakes > col.brake - damage.brake:
+        return None
+    if boosts and walk.boosts + boosts > col.boost:
+        return None
+    # rule: FORD-1 (a coast/leader die, or gear 1 without a brake)
+    if info.ford and not (
+        lead.kind in (DieKind.COAST, DieKind.LEADER)
+        or (lead.kind is DieKind.GEAR and lead.value == 1 and not brakes)
+    ):
+        return None
+    if info.kind == "shortcut" and info.limit is not None and speed > info.limit:
+        return None  # rule: SHORTCUT-1 (the die on the shortcut space is at most its limit)
+    # rule: TRAFFIC-1 (entering beside a car takes a gear die at or above its gear)
+    newly_alongside: list[int] = []
+    for near in ctx.track.beside.get(info.node, frozenset()):
+        if near in cars_at:
+            idx, their_gear = cars_at[near]
+            if idx in walk.alongside:
+                continue
+            if lead.kind is not DieKind.GEAR or lead.value < their_gear:
+                return None
+            newly_alongside.append(idx)
+
+    cloud = new_tile and info.tile in ctx.track.clouds
+    landings: list[tuple[str, tuple[str, ...], str | None, bool]] = []
+    if info.jump and speed >= info.jump:  # rule: JUMP-1, JUMP-2
+        extra = 1 if speed == info.jump else 2
+        loc = "jump" if speed >= info.jump + 2 else None
+        for path in _paths(ctx.track, info.node, extra):
+            land = ctx.track.spaces[path[-1]]
+            if not _enterable(ctx, land, blocked, lanes_taken):
+                continue
+            landings.append((land.node, path[:-1], loc, speed == info.jump + 1))
+        if not landings:
+            return None  # the jump cannot be made with that die
+    else:
+        landings.append((info.node, (), None, False))
+
+    out: list[PlanStep] = []
+    for land_node, passed, loc, risk in landings:
+        land = ctx.track.spaces[land_node]
+        limit = ctx.limit_of(land)
+        step_loc = loc
+        if land.kind in ("corner", "chicane") and limit is not None and speed > limit:
+            step_loc = step_loc or "corner"  # rule: CORNER-1 (over the limit: loss of control)
+        out.append(
+            PlanStep(
+                land_node,
+                dice,
+                speed,
+                info.node,
+                col.danger_limit,
+                passed,
+                step_loc,
+                risk,
+                cloud,
+                finishes=land.finished,
+            )
+        )
+    return out, (lead, brakes, boosts, info.tile, oxygen, tuple(newly_alongside))
+
+
+_Record = tuple[Die, int, int, int, int, tuple[int, ...]]
+
+
+def _apply(
+    walk: _Walk,
+    lead: Die,
+    brakes: int,
+    boosts: int,
+    tile: int,
+    oxygen: int,
+    alongside: tuple[int, ...],
+) -> Callable[[], None]:
+    """Record the dice of a step in ``walk``; returns the function that takes them back."""
+    added_tile = tile not in walk.tiles
+    old_oxygen = walk.oxygen
+    if lead.kind is DieKind.GEAR:
+        walk.gears.add(lead.value)
+    else:
+        walk.coasts += 1
+    walk.brakes += brakes
+    walk.boosts += boosts
+    walk.tiles.add(tile)
+    walk.oxygen = oxygen
+    walk.alongside.update(alongside)
+
+    def undo() -> None:
+        if lead.kind is DieKind.GEAR:
+            walk.gears.discard(lead.value)
+        else:
+            walk.coasts -= 1
+        walk.brakes -= brakes
+        walk.boosts -= boosts
+        if added_tile:
+            walk.tiles.discard(tile)
+        walk.oxygen = old_oxygen
+        walk.alongside.difference_update(alongside)
+
+    return undo
+
+
+def _paths(track: Track, start: str, length: int) -> list[tuple[str, ...]]:
+    """Every forward path of ``length`` more spaces from ``start`` (ending spaces last)."""
+    frontier: list[tuple[str, tuple[str, ...]]] = [(start, ())]
+    for _ in range(length):
+        nxt: list[tuple[str, tuple[str, ...]]] = []
+        for node, path in frontier:
+            for succ, _climb in track.successors[node]:
+                nxt.append((succ, (*path, succ)))
+        frontier = nxt
+    return [p for _, p in frontier]
+
+
+def count_plans(ctx: PlanContext) -> int:
+    """Number of legal non-empty plans (the perft count of a position)."""
+    return sum(1 for _ in legal_plans(ctx))
+
+
+def plans_by_first(ctx: PlanContext) -> dict[str, int]:
+    """Plan counts under each first step (for perft mismatch reports)."""
+    return dict(sorted(Counter(str(p.steps[0]) for p in legal_plans(ctx)).items()))

@@ -1,0 +1,416 @@
+"""Rolling a plan: flat out or one by one, losses of control, damage, time (TURN, LOC, TIME).
+
+:func:`resolve` takes a car's plan, a rolling mode and the one seeded generator of the
+race, and returns the new car state, the new table and the events of the turn. Every
+random draw (dice, loss-of-control cards, damage tokens) comes from ``rng``.
+
+Examples
+--------
+>>> import random
+>>> from trackkit.rules.testing import position
+>>> from trackkit.rules.plans import legal_plans
+>>> from trackkit.rules.table import new_table
+>>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=0)
+>>> plan = next(p for p in legal_plans(ctx) if len(p.steps) == 3)
+>>> rng = random.Random(7)
+>>> out = resolve(ctx, plan, Mode.FLAT_OUT, rng, table=new_table(ctx.ruleset, rng))
+>>> out.car.space, out.car.gear, out.car.second_tokens, out.car.time_seconds
+('2:1.1L', 3, 3, 30)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Literal, Protocol
+
+from trackkit.rules.dice import Die, DieKind
+from trackkit.rules.plans import Plan, PlanContext, PlanStep
+from trackkit.rules.state import CarState, Damage
+from trackkit.rules.table import Table
+
+__all__ = [
+    "DefaultPolicy",
+    "Event",
+    "Mode",
+    "Outcome",
+    "RollPolicy",
+    "RollView",
+    "resolve",
+    "securing_cost",
+]
+
+
+class Mode(StrEnum):
+    """How the dice are rolled (TURN-3)."""
+
+    FLAT_OUT = "flat-out"
+    ONE_BY_ONE = "one-by-one"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in a turn; JSON-friendly for replay files."""
+
+    kind: str
+    space: str | None = None
+    die: str | None = None
+    value: int | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RollView:
+    """What a player sees before rolling the next step's dice one by one (TURN-5)."""
+
+    step_index: int
+    step: PlanStep
+    dangers: int
+    second_tokens: int
+    secured: int
+    cost_to_secure: int
+
+
+class RollPolicy(Protocol):
+    """A player's choices while rolling (bots implement this)."""
+
+    def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
+        """One by one: roll the next step's dice, secure them, or stop here."""
+
+    def use_sisu(self, dangers: int, limit: int) -> bool:
+        """Flip the SISU token to cancel this turn's danger results (LOC-7)?"""
+
+    def choose_loc_step(self, candidates: list[int]) -> int:
+        """Flat out (DIRT): the step the re-placed dice lose control on (TURN-4)."""
+
+
+class DefaultPolicy:
+    """Roll every die, flip SISU when it saves the turn, lose control as late as possible."""
+
+    def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
+        """Always roll."""
+        return "roll"
+
+    def use_sisu(self, dangers: int, limit: int) -> bool:
+        """Flip it whenever the dice reached the limit."""
+        return dangers >= limit
+
+    def choose_loc_step(self, candidates: list[int]) -> int:
+        """The furthest step."""
+        return candidates[-1]
+
+
+@dataclass(slots=True)
+class Outcome:
+    """The result of a turn."""
+
+    car: CarState
+    table: Table
+    events: list[Event] = field(default_factory=list)
+    lost_control: bool = False
+
+
+def securing_cost(already: int, dice: int) -> int:
+    """Second tokens to secure ``dice`` more dice after ``already`` this turn (TURN-5)."""
+    return sum(already + k + 1 for k in range(dice))
+
+
+def _danger(die: Die, ctx: PlanContext, rng: random.Random) -> bool:
+    faces = ctx.ruleset.danger_faces
+    n = faces.gear[die.value] if die.kind is DieKind.GEAR else getattr(faces, die.kind.value)
+    return rng.randrange(6) < n  # rule: DICE-1 (danger faces of six)
+
+
+def _reached(dangers: int, limit: int, ctx: PlanContext) -> bool:
+    # rule: TURN-6 (DIRT: reaching the limit; GT: exceeding it)
+    return dangers >= limit if ctx.ruleset.danger_limit_rule == "reach" else dangers > limit
+
+
+def resolve(
+    ctx: PlanContext,
+    plan: Plan,
+    mode: Mode,
+    rng: random.Random,
+    *,
+    table: Table,
+    policy: RollPolicy | None = None,
+) -> Outcome:
+    """Roll ``plan`` for ``ctx.car`` and end its turn.
+
+    Parameters
+    ----------
+    ctx : PlanContext
+        The position the plan was made in.
+    plan : Plan
+        One of :func:`~trackkit.rules.plans.legal_plans` (the empty plan: the car stays).
+    mode : Mode
+        Flat out or one by one.
+    rng : random.Random
+        The race's seeded generator: the same seed replays the same turn.
+    table : Table
+        Decks, damage bag and mud before the turn.
+    policy : RollPolicy, optional
+        The player's choices (default: :class:`DefaultPolicy`).
+    """
+    policy = policy or DefaultPolicy()
+    if mode is Mode.FLAT_OUT:
+        return _flat_out(ctx, plan, rng, table, policy)
+    return _one_by_one(ctx, plan, rng, table, policy)
+
+
+def _flat_out(
+    ctx: PlanContext, plan: Plan, rng: random.Random, table: Table, policy: RollPolicy
+) -> Outcome:
+    events: list[Event] = []
+    rolled: list[list[bool]] = []
+    for step in plan.steps:  # rule: TURN-4 (roll every planned die together)
+        results = []
+        for die in step.dice:
+            hit = _danger(die, ctx, rng)
+            results.append(hit)
+            events.append(Event("roll", step.placed_on, str(die), int(hit)))
+        rolled.append(results)
+    car = ctx.car
+    sisu = False
+    total = sum(sum(r) for r in rolled)
+    clouds = sum(1 for s in plan.steps if s.cloud)  # rule: CLIMB-8 (cannot be cancelled)
+    low = min((s.limit for s in plan.steps), default=99)
+    if (
+        car.sisu_token
+        and total
+        and _reached(total + clouds, low, ctx)
+        and not _reached(clouds, low, ctx)
+        and policy.use_sisu(total + clouds, low)
+    ):
+        sisu = True  # rule: LOC-7 (the SISU token cancels this turn's danger results)
+        events.append(Event("sisu"))
+    # a jump's danger face is a track element: SISU does not cancel it (LOC-7)
+    jump_hits = [bool(r) and r[0] for r in rolled]
+    if sisu:
+        rolled = [[False] * len(r) for r in rolled]
+
+    # Where control is lost: a track element first; else the dice (re-placed, TURN-4).
+    track_loc = None
+    for j, step in enumerate(plan.steps):
+        if step.loc or (step.jump_risk and jump_hits[j]):
+            track_loc = j  # rule: CORNER-1, JUMP-1
+            break
+    candidates = []
+    dangers = 0
+    low_so_far = 99
+    for j, step in enumerate(plan.steps):
+        dangers += sum(rolled[j]) + (1 if step.cloud else 0)
+        low_so_far = min(low_so_far, step.limit)
+        if track_loc is not None and j > track_loc:
+            break
+        if _reached(dangers, low_so_far, ctx):
+            candidates.append(j)
+    earned = sum(1 for d in plan.dice if d.earns_second)  # rule: TURN-4 (also with a loss)
+    car = replace(
+        car, second_tokens=car.second_tokens + earned, sisu_token=car.sisu_token and not sisu
+    )
+    if earned:
+        events.append(Event("seconds", value=earned))
+    loc_at = None
+    if candidates:
+        loc_at = policy.choose_loc_step(candidates)
+        cause = "dangers"
+    if track_loc is not None and (loc_at is None or track_loc < loc_at):
+        loc_at, cause = track_loc, plan.steps[track_loc].loc or "jump"
+    steps = plan.steps if loc_at is None else plan.steps[: loc_at + 1]
+    car, table = _move(ctx, car, steps, rng, table, events)
+    if loc_at is not None:
+        return _lose_control(ctx, car, plan.steps[loc_at], cause, rng, table, events)
+    return _end_turn(ctx, car, steps, table, events)
+
+
+def _one_by_one(
+    ctx: PlanContext, plan: Plan, rng: random.Random, table: Table, policy: RollPolicy
+) -> Outcome:
+    events: list[Event] = []
+    car = ctx.car
+    dangers = 0
+    secured = 0
+    done: list[PlanStep] = []
+    for j, step in enumerate(plan.steps):
+        cost = securing_cost(secured, len(step.dice))
+        view = RollView(j, step, dangers, car.second_tokens, secured, cost)
+        choice = policy.before_roll(view) if step.dice else "roll"
+        if choice == "stop":  # rule: TURN-5 (stop at any time)
+            events.append(Event("stop", step.placed_on))
+            break
+        hits = []
+        if choice == "secure" and car.second_tokens >= cost:
+            # rule: TURN-5, CLIMB-4 (paired dice secured together, rising cost)
+            car = replace(car, second_tokens=car.second_tokens - cost)
+            secured += len(step.dice)
+            events.append(Event("secure", step.placed_on, "+".join(map(str, step.dice)), cost))
+        else:
+            for die in step.dice:
+                hit = _danger(die, ctx, rng)
+                hits.append(hit)
+                events.append(Event("roll", step.placed_on, str(die), int(hit)))
+        dangers += sum(hits) + (1 if step.cloud else 0)
+        cause = None
+        if step.loc:
+            cause = step.loc
+        elif step.jump_risk and hits and hits[0]:
+            cause = "jump"
+        elif _reached(dangers, step.limit, ctx):  # rule: TURN-6 (per surface, one by one)
+            rolled_dangers = dangers - sum(1 for s in (*done, step) if s.cloud)
+            clouds = dangers - rolled_dangers
+            if (
+                car.sisu_token
+                and rolled_dangers
+                and not _reached(clouds, step.limit, ctx)
+                and policy.use_sisu(dangers, step.limit)
+            ):
+                car = replace(car, sisu_token=False)  # rule: LOC-7
+                events.append(Event("sisu"))
+                dangers = clouds
+            else:
+                cause = "dangers"
+        done.append(step)
+        car, table = _move(ctx, car, [step], rng, table, events)
+        if cause:
+            return _lose_control(ctx, car, step, cause, rng, table, events)
+        if step.finishes:
+            break
+    return _end_turn(ctx, car, done, table, events)
+
+
+def _move(
+    ctx: PlanContext,
+    car: CarState,
+    steps: list[PlanStep] | tuple[PlanStep, ...],
+    rng: random.Random,
+    table: Table,
+    events: list[Event],
+) -> tuple[CarState, Table]:
+    """Move through ``steps``: shortcut tokens are drawn on entering (SHORTCUT-2)."""
+    for step in steps:
+        for node in (*step.passed, step.space):
+            info = ctx.track.spaces[node]
+            if info.kind != "shortcut":
+                continue
+            token, table = table.draw_token(rng, ctx.ruleset)
+            side = token[1]
+            events.append(Event("shortcut-token", node, note=side))
+            if side == "coast":
+                if ctx.dashboard.puncture_proof:  # rule: DASH-4 (puncture-proof tyres)
+                    table = table.put_back(token)
+                else:
+                    car = replace(car, pending_coast_damage=car.pending_coast_damage + 1)
+            elif side == "mud":  # rule: SHORTCUT-2 (-1 on this tile, not for the drawer)
+                table = replace(table, mud=(*table.mud, (info.tile, car.car_id)))
+        car = replace(car, space=step.space, gear=step.speed)
+        events.append(
+            Event("move", step.space, "+".join(map(str, step.dice)) or "free", step.speed)
+        )
+        if step.finishes:  # rule: BOARD-3 (a finished car leaves the track)
+            car = replace(car, finished=True, on_track=False)
+            events.append(Event("finish", step.space))
+            break
+    return car, table
+
+
+def _card_seconds(ctx: PlanContext, gear: int) -> int:
+    return ctx.ruleset.time_cards[max(1, min(gear, 6))]
+
+
+def _end_turn(
+    ctx: PlanContext,
+    car: CarState,
+    steps: list[PlanStep] | tuple[PlanStep, ...],
+    table: Table,
+    events: list[Event],
+) -> Outcome:
+    """Take the turn's time card (TURN-8, TIME-1) and apply shortcut coast damage."""
+    gear_dice = [d for s in steps for d in s.dice if d.kind is DieKind.GEAR]
+    if gear_dice or not car.cards or car.top_card_loc:
+        # rule: TURN-8 (the current gear's card; DEFAULT: gear 0 takes the gear-1 card)
+        seconds = _card_seconds(ctx, car.gear)
+    else:
+        seconds = car.cards[-1]  # rule: TURN-8 (coast/leader only: the top card again)
+    if not steps and not any(e.kind == "stop" for e in events):
+        events.append(Event("stay", car.space))  # blocked or no plan: TURN-7
+    events.append(Event("time", value=seconds, note=f"gear {car.gear}"))
+    damage = car.damage
+    if car.pending_coast_damage:
+        damage = replace(damage, coast=damage.coast + car.pending_coast_damage)
+    car = replace(
+        car,
+        time_seconds=car.time_seconds + seconds,
+        cards=(*car.cards, seconds),
+        top_card_loc=False,
+        damage=damage,
+        pending_coast_damage=0,
+        turns=car.turns + 1,
+    )
+    return Outcome(car, table, events)
+
+
+def _lose_control(
+    ctx: PlanContext,
+    car: CarState,
+    step: PlanStep,
+    cause: str,
+    rng: random.Random,
+    table: Table,
+    events: list[Event],
+) -> Outcome:
+    """Draw the gear's loss-of-control card: SISU, spin or crash (LOC-1..5, DAMAGE-2)."""
+    gear = step.speed  # rule: LOC-1 DEFAULT (the gear of the die that caused it)
+    card, table = table.draw_card(gear, rng, ctx.ruleset)
+    events.append(Event("loss-of-control", step.space, value=gear, note=cause))
+    events.append(Event("card", step.space, value=gear, note=card))
+    rules = ctx.ruleset
+    damage = car.damage
+    on_track = not car.finished
+    # rule: LOC-2 (SISU: the card's normal time); LOC-3, LOC-4 (spin, crash: 60 s)
+    seconds = _card_seconds(ctx, gear) if card == "sisu" else rules.loss_of_control_seconds
+    if card == "crash":
+        on_track = False  # rule: LOC-4, TRAFFIC-4 (off the track, blocks no one)
+        danger = ctx.track.spaces[step.space].danger
+        for _ in range(rules.crash_tokens(gear, danger)):  # rule: DAMAGE-2
+            damage, table = _crash_token(ctx, damage, rng, table, events, step.space)
+    if car.pending_coast_damage:
+        damage = replace(damage, coast=damage.coast + car.pending_coast_damage)
+    car = replace(
+        car,
+        gear=rules.restart_gear,
+        on_track=on_track and not car.finished,
+        damage=damage,
+        pending_coast_damage=0,
+        time_seconds=car.time_seconds + seconds,
+        cards=(*car.cards, seconds),
+        top_card_loc=True,
+        turns=car.turns + 1,
+    )
+    events.append(Event("time", value=seconds, note=card))
+    return Outcome(car, table, events, lost_control=True)
+
+
+def _crash_token(
+    ctx: PlanContext,
+    damage: Damage,
+    rng: random.Random,
+    table: Table,
+    events: list[Event],
+    space: str,
+) -> tuple[Damage, Table]:
+    """Draw crash-side tokens until one names a die the car has (DAMAGE-3)."""
+    col = ctx.dashboard.column(ctx.track.spaces[space].surface)
+    have = {"gear": len(col.gears), "brake": col.brake, "coast": col.coast}
+    for _ in range(len(table.bag) + 60):
+        token, table = table.draw_token(rng, ctx.ruleset)
+        kind = token[0]
+        if kind == "green":
+            events.append(Event("damage", space, note="green"))
+            return damage, table
+        if getattr(damage, kind) < have[kind]:
+            events.append(Event("damage", space, note=kind))
+            return replace(damage, **{kind: getattr(damage, kind) + 1}), table
+        table = table.put_back(token)  # a die the car does not have: back, draw again
+    return damage, table

@@ -1,0 +1,130 @@
+"""Exact probability that a plan loses control, for each rolling mode (no sampling).
+
+Flat out, control is lost when a step's track element does it (over a corner limit, a
+jump two over its number), when a jump one over its number rolls a danger face, or when
+the danger results (plus cloud dangers) reach the lowest danger limit of the turn
+(TURN-6). One by one, the count is checked on each step against that step's limit, and
+the player may secure dice with second tokens or stop (a policy function decides).
+
+Examples
+--------
+>>> from trackkit.rules.testing import position
+>>> from trackkit.rules.plans import legal_plans
+>>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=0)
+>>> plan = next(p for p in legal_plans(ctx) if len(p.steps) == 3)   # G1, G2, G3
+>>> round(flat_out_risk(ctx, plan), 6)                              # 1/6 * 1/6 * 2/6
+0.009259
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Literal
+
+from trackkit.rules.dice import Die, DieKind
+from trackkit.rules.plans import Plan, PlanContext
+from trackkit.rules.resolve import securing_cost
+
+__all__ = ["OneByOneDecision", "flat_out_risk", "one_by_one_risk"]
+
+#: A one-by-one policy: (step index, dangers so far, second tokens, dice secured) -> action.
+OneByOneDecision = Callable[[int, int, int, int], Literal["roll", "secure", "stop"]]
+
+
+def _p(ctx: PlanContext, die: Die) -> float:
+    faces = ctx.ruleset.danger_faces
+    n = faces.gear[die.value] if die.kind is DieKind.GEAR else getattr(faces, die.kind.value)
+    return n / 6.0
+
+
+def _reached(ctx: PlanContext, dangers: int, limit: int) -> bool:
+    return dangers >= limit if ctx.ruleset.danger_limit_rule == "reach" else dangers > limit
+
+
+def flat_out_risk(ctx: PlanContext, plan: Plan, *, sisu: bool = False) -> float:
+    """Probability that rolling ``plan`` flat out loses control (TURN-4, TURN-6, JUMP-1).
+
+    With ``sisu`` the car flips its SISU token when the dice reach the limit (LOC-7): only
+    clouds and track elements can then make it lose control.
+    """
+    if any(s.loc for s in plan.steps):
+        return 1.0
+    if not plan.steps:
+        return 0.0
+    low = min(s.limit for s in plan.steps)
+    clouds = sum(1 for s in plan.steps if s.cloud)
+    if _reached(ctx, clouds, low):
+        return 1.0
+    # distribution of danger results; jump-risk dice lose control on their own danger face
+    dist: dict[int, float] = {0: 1.0}
+    safe_jumps = 1.0
+    for step in plan.steps:
+        for k, die in enumerate(step.dice):
+            p = _p(ctx, die)
+            if k == 0 and step.jump_risk:
+                # the jump's own danger face loses control whatever the count
+                safe_jumps *= 1.0 - p  # and the count is unchanged given no danger here
+                continue
+            nxt: dict[int, float] = {}
+            for c, q in dist.items():
+                nxt[c] = nxt.get(c, 0.0) + q * (1.0 - p)
+                nxt[c + 1] = nxt.get(c + 1, 0.0) + q * p
+            dist = nxt
+    if sisu:
+        return 1.0 - safe_jumps
+    p_safe_count = sum(q for c, q in dist.items() if not _reached(ctx, c + clouds, low))
+    return 1.0 - safe_jumps * p_safe_count
+
+
+def one_by_one_risk(
+    ctx: PlanContext,
+    plan: Plan,
+    *,
+    decide: OneByOneDecision | None = None,
+    second_tokens: int | None = None,
+) -> float:
+    """Probability that rolling ``plan`` one by one loses control (TURN-5, TURN-6).
+
+    ``decide`` chooses before each step (default: always roll); securing costs rise within
+    the turn and pay for the step's dice together. Exact: a sum over every roll sequence.
+    """
+    decide = decide or (lambda *_: "roll")
+    tokens0 = ctx.car.second_tokens if second_tokens is None else second_tokens
+    steps = plan.steps
+
+    @cache
+    def risk(j: int, dangers: int, tokens: int, secured: int) -> float:
+        if j == len(steps):
+            return 0.0
+        step = steps[j]
+        choice = decide(j, dangers, tokens, secured) if step.dice else "roll"
+        if choice == "stop":
+            return 0.0
+        clouds = 1 if step.cloud else 0
+        cost = securing_cost(secured, len(step.dice))
+        if choice == "secure" and tokens >= cost:
+            d = dangers + clouds
+            if step.loc or _reached(ctx, d, step.limit):
+                return 1.0
+            return 0.0 if step.finishes else risk(j + 1, d, tokens - cost, secured + len(step.dice))
+        total = 0.0
+        # every outcome of this step's dice: (dangers rolled, first die danger, probability)
+        outcomes: dict[tuple[int, bool], float] = {(0, False): 1.0}
+        for k, die in enumerate(step.dice):
+            p = _p(ctx, die)
+            nxt: dict[tuple[int, bool], float] = {}
+            for (c, first), q in outcomes.items():
+                nxt[(c, first)] = nxt.get((c, first), 0.0) + q * (1 - p)
+                key = (c + 1, first or k == 0)
+                nxt[key] = nxt.get(key, 0.0) + q * p
+            outcomes = nxt
+        for (c, first_hit), q in outcomes.items():
+            d = dangers + c + clouds
+            if step.loc or (step.jump_risk and first_hit) or _reached(ctx, d, step.limit):
+                total += q
+            elif not step.finishes:
+                total += q * risk(j + 1, d, tokens, secured)
+        return total
+
+    return risk(0, 0, tokens0, 0)

@@ -1,0 +1,119 @@
+"""Ruleset data: the DEFAULT numbers of RULES.md, loaded from ``tile_library/ruleset-*.yaml``.
+
+Examples
+--------
+>>> rs = load_ruleset("dirt")
+>>> rs.time_cards[6], rs.loc_deck.crash, rs.danger_probability("gear", 1)
+(10, 3, 0.16666666666666666)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+import yaml
+from pydantic import Field, ValidationError
+
+from trackkit.errors import TileLibraryError
+from trackkit.library import library_dir
+from trackkit.models.base import StrictModel
+
+__all__ = ["Column", "DamageToken", "LocDeck", "Ruleset", "load_ruleset"]
+
+Surface = Literal["gravel", "asphalt", "snow"]
+
+
+class LocDeck(StrictModel):
+    """Loss-of-control sides of one gear's time deck (LOC-5)."""
+
+    sisu: int = Field(ge=0, description="SISU cards.")
+    spin: int = Field(ge=0, description="Spin cards.")
+    crash: int = Field(ge=0, description="Crash cards.")
+
+
+class DangerFaces(StrictModel):
+    """Danger faces (of 6) per die kind (DICE-1)."""
+
+    coast: int = Field(ge=0, le=6, description="White coast die.")
+    leader: int = Field(ge=0, le=6, description="Orange leader die.")
+    brake: int = Field(ge=0, le=6, description="Red brake die.")
+    boost: int = Field(ge=0, le=6, description="Green boost die.")
+    gear: dict[int, int] = Field(description="Black gear dice by value.")
+
+
+class DamageToken(StrictModel):
+    """Kinds of double-sided damage tokens in the bag (DAMAGE-1)."""
+
+    crash: Literal["gear", "brake", "coast", "green"] = Field(description="Crash side.")
+    shortcut: Literal["ok", "coast", "mud"] = Field(description="Shortcut side.")
+    count: int = Field(ge=0, description="Tokens of this kind in the bag.")
+
+
+class CrashDamage(StrictModel):
+    """Tokens drawn on a crash: max(0, gear + L - base) (DAMAGE-2)."""
+
+    base: int = Field(description="Subtracted from gear + L.")
+    danger: dict[str, int] = Field(description="L per tile danger level.")
+
+
+class Column(StrictModel):
+    """One surface column of a dashboard (DASH-1)."""
+
+    gears: list[int] = Field(description="Gear dice available (values).")
+    brake: int = Field(ge=0, description="Brake dice per turn.")
+    coast: int = Field(ge=0, description="Coast (or leader) dice per turn.")
+    boost: int = Field(ge=0, description="Boost dice per turn.")
+    danger_limit: int = Field(ge=1, description="Danger results that make a loss of control.")
+
+
+class CarSpec(StrictModel):
+    """A car's dashboard: one column per surface."""
+
+    title: str = Field(description="Name of the car.")
+    columns: dict[Surface, Column] = Field(description="Columns by surface.")
+
+
+class Ruleset(StrictModel):
+    """Every number the rules engine uses that the rule texts leave to a default."""
+
+    format: Literal["trackkit-ruleset/1"] = Field(description="File format marker.")
+    id: str = Field(description="Ruleset id: dirt or gt.")
+    title: str = Field(description="Human name.")
+    time_cards: dict[int, int] = Field(description="Seconds per gear time card (TIME-1).")
+    loss_of_control_seconds: int = Field(description="Seconds of a spin or crash (TIME-1).")
+    second_token_seconds: int = Field(description="Seconds a second token saves (TIME-2).")
+    loc_deck: LocDeck = Field(description="Loss-of-control cards per gear deck (LOC-5).")
+    restart_gear: int = Field(description="Gear after a loss of control (LOC-2).")
+    danger_limit_rule: Literal["reach", "exceed"] = Field(
+        description="Reaching (DIRT) or exceeding (GT) the danger limit loses control."
+    )
+    danger_faces: DangerFaces = Field(description="Danger faces per die (DICE-1).")
+    damage_bag: list[DamageToken] = Field(description="The damage bag (DAMAGE-1).")
+    crash_damage: CrashDamage = Field(description="Tokens drawn on a crash (DAMAGE-2).")
+    sisu_once_per: Literal["rally", "stage"] = Field(description="SISU token reset (LOC-7).")
+    cars: dict[str, CarSpec] = Field(description="Dashboards by car id (DASH-1).")
+
+    def danger_probability(self, kind: str, value: int | None = None) -> float:
+        """Chance that one die of ``kind`` shows a danger face (DICE-1)."""
+        faces = self.danger_faces
+        n = faces.gear[value or 0] if kind == "gear" else getattr(faces, kind)
+        return float(n) / 6.0
+
+    def crash_tokens(self, gear: int, danger: str) -> int:
+        """Damage tokens drawn for a crash in ``gear`` on a tile of ``danger`` (DAMAGE-2)."""
+        level = self.crash_damage.danger.get(danger, 0)
+        return max(0, gear + level - self.crash_damage.base)
+
+
+@lru_cache(maxsize=8)
+def load_ruleset(ruleset_id: str = "dirt") -> Ruleset:
+    """The ruleset file ``tile_library/ruleset-<id>.yaml``."""
+    path = library_dir() / f"ruleset-{ruleset_id}.yaml"
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return Ruleset.model_validate(data)
+    except FileNotFoundError:
+        raise TileLibraryError(f"no ruleset '{ruleset_id}' ({path} is missing)") from None
+    except (OSError, yaml.YAMLError, ValidationError) as exc:
+        raise TileLibraryError(f"{path}: invalid ruleset: {exc}") from exc
