@@ -31,6 +31,8 @@ class Dashboard:
     name: str
     columns: dict[str, Column]
     leader_surfaces: frozenset[str] = frozenset(SURFACES)
+    forced_leader_surfaces: frozenset[str] = frozenset()
+    """Surfaces where the car's tyres make every coast die a leader die (MOVE-8)."""
     sisu: bool = False
     puncture_proof: bool = False
 

@@ -142,8 +142,11 @@ def _die_options(speed: int, climb: str | None) -> list[tuple[tuple[Die, ...], i
     return out
 
 
-def legal_plans(ctx: PlanContext) -> Iterator[Plan]:
-    """Every legal non-empty plan of ``ctx.car``, depth first (first steps in graph order)."""
+def legal_plans(ctx: PlanContext, *, max_steps: int | None = None) -> Iterator[Plan]:
+    """Every legal non-empty plan of ``ctx.car``, depth first (first steps in graph order).
+
+    ``max_steps`` limits the plans to that many steps (their first steps, for instance).
+    """
     start = ctx.car.space
     if start is None or not ctx.car.on_track or ctx.car.finished:
         return
@@ -161,8 +164,18 @@ def legal_plans(ctx: PlanContext) -> Iterator[Plan]:
         blocked |= ctx.track.overlaps.get(space, frozenset())
     cars_at = {o.space: (i, o.gear) for i, o in enumerate(ctx.others) if o.blocks}
     walk = _Walk()
+    depth = 99 if max_steps is None else max_steps
     yield from _extend(
-        ctx, start, ctx.car.gear, walk, stack, blocked, lanes_taken, cars_at, first=True
+        ctx,
+        start,
+        ctx.car.gear,
+        walk,
+        stack,
+        blocked,
+        lanes_taken,
+        cars_at,
+        first=True,
+        depth=depth,
     )
 
 
@@ -192,7 +205,10 @@ def _extend(
     cars_at: dict[str, tuple[int, int]],
     *,
     first: bool,
+    depth: int,
 ) -> Iterator[Plan]:
+    if depth <= 0:
+        return
     track = ctx.track
     for target, climb in track.successors[here]:
         info = track.spaces[target]
@@ -220,6 +236,7 @@ def _extend(
                         lanes_taken,
                         cars_at,
                         first=False,
+                        depth=depth - 1,
                     )
                 stack.pop()
                 undo()
@@ -254,8 +271,12 @@ def _try_step(
     """The step(s) ``dice`` make into ``info`` (several landings for a jump), or None."""
     col = ctx.dashboard.column(info.surface)
     lead = dice[0]
-    if lead.kind is DieKind.COAST and ctx.leader and info.surface in ctx.dashboard.leader_surfaces:
-        dice = (LEADER, *dice[1:])  # rule: MOVE-3 (the first player's orange dice)
+    board = ctx.dashboard
+    if lead.kind is DieKind.COAST and (
+        (ctx.leader and info.surface in board.leader_surfaces)  # rule: MOVE-3
+        or info.surface in board.forced_leader_surfaces  # rule: MOVE-8 (climb tyres)
+    ):
+        dice = (LEADER, *dice[1:])
         lead = LEADER
     brakes = sum(1 for d in dice if d.kind is DieKind.BRAKE)
     boosts = sum(1 for d in dice if d.kind is DieKind.BOOST)

@@ -39,6 +39,7 @@ __all__ = [
     "RollView",
     "resolve",
     "securing_cost",
+    "stage_time",
 ]
 
 
@@ -109,6 +110,11 @@ class Outcome:
     table: Table
     events: list[Event] = field(default_factory=list)
     lost_control: bool = False
+
+
+def stage_time(car: CarState, seconds_per_token: int = 1) -> int:
+    """Stage time: the time cards less one second per second token (TIME-2 DEFAULT)."""
+    return car.time_seconds - seconds_per_token * car.second_tokens
 
 
 def securing_cost(already: int, dice: int) -> int:
