@@ -142,10 +142,25 @@ def _die_options(speed: int, climb: str | None) -> list[tuple[tuple[Die, ...], i
     return out
 
 
-def legal_plans(ctx: PlanContext, *, max_steps: int | None = None) -> Iterator[Plan]:
+#: A pruning callback: (steps so far, candidate step) -> whether to keep the candidate.
+Prune = Callable[[list[PlanStep], PlanStep], bool]
+#: A cheaper one, before a step is built: (steps so far, target space, speed before, after).
+PruneMove = Callable[[list[PlanStep], str, int, int], bool]
+
+
+def legal_plans(
+    ctx: PlanContext,
+    *,
+    max_steps: int | None = None,
+    keep: Prune | None = None,
+    keep_move: PruneMove | None = None,
+) -> Iterator[Plan]:
     """Every legal non-empty plan of ``ctx.car``, depth first (first steps in graph order).
 
-    ``max_steps`` limits the plans to that many steps (their first steps, for instance).
+    ``max_steps`` limits the plans to that many steps (their first steps, for instance);
+    ``keep`` lets a bot skip steps it will never choose (and every plan through them);
+    ``keep_move`` does the same from the target space and speeds alone, before the step
+    is built (fast).
     """
     start = ctx.car.space
     if start is None or not ctx.car.on_track or ctx.car.finished:
@@ -176,6 +191,8 @@ def legal_plans(ctx: PlanContext, *, max_steps: int | None = None) -> Iterator[P
         cars_at,
         first=True,
         depth=depth,
+        keep=keep,
+        keep_move=keep_move,
     )
 
 
@@ -206,6 +223,8 @@ def _extend(
     *,
     first: bool,
     depth: int,
+    keep: Prune | None = None,
+    keep_move: PruneMove | None = None,
 ) -> Iterator[Plan]:
     if depth <= 0:
         return
@@ -216,12 +235,17 @@ def _extend(
             continue
         placed = False
         for dice, new_speed in _die_options(speed, climb):
+            if keep_move is not None and not keep_move(stack, target, speed, new_speed):
+                placed = True  # skipped by choice, not blocked by the climb line
+                continue
             tried = _try_step(ctx, info, dice, new_speed, walk, blocked, lanes_taken, cars_at)
             if tried is None:
                 continue
             placed = True
             steps, record = tried
             for landing_step in steps:
+                if keep is not None and not keep(stack, landing_step):
+                    continue
                 undo = _apply(walk, *record)
                 stack.append(landing_step)
                 yield Plan(tuple(stack))
@@ -237,6 +261,8 @@ def _extend(
                         cars_at,
                         first=False,
                         depth=depth - 1,
+                        keep=keep,
+                        keep_move=keep_move,
                     )
                 stack.pop()
                 undo()

@@ -48,6 +48,30 @@ def flat_out_risk(ctx: PlanContext, plan: Plan, *, sisu: bool = False) -> float:
     With ``sisu`` the car flips its SISU token when the dice reach the limit (LOC-7): only
     clouds and track elements can then make it lose control.
     """
+    key = (
+        ctx.ruleset.id,
+        ctx.ruleset.danger_limit_rule,
+        sisu,
+        tuple((s.dice, s.limit, s.loc, s.jump_risk, s.cloud) for s in plan.steps),
+    )
+    hit = _RISK_CACHE.get(key)
+    if hit is None:
+        hit = _flat_out_risk(ctx, plan, sisu=sisu)
+        if len(_RISK_CACHE) > 200_000:
+            _RISK_CACHE.clear()
+        _RISK_CACHE[key] = hit
+    return hit
+
+
+_RISK_CACHE: dict[object, float] = {}
+
+
+def _flat_out_risk(ctx: PlanContext, plan: Plan, *, sisu: bool = False) -> float:
+    """Probability that rolling ``plan`` flat out loses control (TURN-4, TURN-6, JUMP-1).
+
+    With ``sisu`` the car flips its SISU token when the dice reach the limit (LOC-7): only
+    clouds and track elements can then make it lose control.
+    """
     if any(s.loc for s in plan.steps):
         return 1.0
     if not plan.steps:

@@ -33,6 +33,7 @@ class SpaceInfo:
     ford: bool
     finished: bool
     progress: float
+    sides: str = "LR"
 
 
 @dataclass(slots=True)
@@ -65,6 +66,7 @@ class Track:
                 bool(d["ford"]),
                 bool(d["finished"]),
                 float(d["progress"]),
+                d["sides"],
             )
             for n, d in graph.nodes(data=True)
         }

@@ -1,0 +1,150 @@
+"""``trackkit simulate`` and ``trackkit replay``: race a stage many times with bots."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from trackkit.commands.common import OutputFormat, fail
+from trackkit.errors import InputError
+
+
+def simulate(
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Stage file(s); several files make a rally whose times add up.", show_default=False
+        ),
+    ],
+    players: Annotated[int, typer.Option(min=1, max=6, help="Drivers, 1-6.")] = 4,
+    races: Annotated[int, typer.Option(min=1, max=100_000, help="Races to run.")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same result.")] = 1,
+    car: Annotated[
+        list[str] | None,
+        typer.Option(help="Car per driver (dirt, r5); repeat it, drivers cycle through the list."),
+    ] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(help="Bot per driver (cautious, aggressive, planner); repeat it to mix."),
+    ] = None,
+    output: Annotated[
+        OutputFormat, typer.Option("--format", help="text table or one JSON document.")
+    ] = OutputFormat.text,
+    jobs: Annotated[
+        int, typer.Option(min=1, max=64, help="Worker processes (same result as 1).")
+    ] = 1,
+    replay: Annotated[
+        Path | None,
+        typer.Option(help="Write the full turn log of the first race to this JSON file."),
+    ] = None,
+) -> None:
+    """Race the stage with bots and report times, losses of control and where cars stall."""
+    from trackkit.formats import load_stage, write_text_atomic
+    from trackkit.sim.bots import BOTS
+    from trackkit.sim.simulate import SimulationError, simulate_files
+
+    cars = tuple(car or ["dirt"])
+    bots = tuple(bot or ["cautious"])
+    for b in bots:
+        if b not in BOTS:
+            raise fail(f"unknown bot '{b}' (bots: {', '.join(BOTS)})")
+    try:
+        stages = [load_stage(f) for f in files]
+    except InputError as exc:
+        raise fail(str(exc)) from None
+    show = races >= 20 and output is OutputFormat.text and sys.stderr.isatty()
+    with typer.progressbar(
+        length=races * len(stages), label="racing", file=sys.stderr, hidden=not show
+    ) as bar:
+        try:
+            doc, replay_text = simulate_files(
+                stages,
+                [str(f) for f in files],
+                players=players,
+                races=races,
+                seed=seed,
+                cars=cars,
+                bots=bots,
+                jobs=jobs,
+                progress=bar.update,
+                want_replay=replay is not None,
+            )
+        except SimulationError as exc:
+            raise fail(str(exc)) from None
+    if replay is not None and replay_text is not None:
+        try:
+            write_text_atomic(replay, replay_text)
+        except InputError as exc:
+            raise fail(str(exc)) from None
+    if output is OutputFormat.json:
+        typer.echo(json.dumps(doc, indent=2, sort_keys=True))
+    else:
+        typer.echo(text_report(doc))
+
+
+def text_report(doc: dict[str, Any]) -> str:
+    """The simulation document as a readable table."""
+    s = doc["settings"]
+    lines = [
+        f"{s['races']} race(s), {s['players']} driver(s), seed {s['seed']}"
+        + (" (hillclimb: best of the attempts)" if s.get("hillclimb") else ""),
+        f"finish rate {doc['finish_rate']:.0%}, losses of control per race "
+        f"{doc['loss_of_control']['per_race']:.2f}, blocked turns "
+        f"{doc['blocked_turns']['total']}",
+        "",
+        f"{'driver':<10} {'car':<6} {'bot':<11} {'finish':>7} {'mean':>7} {'p10':>7} "
+        f"{'p50':>7} {'p90':>7}",
+    ]
+
+    def fmt(v: float | None) -> str:
+        return "-" if v is None else f"{v:.0f}s"
+
+    for d in doc["time"]["drivers"]:
+        t = d["time"]
+        lines.append(
+            f"{d['name']:<10} {d['car']:<6} {d['bot']:<11} {d['finish_rate']:>7.0%} "
+            f"{fmt(t['mean']):>7} {fmt(t['p10']):>7} {fmt(t['p50']):>7} "
+            f"{fmt(t['p90']):>7}"
+        )
+    t = doc["time"]["overall"]
+    lines.append(
+        f"{'all':<10} {'':<6} {'':<11} {doc['finish_rate']:>7.0%} {fmt(t['mean']):>7} "
+        f"{fmt(t['p10']):>7} {fmt(t['p50']):>7} {fmt(t['p90']):>7}"
+    )
+    by_tile = doc["loss_of_control"]["by_tile"]
+    if by_tile:
+        worst = sorted(by_tile.items(), key=lambda kv: (-kv[1]["count"], int(kv[0])))[:3]
+        lines.append("")
+        lines.append(
+            "most dangerous tiles: "
+            + ", ".join(f"tile {k} ({v['tile']}) {v['per_race']:.2f}/race" for k, v in worst)
+        )
+    if doc["stuck"]:
+        lines.append(
+            "cars stuck (turn cap): " + ", ".join(f"{k} x{v}" for k, v in doc["stuck"].items())
+        )
+    return "\n".join(lines)
+
+
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A replay file written by --replay.")],
+) -> None:
+    """Re-run a recorded race and confirm that every event matches."""
+    from trackkit.sim.replay import check_replay
+
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise fail(f"{file}: cannot read replay file: {exc}") from None
+    if not isinstance(doc, dict):
+        raise fail(f"{file}: not a replay file")
+    try:
+        ok, message = check_replay(doc)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise fail(f"{file}: broken replay file: {exc}") from None
+    typer.echo(f"{file}: {message}")
+    raise typer.Exit(0 if ok else 1)

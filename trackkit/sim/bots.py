@@ -1,0 +1,226 @@
+"""Bots: deterministic drivers that choose a plan and a rolling mode each turn.
+
+- ``cautious`` rolls one by one, secures or stops before a loss of control is likely;
+- ``aggressive`` rolls flat out and takes the furthest plan whose risk is at most one half;
+- ``planner`` rolls flat out and takes the plan with the best expected outcome, using the
+  exact risk of :func:`trackkit.rules.risk.flat_out_risk`.
+
+All three search the same legal plans (:func:`trackkit.rules.plans.legal_plans`), pruned
+to steps a sensible driver considers, and break ties by plan order: the same seed and
+position always give the same choice.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from trackkit.rules.plans import Plan, PlanContext, PlanStep, Prune, PruneMove, legal_plans
+from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView
+from trackkit.rules.risk import flat_out_risk
+from trackkit.rules.track import Track
+
+__all__ = ["BOTS", "Bot", "Choice", "make_bot"]
+
+#: Longest plan a bot considers (steps).
+MAX_STEPS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A bot's decision for one turn."""
+
+    plan: Plan
+    mode: Mode
+    policy: RollPolicy
+
+
+def ahead(track: Track) -> dict[str, tuple[int, int]]:
+    """Per space: steps to the nearest corner space ahead and the best limit there."""
+    return _ahead_cached(id(track), track)
+
+
+_AHEAD: dict[int, tuple[Track, dict[str, tuple[int, int]]]] = {}
+
+
+def _ahead_cached(key: int, track: Track) -> dict[str, tuple[int, int]]:
+    hit = _AHEAD.get(key)
+    if hit is not None and hit[0] is track:
+        return hit[1]
+    order = sorted(track.spaces, key=lambda n: -track.spaces[n].progress)
+    out: dict[str, tuple[int, int]] = {}
+    for n in order:  # furthest first: successors are already known
+        info = track.spaces[n]
+        if info.corner is not None and info.limit is not None:
+            out[n] = (0, info.limit)
+            continue
+        best = (99, 6)
+        for succ, _climb in track.successors[n]:
+            d, lim = out.get(succ, (99, 6))
+            if d + 1 < best[0] or (d + 1 == best[0] and lim > best[1]):
+                best = (d + 1, lim)
+        out[n] = best
+    _AHEAD[key] = (track, out)
+    return out
+
+
+def _pruners(ctx: PlanContext) -> tuple[Prune, PruneMove]:
+    """Steps a sensible driver considers: speed near the target for the road ahead.
+
+    The target speed of a space is the highest from which the next corner can still be
+    taken at its best limit, slowing one gear per space (MOVE-2): limit + distance.
+    """
+    track = ctx.track
+    look = ahead(track)
+
+    def keep_move(stack: list[PlanStep], target: str, speed: int, v: int) -> bool:
+        if stack:
+            here = track.spaces[stack[-1].space]
+            there = track.spaces[target]
+            if here.kind == "lane" and there.kind == "lane" and here.sides != there.sides:
+                return False  # changing lane mid-turn on a straight gains nothing
+        dist, limit = look.get(target, (99, 6))
+        tgt = min(6, limit + dist)
+        if min(tgt, speed + 1) - 1 <= v <= tgt:
+            return True
+        return tgt < speed - 1 and v < speed  # far too fast: any slowing down
+
+    def keep(stack: list[PlanStep], step: PlanStep) -> bool:
+        return step.loc is None  # no bot plans a certain loss of control
+
+    return keep, keep_move
+
+
+def _score(ctx: PlanContext, plan: Plan) -> float:
+    """Progress gained, less a penalty for ending too fast for the next corner."""
+    track = ctx.track
+    here = ctx.car.space
+    assert here is not None
+    last = plan.steps[-1]
+    end = track.spaces[last.space]
+    if last.finishes:
+        return 1e6 + 10.0 * last.speed
+    gain = end.progress - track.spaces[here].progress
+    dist, limit = ahead(track).get(last.space, (99, 6))
+    reachable = max(1, last.speed - dist - 1)  # one gear a step, plus the brake die
+    over = max(0, reachable - limit)
+    return gain + 8.0 * last.speed - 400.0 * over
+
+
+def _candidates(ctx: PlanContext) -> list[tuple[float, Plan]]:
+    keep, keep_move = _pruners(ctx)
+    plans = legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move)
+    out = [(_score(ctx, p), p) for p in plans]
+    if not out:  # nothing a sensible driver would do: any legal plan, safest first
+        out = [(_score(ctx, p), p) for p in legal_plans(ctx, max_steps=2)]
+    return out
+
+
+class Cautious:
+    """Rolls one by one; secures dice or stops when control could be lost."""
+
+    name = "cautious"
+
+    def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
+        """The best plan with a moderate flat-out risk, rolled one by one (or the safest)."""
+        plan = _pick(ctx, max_risk=0.35)
+        return Choice(plan, Mode.ONE_BY_ONE, _CarefulPolicy(ctx))
+
+
+class _CarefulPolicy(DefaultPolicy):
+    """Secure a step that could reach the danger limit; stop if it cannot pay."""
+
+    def __init__(self, ctx: PlanContext) -> None:
+        self.ctx = ctx
+
+    def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
+        need = view.step.limit - view.dangers - (1 if view.step.cloud else 0)
+        p = _p_at_least(self.ctx, view.step, need)
+        if p <= 0.1:
+            return "roll"
+        if view.second_tokens >= view.cost_to_secure:
+            return "secure"
+        return "stop" if view.step_index > 0 else "roll"
+
+
+def _p_at_least(ctx: PlanContext, step: PlanStep, need: int) -> float:
+    """Chance that a step's dice show at least ``need`` danger faces."""
+    if need <= 0:
+        return 1.0
+    probs = tuple(ctx.ruleset.danger_probability(d.kind.value, d.value or None) for d in step.dice)
+    return _tail(probs, need)
+
+
+@lru_cache(maxsize=4096)
+def _tail(probs: tuple[float, ...], need: int) -> float:
+    dist = [1.0]
+    for p in probs:
+        nxt = [0.0] * (len(dist) + 1)
+        for c, q in enumerate(dist):
+            nxt[c] += q * (1 - p)
+            nxt[c + 1] += q * p
+        dist = nxt
+    return sum(dist[need:])
+
+
+class Aggressive:
+    """Flat out, the furthest plan whose risk is at most one half."""
+
+    name = "aggressive"
+
+    def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
+        """The best-scoring plan with risk <= 0.5 (or the safest)."""
+        return Choice(_pick(ctx, max_risk=0.5), Mode.FLAT_OUT, DefaultPolicy())
+
+
+def _pick(ctx: PlanContext, *, max_risk: float) -> Plan:
+    """The best-scoring plan within ``max_risk``; else the least risky one."""
+    best: tuple[float, Plan] | None = None
+    safest: tuple[float, float, Plan] | None = None
+    for score, plan in _candidates(ctx):
+        risk = flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token)
+        if risk <= max_risk and (best is None or score > best[0]):
+            best = (score, plan)
+        if safest is None or (risk, -score) < (safest[0], -safest[1]):
+            safest = (risk, score, plan)
+    if best is not None:
+        return best[1]
+    return safest[2] if safest is not None else Plan(())
+
+
+#: What a loss of control costs a planner, in millimetres of progress (about two turns).
+LOC_COST_MM = 500.0
+
+
+class Planner:
+    """Flat out, the plan with the best expected outcome under the exact risk."""
+
+    name = "planner"
+
+    def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
+        """Maximise (1 - risk) * score - risk * cost of a loss of control."""
+        best: tuple[float, Plan] | None = None
+        for score, plan in _candidates(ctx):
+            risk = flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token)
+            value = (1 - risk) * score - risk * LOC_COST_MM
+            if best is None or value > best[0]:
+                best = (value, plan)
+        return Choice(best[1] if best else Plan(()), Mode.FLAT_OUT, DefaultPolicy())
+
+
+Bot = Cautious | Aggressive | Planner
+BOTS: dict[str, type[Cautious] | type[Aggressive] | type[Planner]] = {
+    "cautious": Cautious,
+    "aggressive": Aggressive,
+    "planner": Planner,
+}
+
+
+def make_bot(name: str) -> Bot:
+    """A bot by name."""
+    try:
+        return BOTS[name]()
+    except KeyError:
+        raise ValueError(f"unknown bot '{name}' (bots: {', '.join(BOTS)})") from None

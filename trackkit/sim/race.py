@@ -1,0 +1,299 @@
+"""The race loop: rounds, play order, staggered start, hillclimb attempts (TURN-1, TURN-2,
+HILLCLIMB-2..5).
+
+A race is (stage, settings, seed): :func:`run_race` replays exactly from the same three.
+
+Examples
+--------
+>>> from trackkit.sim.race import Settings, run_race, prepare
+>>> from trackkit.rules.testing import track_of
+>>> track = track_of(["202a", "205a", "206a", "204a", "203a"])
+>>> result = run_race(prepare(track), Settings.default(players=2), seed=1)
+>>> [d.finished for d in result.drivers]
+[True, True]
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+
+from trackkit.rules.dashboard import Dashboard, dashboard
+from trackkit.rules.plans import PlanContext
+from trackkit.rules.resolve import Event, resolve, stage_time
+from trackkit.rules.ruleset import Ruleset, load_ruleset
+from trackkit.rules.state import CarState, OtherCar
+from trackkit.rules.table import Table, new_table
+from trackkit.rules.track import Track
+from trackkit.sim.bots import Bot, make_bot
+
+__all__ = [
+    "DriverResult",
+    "DriverSpec",
+    "Prepared",
+    "RaceResult",
+    "Settings",
+    "TurnLog",
+    "prepare",
+    "run_race",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class DriverSpec:
+    """A driver: a car (dashboard id) and a driving style (bot)."""
+
+    name: str
+    car: str = "dirt"
+    bot: str = "cautious"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How races are run."""
+
+    drivers: tuple[DriverSpec, ...]
+    hillclimb: bool = False
+    attempts: int = 3
+    max_rounds: int = 200
+    short_game: bool = True
+
+    @classmethod
+    def default(
+        cls,
+        players: int = 4,
+        *,
+        cars: tuple[str, ...] = ("dirt",),
+        bots: tuple[str, ...] = ("cautious",),
+        hillclimb: bool = False,
+    ) -> Settings:
+        """``players`` drivers cycling through the given cars and bots."""
+        drivers = tuple(
+            DriverSpec(f"driver {i + 1}", cars[i % len(cars)], bots[i % len(bots)])
+            for i in range(players)
+        )
+        return cls(drivers, hillclimb=hillclimb)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A stage ready to race: the rules track, ruleset and start spaces."""
+
+    track: Track
+    ruleset: Ruleset
+    start: tuple[str, ...]
+
+
+def prepare(track: Track, ruleset: Ruleset | None = None) -> Prepared:
+    """Get a track ready for races (start grid rearmost first)."""
+    start = tuple(sorted(track.start, key=lambda n: (track.spaces[n].progress, n)))
+    return Prepared(track, ruleset or load_ruleset("dirt"), start)
+
+
+@dataclass(slots=True)
+class TurnLog:
+    """One turn of the race log (for replay files)."""
+
+    round: int
+    driver: int
+    attempt: int
+    plan: str
+    mode: str
+    events: list[Event]
+
+
+@dataclass(slots=True)
+class DriverResult:
+    """What one driver did in a race."""
+
+    name: str
+    car: str
+    bot: str
+    times: list[int] = field(default_factory=list)
+    finished: bool = False
+    losses: list[tuple[int, str]] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    turns: int = 0
+    stuck_at: str | None = None
+
+    @property
+    def best(self) -> int | None:
+        """Best single time (rally: the stage time; hillclimb: best of the attempts)."""
+        return min(self.times) if self.times else None
+
+
+@dataclass(slots=True)
+class RaceResult:
+    """A whole race: per-driver results, rounds played, and the turn log."""
+
+    drivers: list[DriverResult]
+    rounds: int
+    log: list[TurnLog]
+
+
+@dataclass(slots=True)
+class _Seat:
+    spec: DriverSpec
+    bot: Bot
+    board: Dashboard
+    car: CarState
+    started: bool = False
+    attempt: int = 0
+    done: bool = False
+    waiting_since: int | None = None
+
+
+def _occupied(seats: list[_Seat], me: int) -> set[str]:
+    return {
+        s.car.space
+        for i, s in enumerate(seats)
+        if i != me and s.car.space and s.car.on_track and not s.car.finished
+    }
+
+
+def _free(prepared: Prepared, space: str, taken: set[str]) -> bool:
+    if space in taken:
+        return False
+    return not (prepared.track.overlaps.get(space, frozenset()) & taken)
+
+
+def _play_order(prepared: Prepared, seats: list[_Seat], on_stage: list[int]) -> list[int]:
+    """TURN-2 (DIRT): distance, then speed, then the inner lane."""
+    spaces = prepared.track.spaces
+
+    def key(i: int) -> tuple[float, int, int, int]:
+        car = seats[i].car
+        info = spaces[car.space] if car.space else None
+        progress = info.progress if info else -1e9
+        inner = 0 if info is not None and info.corner_lane == "inner" else 1
+        return (-progress, -car.gear, inner, i)
+
+    return sorted(on_stage, key=key)
+
+
+def run_race(prepared: Prepared, settings: Settings, seed: int) -> RaceResult:
+    """Race ``settings.drivers`` on the stage; the same seed gives the same race."""
+    rng = random.Random(seed)
+    rules = prepared.ruleset
+    table: Table = new_table(rules, rng)
+    seats = [
+        _Seat(
+            d,
+            make_bot(d.bot),
+            dashboard(d.car, rules),
+            CarState(car_id=i, space=None, sisu_token=False),
+        )
+        for i, d in enumerate(settings.drivers)
+    ]
+    results = [DriverResult(d.name, d.car, d.bot) for d in settings.drivers]
+    log: list[TurnLog] = []
+    finish_order: list[int] = []
+    rnd = 0
+    while rnd < settings.max_rounds and not all(s.done for s in seats):
+        rnd += 1
+        on_stage = [
+            i
+            for i, s in enumerate(seats)
+            if s.started and not s.done and s.car.space is not None and not s.car.finished
+        ]
+        order = _play_order(prepared, seats, on_stage)
+        # rule: TURN-1 (staggered start: one more driver enters each round)
+        # (a driver who found the start grid full tries again the next round)
+        order += [i for i in range(min(rnd, len(seats))) if not seats[i].started]
+        # rule: HILLCLIMB-4 (one re-entry per round, last, first finisher first)
+        waiting = [
+            i
+            for i in finish_order
+            if (since := seats[i].waiting_since) is not None and since < rnd and not seats[i].done
+        ]
+        everyone_started = all(s.started for s in seats)
+        if waiting and (everyone_started or not settings.short_game):
+            order.append(waiting[0])
+            seats[waiting[0]].waiting_since = None
+        leader = order[0] if order else None  # rule: MOVE-3 (first in play order)
+        for i in order:
+            table = _turn(prepared, seats, i, rnd, rng, table, results, log, leader=i == leader)
+            seat = seats[i]
+            if seat.car.finished:
+                results[i].times.append(stage_time(seat.car))
+                results[i].finished = True
+                seat.attempt += 1
+                if settings.hillclimb and seat.attempt < settings.attempts:
+                    # rule: HILLCLIMB-3 (tokens back, damage back in the bag)
+                    for kind in ("gear", "brake", "coast"):
+                        for _ in range(getattr(seat.car.damage, kind)):
+                            table = table.put_back((kind, "ok"))
+                    seat.car = CarState(car_id=i, space=None)
+                    seat.waiting_since = rnd
+                    if i in finish_order:
+                        finish_order.remove(i)
+                    finish_order.append(i)
+                else:
+                    seat.done = True
+    for i, seat in enumerate(seats):
+        if not seat.done:
+            results[i].stuck_at = seat.car.space
+    return RaceResult(results, rnd, log)
+
+
+def _turn(
+    prepared: Prepared,
+    seats: list[_Seat],
+    i: int,
+    rnd: int,
+    rng: random.Random,
+    table: Table,
+    results: list[DriverResult],
+    log: list[TurnLog],
+    *,
+    leader: bool,
+) -> Table:
+    seat = seats[i]
+    track = prepared.track
+    taken = _occupied(seats, i)
+    car = seat.car
+    if car.space is None:  # entering the stage behind the start line (BOARD-3)
+        free = [s for s in prepared.start if _free(prepared, s, taken)]
+        if not free:
+            results[i].blocked.append("start")
+            return table
+        car = replace(car, space=free[0], gear=0, on_track=True, finished=False)
+        seat.started = True
+    elif not car.on_track:
+        car = replace(car, space=_back_on(prepared, car.space, taken), on_track=True)
+    others = tuple(
+        OtherCar(s.car.space, s.car.gear, s.car.on_track)
+        for j, s in enumerate(seats)
+        if j != i and s.car.space and not s.car.finished
+    )
+    ctx = PlanContext(
+        track, seat.board, prepared.ruleset, car, others, leader=leader, mud=table.mud_for(i)
+    )
+    choice = seat.bot.choose(ctx, rng)
+    outcome = resolve(ctx, choice.plan, choice.mode, rng, table=table, policy=choice.policy)
+    seat.car = outcome.car
+    res = results[i]
+    res.turns += 1
+    if not choice.plan.steps:
+        res.blocked.append(car.space or "start")
+    if outcome.lost_control:
+        where = outcome.car.space or ""
+        res.losses.append((track.spaces[where].tile if where in track.spaces else 0, where))
+    log.append(TurnLog(rnd, i, seat.attempt, str(choice.plan), choice.mode.value, outcome.events))
+    return outcome.table
+
+
+def _back_on(prepared: Prepared, space: str | None, taken: set[str]) -> str | None:
+    """LOC-4 DEFAULT: back where control was lost, or the nearest free space behind."""
+    if space is None or _free(prepared, space, taken):
+        return space
+    spaces = prepared.track.spaces
+    here = spaces[space].progress
+    behind = sorted(
+        (s for s, info in spaces.items() if info.progress < here and info.kind in ("lane", "full")),
+        key=lambda s: (-spaces[s].progress, s),
+    )
+    for s in behind:
+        if _free(prepared, s, taken):
+            return s
+    return space
