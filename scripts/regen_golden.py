@@ -9,6 +9,7 @@ every library face driven each way, and the graph of every example stage.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -67,10 +68,16 @@ def golden() -> dict[str, Any]:
 
 
 def main() -> None:
-    """Write the golden file."""
+    """Write the golden files."""
     GOLDEN.parent.mkdir(parents=True, exist_ok=True)
     GOLDEN.write_text(json.dumps(golden(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {GOLDEN.relative_to(REPO)}")
+    sys.path.insert(0, str(REPO / "tests"))
+    from regen_sim import sim_summaries
+
+    sim = REPO / "tests" / "golden" / "sim-summary.json"
+    sim.write_text(json.dumps(sim_summaries(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {sim.relative_to(REPO)}")
 
 
 if __name__ == "__main__":

@@ -153,6 +153,31 @@ _CODES = [
         "A hillclimb usually goes uphill: drive climb tiles 'climb: up' or use -1 tokens.",
     ),
     Code("H403", "climb-in-rally", N, "Climb lines also apply in a rally (CLIMB-1..5)."),
+    # playability (validate --simulate)
+    Code(
+        "P601",
+        "drivers-cannot-finish",
+        E,
+        "Bots could not finish within the turn cap: look at where they got stuck.",
+    ),
+    Code(
+        "P602",
+        "blocking-spot",
+        W,
+        "Cars are blocked here again and again: widen the road or ease the corner before.",
+    ),
+    Code(
+        "P603",
+        "dangerous-tile",
+        W,
+        "One tile causes far more losses of control than the rest: ease it or warn players.",
+    ),
+    Code(
+        "P604",
+        "start-position-decides",
+        W,
+        "One start position wins far too often: lengthen the stage before the first corner.",
+    ),
     # tile data
     Code("T501", "space-unreachable", E, "Every space must lie on a path from entry to exit."),
     Code("T502", "limit-out-of-range", E, "Corner and shortcut limits are gears 1..6."),

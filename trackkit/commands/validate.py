@@ -26,6 +26,16 @@ def validate(
     output: Annotated[
         OutputFormat, typer.Option("--format", help="text for people, json for scripts.")
     ] = OutputFormat.text,
+    simulate: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=10_000,
+            help="Also race a valid stage N times with bots: playability findings "
+            "(P6xx) and the par time in the summary.",
+        ),
+    ] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the simulated races.")] = 1,
 ) -> None:
     """Check stages against the rules and report every problem with a code and a place."""
     from trackkit.formats import load_stage
@@ -44,6 +54,11 @@ def validate(
             entries.append({"file": str(path), "valid": False, "error": exc.message})
             continue
         report = run_validate(stage, kind=Kind(kind.value) if kind else None, file=str(path))
+        if simulate and report.valid:
+            from trackkit.sim.playability import playability
+
+            found, extras = playability(report, races=simulate, seed=seed)
+            report.add(found, extras)
         if not report.valid:
             status = max(status, 1)
         if output is OutputFormat.json:

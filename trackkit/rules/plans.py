@@ -235,7 +235,11 @@ def _extend(
             continue
         placed = False
         for dice, new_speed in _die_options(speed, climb):
-            if keep_move is not None and not keep_move(stack, target, speed, new_speed):
+            if (
+                keep_move is not None
+                and climb is None  # a climb line leaves no choice worth pruning (CLIMB-2)
+                and not keep_move(stack, target, speed, new_speed)
+            ):
                 placed = True  # skipped by choice, not blocked by the climb line
                 continue
             tried = _try_step(ctx, info, dice, new_speed, walk, blocked, lanes_taken, cars_at)

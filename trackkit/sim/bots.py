@@ -138,6 +138,9 @@ class _CarefulPolicy(DefaultPolicy):
     def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
         need = view.step.limit - view.dangers - (1 if view.step.cloud else 0)
         p = _p_at_least(self.ctx, view.step, need)
+        if view.step.jump_risk and view.step.dice:  # JUMP-1: its own danger face is enough
+            first = view.step.dice[0]
+            p = max(p, self.ctx.ruleset.danger_probability(first.kind.value, first.value or None))
         if p <= 0.1:
             return "roll"
         if view.second_tokens >= view.cost_to_secure:

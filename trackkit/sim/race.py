@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from trackkit.rules.dashboard import Dashboard, dashboard
@@ -171,7 +172,13 @@ def _play_order(prepared: Prepared, seats: list[_Seat], on_stage: list[int]) -> 
     return sorted(on_stage, key=key)
 
 
-def run_race(prepared: Prepared, settings: Settings, seed: int) -> RaceResult:
+#: Called after every turn with (round, driver, every car's state): tests check invariants.
+Observer = Callable[[int, int, tuple[CarState, ...]], None]
+
+
+def run_race(
+    prepared: Prepared, settings: Settings, seed: int, *, observe: Observer | None = None
+) -> RaceResult:
     """Race ``settings.drivers`` on the stage; the same seed gives the same race."""
     rng = random.Random(seed)
     rules = prepared.ruleset
@@ -213,6 +220,8 @@ def run_race(prepared: Prepared, settings: Settings, seed: int) -> RaceResult:
         leader = order[0] if order else None  # rule: MOVE-3 (first in play order)
         for i in order:
             table = _turn(prepared, seats, i, rnd, rng, table, results, log, leader=i == leader)
+            if observe is not None:
+                observe(rnd, i, tuple(seat.car for seat in seats))
             seat = seats[i]
             if seat.car.finished:
                 results[i].times.append(stage_time(seat.car))

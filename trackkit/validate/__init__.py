@@ -57,6 +57,17 @@ class Report:
         """Whether the stage has no errors (warnings allowed)."""
         return self.errors == 0
 
+    def add(self, findings: list[Finding], summary: dict[str, Any] | None = None) -> None:
+        """Add findings made after validation (playability) and summary entries."""
+        file = self.file
+        self.findings += [
+            f.model_copy(update={"location": f.location.model_copy(update={"file": file})})
+            if file
+            else f
+            for f in findings
+        ]
+        self.summary.update(summary or {})
+
     @property
     def codes(self) -> list[str]:
         """Finding codes, in report order."""

@@ -40,6 +40,18 @@ def summary_text(summary: dict[str, Any]) -> list[str]:
         extras.append(f"climb tiles {climb['up']} up / {climb['down']} down")
     if extras:
         lines.append("features: " + ", ".join(extras))
+    if summary.get("par_time") is not None:
+        lines.append(f"par time (no dice risk): {summary['par_time']} s")
+    sim = summary.get("simulation")
+    if sim:
+        worst = (
+            ", ".join(f"{t['tile']} {t['per_race']:.2f}/race" for t in sim["most_dangerous_tiles"])
+            or "none"
+        )
+        lines.append(
+            f"simulated {sim['races']} races: finish rate {sim['finish_rate']:.0%}, "
+            f"mean time {sim['mean_time']} s, most dangerous tiles: {worst}"
+        )
     if summary["boxes"]:
         lines.append(
             "boxes: "

@@ -1,0 +1,198 @@
+"""Races: pinned seeded summaries, invariants over many races, jobs, replays, hillclimbs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from trackkit.cli import app
+from trackkit.formats import load_stage
+from trackkit.rules.dice import DieKind
+from trackkit.rules.state import CarState
+from trackkit.rules.track import Track
+from trackkit.sim.race import Prepared, Settings, prepare, run_race
+from trackkit.sim.replay import check_replay, replay_document
+from trackkit.sim.stats import run_many, summarize_races
+from trackkit.validate import validate
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+
+
+def prepared(name: str) -> Prepared:
+    report = validate(load_stage(EXAMPLES / name))
+    return prepare(Track.from_graph(report.graph, report.layout))
+
+
+RALLY = prepared("col-de-turini.yaml")
+
+
+def test_seeded_race_summaries_match_the_golden_file():
+    # regenerate with scripts/regen_golden.py and review the diff
+    pinned = json.loads((REPO / "tests/golden/sim-summary.json").read_text())
+    from regen_sim import sim_summaries
+
+    assert sim_summaries() == pinned
+
+
+def test_same_seed_same_race_and_different_seed_differs():
+    settings = Settings.default(3, bots=("cautious", "aggressive", "planner"))
+    a, b = run_race(RALLY, settings, 11), run_race(RALLY, settings, 11)
+    assert [(t.plan, t.events) for t in a.log] == [(t.plan, t.events) for t in b.log]
+    c = run_race(RALLY, settings, 12)
+    assert [t.plan for t in a.log] != [t.plan for t in c.log]
+
+
+@pytest.mark.parametrize("bot", ["cautious", "aggressive", "planner"])
+def test_invariants_over_many_races(bot: str):
+    """No car moves backwards, no two cars share a space, time only grows (TURN, TIME-2)."""
+    spaces = RALLY.track.spaces
+    finished = 0
+    for seed in range(3):
+        last: dict[int, CarState] = {}
+
+        def observe(
+            rnd: int, driver: int, cars: tuple[CarState, ...], last: dict[int, CarState] = last
+        ) -> None:
+            placed = [c.space for c in cars if c.space and c.on_track and not c.finished]
+            assert len(placed) == len(set(placed)), f"two cars share a space: {placed}"
+            for c in cars:
+                before = last.get(c.car_id)
+                if before is not None:
+                    assert c.time_seconds >= before.time_seconds
+                    if before.space and c.space and before.on_track and c.on_track:
+                        assert spaces[c.space].progress >= spaces[before.space].progress
+                last[c.car_id] = c
+
+        result = run_race(RALLY, Settings.default(4, bots=(bot,)), seed, observe=observe)
+        finished += sum(d.finished for d in result.drivers)
+        # a car that never finishes is reported where it got stuck (turn cap)
+        assert all(d.finished or d.stuck_at for d in result.drivers)
+        for turn in result.log:  # a gear die sets the speed to its value (MOVE-2)
+            for e in turn.events:
+                dice = (e.die or "").split("+")
+                if e.kind == "move" and dice[0].startswith("G"):
+                    assert int(dice[0][1:]) == e.value
+    assert finished >= 10  # of 12 drivers
+
+
+def test_gear_changes_follow_the_dice_in_the_log():
+    # rule: MOVE-2, MOVE-3, MOVE-4 checked on the resolved plans of real races
+    result = run_race(RALLY, Settings.default(4, bots=("planner",)), 5)
+    gear: dict[int, int] = {}
+    for turn in result.log:
+        speed = gear.get(turn.driver, 0)
+        for e in turn.events:
+            if e.kind == "move":
+                dice = (e.die or "free").split("+")
+                if dice[0] == "free" or dice[0] in ("C", "L"):
+                    assert e.value == speed
+                else:
+                    v = int(dice[0][1:])
+                    brakes = dice.count("B") if DieKind.BRAKE else 0
+                    assert v in (speed + 1, speed - 1, speed - 1 - brakes, speed + 2)
+                speed = e.value or 0
+            elif e.kind == "loss-of-control":
+                speed = 0
+        gear[turn.driver] = speed
+        if (
+            turn.events
+            and turn.events[-1].kind == "time"
+            and any(e.kind == "loss-of-control" for e in turn.events)
+        ):
+            gear[turn.driver] = 0
+
+
+def test_jobs_give_the_same_result_as_one_process():
+    settings = Settings.default(2)
+    one = run_many(RALLY, settings, races=4, seed=9, jobs=1)
+    two = run_many(RALLY, settings, races=4, seed=9, jobs=2)
+    assert one == two
+
+
+def test_summary_document_and_staggered_start():
+    settings = Settings.default(4)
+    races = run_many(RALLY, settings, races=3, seed=2)
+    doc = summarize_races(races, settings, seed=2, tiles={1: "202a"})
+    assert doc["settings"] == {
+        "players": 4,
+        "races": 3,
+        "seed": 2,
+        "cars": ["dirt"] * 4,
+        "bots": ["cautious"] * 4,
+        "hillclimb": False,
+    }
+    assert set(doc["time"]["overall"]) == {"n", "mean", "p10", "p50", "p90"}
+    first = run_race(RALLY, settings, 3)
+    # rule: TURN-1 (round 1: player 1 alone; each round one more driver)
+    assert [t.driver for t in first.log if t.round == 1] == [0]
+    assert sorted(t.driver for t in first.log if t.round == 2) == [0, 1]
+
+
+def test_hillclimb_three_attempts_best_time_wins():
+    # rule: HILLCLIMB-2, HILLCLIMB-4
+    hill = prepared("hillclimb-pikes.yaml")
+    result = run_race(hill, Settings.default(2, hillclimb=True), 4)
+    for d in result.drivers:
+        assert len(d.times) == 3 and d.best == min(d.times)
+    reentries: dict[int, int] = {}
+    seen: set[tuple[int, int]] = set()
+    for t in result.log:
+        if t.attempt > 0 and (t.driver, t.attempt) not in seen:
+            reentries[t.round] = reentries.get(t.round, 0) + 1
+        seen.add((t.driver, t.attempt))
+    assert reentries and max(reentries.values()) == 1  # one re-entry per round
+
+
+def test_replay_file_replays_and_a_tampered_one_fails(tmp_path: Path):
+    stage = load_stage(EXAMPLES / "col-de-turini.yaml")
+    settings = Settings.default(2)
+    result = run_race(RALLY, settings, 21)
+    doc = json.loads(replay_document(stage, settings, 21, result))
+    ok, message = check_replay(doc)
+    assert ok, message
+    doc["log"][3]["events"][0]["value"] = 99
+    bad, why = check_replay(doc)
+    assert not bad and "turn 4" in why
+
+
+def test_simulate_command_json_is_deterministic_and_replay_command(tmp_path: Path):
+    runner = CliRunner()
+    args = [
+        "simulate",
+        str(EXAMPLES / "col-de-turini.yaml"),
+        "--races",
+        "2",
+        "--players",
+        "2",
+        "--seed",
+        "5",
+        "--format",
+        "json",
+        "--replay",
+        str(tmp_path / "r.json"),
+    ]
+    a = runner.invoke(app, args)
+    b = runner.invoke(app, args)
+    assert a.exit_code == 0, a.output
+    assert a.stdout == b.stdout
+    doc = json.loads(a.stdout)
+    assert doc["settings"]["races"] == 2 and doc["finish_rate"] == 1.0
+    rep = runner.invoke(app, ["replay", str(tmp_path / "r.json")])
+    assert rep.exit_code == 0 and "every event matches" in rep.stdout
+    broken = runner.invoke(app, ["simulate", str(EXAMPLES / "broken-stage.yaml")])
+    assert broken.exit_code == 2 and "has errors" in broken.stderr
+
+
+def test_validate_simulate_adds_playability_and_par_time():
+    runner = CliRunner()
+    out = runner.invoke(
+        app,
+        ["validate", str(EXAMPLES / "col-de-turini.yaml"), "--simulate", "4", "--format", "json"],
+    )
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.stdout)["files"][0]["summary"]
+    assert summary["par_time"] > 0 and summary["simulation"]["races"] == 4

@@ -1,0 +1,56 @@
+"""Par time: the best stage time with no dice risk, by a search over (space, gear) states.
+
+Each turn is a transition between turn-end states (space, gear): a legal plan of one car
+alone on the stage, pruned like the bots' (speeds near what the next corner allows), that
+does not lose control on a track element. Its cost is the time card of the gear it ends in
+less one second per gear or coast die rolled flat out (every roll assumed safe, TURN-4,
+TIME-2). Dijkstra finds the cheapest way from the start grid past the finish line.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from trackkit.rules.dashboard import dashboard
+from trackkit.rules.dice import DieKind
+from trackkit.rules.plans import PlanContext, legal_plans
+from trackkit.rules.state import CarState
+from trackkit.sim.bots import MAX_STEPS, _pruners
+from trackkit.sim.race import Prepared
+
+__all__ = ["par_time"]
+
+
+def par_time(prepared: Prepared, *, car: str = "dirt", max_states: int = 20_000) -> int | None:
+    """Seconds of the fastest risk-free run, or None if no run reaches the finish."""
+    rules = prepared.ruleset
+    board = dashboard(car, rules)
+    if not prepared.start:
+        return None
+    start = prepared.start[0]
+    best: dict[tuple[str, int], int] = {(start, 0): 0}
+    queue: list[tuple[int, str, int]] = [(0, start, 0)]
+    seen = 0
+    finished = "<finished>"
+    while queue and seen < max_states:
+        cost, space, gear = heapq.heappop(queue)
+        if space == finished:
+            return cost  # rule: TIME-2 (the cheapest run: cards less second tokens)
+        if best.get((space, gear), 1 << 30) < cost:
+            continue
+        seen += 1
+        ctx = PlanContext(prepared.track, board, rules, CarState(0, space, gear))
+        keep, keep_move = _pruners(ctx)
+        for plan in legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move):
+            last = plan.steps[-1]
+            if any(s.loc for s in plan.steps):
+                continue
+            gears = [d for d in plan.dice if d.kind is DieKind.GEAR]
+            card = rules.time_cards[max(1, min(last.speed if gears else gear, 6))]
+            earned = sum(1 for d in plan.dice if d.earns_second) * rules.second_token_seconds
+            new = cost + max(0, card - earned)
+            key = (finished, 0) if last.finishes else (last.space, last.speed)
+            if new < best.get(key, 1 << 30):
+                best[key] = new
+                heapq.heappush(queue, (new, key[0], key[1]))
+    return None

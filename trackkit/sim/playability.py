@@ -1,0 +1,102 @@
+"""Playability findings from simulated races (``trackkit validate --simulate N``)."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from trackkit.catalogue import finding
+from trackkit.models.findings import Finding, Location
+from trackkit.models.stage import Kind
+from trackkit.rules.track import Track
+from trackkit.sim.par import par_time
+from trackkit.sim.race import Settings, prepare
+from trackkit.sim.stats import run_many, summarize_races
+from trackkit.validate import Report
+
+__all__ = ["playability"]
+
+#: Thresholds of the playability findings.
+UNFINISHED_RATE = 0.05
+BLOCKED_PER_RACE = 1.0
+DANGEROUS_FACTOR = 3.0
+DANGEROUS_MIN_PER_RACE = 0.3
+WIN_SHARE = 0.6
+
+
+def playability(
+    report: Report, *, races: int, seed: int = 1, players: int = 4, jobs: int = 1
+) -> tuple[list[Finding], dict[str, Any]]:
+    """Race a valid stage ``races`` times with cautious bots; findings and summary extras."""
+    stage = report.layout.stage
+    track = Track.from_graph(report.graph, report.layout)
+    prepared = prepare(track)
+    settings = Settings.default(players, hillclimb=stage.kind is Kind.HILLCLIMB)
+    results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs)
+    tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
+    doc = summarize_races(results, settings, seed=seed, tiles=tiles)
+    by_index = {t.index: t for t in report.layout.chain if t.index is not None}
+    out: list[Finding] = []
+    unfinished = 1.0 - doc["finish_rate"]
+    if unfinished > UNFINISHED_RATE:
+        where = ", ".join(f"{k} x{v}" for k, v in list(doc["stuck"].items())[:3])
+        out.append(
+            finding(
+                "P601",
+                f"{unfinished:.0%} of drivers did not finish (stuck at {where or 'start'})",
+                Location(path="simulation"),
+            )
+        )
+    for space, count in doc["blocked_turns"]["by_space"].items():
+        if count / races >= BLOCKED_PER_RACE and space != "start":
+            tile = by_index.get(int(space.split(":")[0])) if ":" in space else None
+            loc = tile.location(space=space) if tile else Location(space=space)
+            out.append(
+                finding(
+                    "P602",
+                    f"cars were blocked {count} times in {races} races on space {space}",
+                    loc,
+                )
+            )
+    rates = {int(k): v["per_race"] for k, v in doc["loss_of_control"]["by_tile"].items()}
+    for t, rate in rates.items():
+        rest = [rates.get(i, 0.0) for i in by_index if i != t]
+        typical = statistics.median(rest) if rest else 0.0
+        if rate >= DANGEROUS_MIN_PER_RACE and rate > DANGEROUS_FACTOR * max(typical, 0.05):
+            tile = by_index[t]
+            out.append(
+                finding(
+                    "P603",
+                    f"tile {t} ({tile.face_id}) causes {rate:.2f} losses of "
+                    f"control per race (typical tile: {typical:.2f})",
+                    tile.location(),
+                )
+            )
+    wins = doc["wins_by_start_position"]
+    total = sum(wins.values())
+    if total >= 10 and players > 1:
+        pos, most = max(wins.items(), key=lambda kv: kv[1])
+        if most / total > WIN_SHARE:
+            out.append(
+                finding(
+                    "P604",
+                    f"start position {pos} won {most} of {total} races",
+                    Location(path="simulation"),
+                )
+            )
+    extras = {
+        "par_time": par_time(prepared),
+        "simulation": {
+            "races": races,
+            "seed": seed,
+            "players": players,
+            "finish_rate": doc["finish_rate"],
+            "mean_time": doc["time"]["overall"]["mean"],
+            "losses_per_race": doc["loss_of_control"]["per_race"],
+            "most_dangerous_tiles": [
+                {"tile_index": t, "tile": tiles[t], "per_race": r}
+                for t, r in sorted(rates.items(), key=lambda kv: -kv[1])[:3]
+            ],
+        },
+    }
+    return out, extras
