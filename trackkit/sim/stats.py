@@ -26,7 +26,7 @@ class RaceSummary:
     times: tuple[int | None, ...]
     attempts: tuple[tuple[int, ...], ...]
     finished: tuple[bool, ...]
-    losses: tuple[tuple[int, int], ...]
+    losses: tuple[tuple[int, int, str], ...]
     blocked: tuple[str, ...]
     stuck: tuple[tuple[int, str | None], ...]
     rounds: int
@@ -39,7 +39,7 @@ def _summary(result: RaceResult) -> RaceSummary:
         times=tuple(d.best for d in drivers),
         attempts=tuple(tuple(d.times) for d in drivers),
         finished=tuple(d.finished for d in drivers),
-        losses=tuple((i, tile) for i, d in enumerate(drivers) for tile, _ in d.losses),
+        losses=tuple((i, tile, space) for i, d in enumerate(drivers) for tile, space in d.losses),
         blocked=tuple(space for d in drivers for space in d.blocked),
         stuck=tuple((i, d.stuck_at) for i, d in enumerate(drivers) if not d.finished),
         rounds=result.rounds,
@@ -126,7 +126,8 @@ def summarize_races(
             )
         per_driver.append(entry)
     all_times = [float(t) for r in races for t in r.times if t is not None]
-    loss_by_tile = Counter(tile for r in races for _, tile in r.losses)
+    loss_by_tile = Counter(tile for r in races for _, tile, _space in r.losses)
+    loss_by_space = Counter(space for r in races for _, _tile, space in r.losses)
     blocked = Counter(space for r in races for space in r.blocked)
     stuck = Counter(space or "start" for r in races for _, space in r.stuck)
     wins: Counter[int] = Counter()
@@ -153,6 +154,7 @@ def summarize_races(
                 str(t): {"tile": tiles.get(t, "?"), "count": c, "per_race": round(c / n, 4)}
                 for t, c in sorted(loss_by_tile.items())
             },
+            "by_space": dict(sorted(loss_by_space.items())),
         },
         "blocked_turns": {
             "total": sum(blocked.values()),
