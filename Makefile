@@ -9,6 +9,11 @@ STAMP := $(VENV)/.installed
 .PHONY: demo test lint bench schema library clean
 
 $(STAMP): pyproject.toml
+	@# CairoSVG (PNG/PDF output) needs the cairo C library
+	@ldconfig -p 2>/dev/null | grep -q 'libcairo.so.2' || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && apt-get install -y -qq libcairo2 >/dev/null; \
+	  else echo "warning: install the cairo library (Debian: libcairo2, macOS: brew install cairo)"; fi; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -20,6 +25,12 @@ demo: $(STAMP)
 	$(BIN)/trackkit validate --kind hillclimb examples/hillclimb-pikes.rgt
 	@echo "--- a broken stage: every problem in one pass (exit status 1 expected) ---"
 	-$(BIN)/trackkit validate examples/broken-stage.yaml
+	@mkdir -p out
+	$(BIN)/trackkit render examples/col-de-turini.yaml -o out/col-de-turini.svg
+	$(BIN)/trackkit render examples/col-de-turini.yaml -o out/col-de-turini.png --px 1600
+	$(BIN)/trackkit print examples/col-de-turini.yaml -o out/col-de-turini-a4.pdf --paper a4
+	$(BIN)/trackkit simulate examples/col-de-turini.yaml --races 20 --seed 1 --bot cautious --bot aggressive --bot planner
+	@echo "maps and print pages are in out/"
 
 lint: $(STAMP)
 	$(BIN)/ruff check trackkit tests scripts benchmarks
@@ -31,6 +42,9 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/render.py
+	$(BIN)/python benchmarks/rules.py
+	$(BIN)/python benchmarks/sim.py
 
 schema: $(STAMP)
 	$(BIN)/trackkit schema --out schemas

@@ -15,13 +15,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import zigzag_stage  # noqa: E402
+from run import zigzag_stage
 
-from trackkit.models import Stage  # noqa: E402
-from trackkit.rules.track import Track  # noqa: E402
-from trackkit.sim.race import Settings, prepare  # noqa: E402
-from trackkit.sim.stats import run_many  # noqa: E402
-from trackkit.validate import validate  # noqa: E402
+from trackkit.models import Stage
+from trackkit.rules.track import Track
+from trackkit.sim.race import Settings, prepare
+from trackkit.sim.stats import run_many
+from trackkit.validate import validate
 
 
 def _prepared(tiles: int = 12):  # type: ignore[no-untyped-def]
@@ -41,8 +41,7 @@ def main() -> None:
     start = time.perf_counter()
     run_many(prepared, settings, races=races, seed=1, jobs=1)
     one = time.perf_counter() - start
-    print(f"races/s, 4 players, 12 tiles, cautious, 1 core: {races / one:.2f} "
-          "(target >= 100)")
+    print(f"races/s, 4 players, 12 tiles, cautious, 1 core: {races / one:.2f} (target >= 100)")
     start = time.perf_counter()
     run_many(prepared, settings, races=races, seed=1, jobs=2)
     two = time.perf_counter() - start
@@ -52,8 +51,10 @@ def main() -> None:
     run_many(prepared, settings, races=many, seed=2, jobs=1)
     after = _rss_mb()
     per_race = max(0.0, after - before) / many
-    print(f"peak RSS {after:.0f} MB after {many} more races ({per_race * 1024:.1f} KB/race): "
-          f"10,000 races ~ {after + per_race * (10_000 - many):.0f} MB (target < 300 MB)")
+    print(
+        f"peak RSS {after:.0f} MB after {many} more races ({per_race * 1024:.1f} KB/race): "
+        f"10,000 races ~ {after + per_race * (10_000 - many):.0f} MB (target < 300 MB)"
+    )
 
 
 if __name__ == "__main__":

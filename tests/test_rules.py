@@ -114,7 +114,7 @@ def test_move_4_brake_skips_gears_down():
 
 def test_move_5_boost_two_gears_up_only_with_a_boost_die():
     # rule: MOVE-5
-    assert ("2:1.2L", "G5+B") not in firsts(position(STAGE, space="2:1.1L", gear=3))
+    assert ("2:1.2L", "G5+Bo") not in firsts(position(STAGE, space="2:1.1L", gear=3))
     r5 = position(STAGE, space="2:1.1L", gear=3, car="r5")
     boosted = [
         p.steps[0]
@@ -459,7 +459,7 @@ CLIMB = ["202a", {"tile": "418a", "climb": "up"}, {"tile": "418b", "climb": "dow
 def test_climb_1_and_2_ascending_one_gear_below_descending_one_above():
     # rule: CLIMB-1, CLIMB-2
     up = position(CLIMB, space="2:1.1L", gear=3, car="r5")
-    assert {d for _, d in firsts(up)} == {"G2", "C+B"}
+    assert {d for _, d in firsts(up)} == {"G2", "C+Bo"}
     assert {d for _, d in firsts(position(CLIMB, space="2:1.1L", gear=3))} == {"G2"}
     down = position(CLIMB, space="3:1.1L", gear=3)
     assert {d for _, d in firsts(down)} == {"G4", "C+B"}
@@ -471,13 +471,13 @@ def test_climb_1_and_2_ascending_one_gear_below_descending_one_above():
 def test_climb_3_no_plain_coast_brake_or_boost_on_a_climb_line():
     # rule: CLIMB-3
     up = position(CLIMB, space="2:1.1L", gear=5, car="r5")
-    assert all(d in ("G4", "C+B") for _, d in firsts(up))
+    assert all(d in ("G4", "C+Bo") for _, d in firsts(up))
 
 
 def test_climb_4_paired_dice_secured_together():
     # rule: CLIMB-4
     ctx = position(CLIMB, space="2:1.1L", gear=3, car="r5")
-    plan = plan_to(ctx, ("2:1.2L", "C+B"))
+    plan = plan_to(ctx, ("2:1.2L", "C+Bo"))
     ctx.car = replace(ctx.car, second_tokens=3)
 
     class Secure(DefaultPolicy):

@@ -196,3 +196,40 @@ def test_validate_simulate_adds_playability_and_par_time():
     assert out.exit_code == 0, out.output
     summary = json.loads(out.stdout)["files"][0]["summary"]
     assert summary["par_time"] > 0 and summary["simulation"]["races"] == 4
+
+
+def test_p601_drivers_cannot_finish_within_the_turn_cap():
+    from trackkit.sim.playability import playability
+
+    report = validate(load_stage(EXAMPLES / "col-de-turini.yaml"))
+    found, extras = playability(report, races=2, players=2, max_rounds=3)
+    assert [f.code for f in found if f.code == "P601"] == ["P601"]
+    assert extras["simulation"]["finish_rate"] == 0.0
+
+
+def _doc(**over: object) -> dict[str, object]:
+    doc: dict[str, object] = {
+        "finish_rate": 1.0,
+        "stuck": {},
+        "blocked_turns": {"by_space": {}},
+        "loss_of_control": {"by_tile": {}},
+        "wins_by_start_position": {"1": 5, "2": 5},
+    }
+    doc.update(over)
+    return doc
+
+
+def test_p602_p603_p604_from_a_simulation_document():
+    from trackkit.sim.playability import findings_from
+
+    report = validate(load_stage(EXAMPLES / "col-de-turini.yaml"))
+    codes = [f.code for f in findings_from(_doc(), report, races=10, players=2)]
+    assert codes == []
+    blocked = _doc(blocked_turns={"by_space": {"7:1.1L": 12, "5:1.1R": 2}})
+    found = findings_from(blocked, report, races=10, players=2)
+    assert [(f.code, f.location.space) for f in found] == [("P602", "7:1.1L")]
+    risky = _doc(loss_of_control={"by_tile": {"8": {"per_race": 1.4}, "3": {"per_race": 0.1}}})
+    found = findings_from(risky, report, races=10, players=2)
+    assert [(f.code, f.location.tile) for f in found] == [("P603", "222a")]
+    unfair = _doc(wins_by_start_position={"1": 9, "2": 1})
+    assert [f.code for f in findings_from(unfair, report, races=10, players=2)] == ["P604"]

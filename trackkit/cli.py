@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from trackkit.commands import convert, schema, tiles, validate
+from trackkit.commands import convert, print_, render, schema, sheet, simulate, tiles, validate
 from trackkit.errors import TrackkitError
 
 app = typer.Typer(
@@ -24,9 +24,14 @@ app.command("validate")(validate.validate)
 tiles_app = typer.Typer(help="List and describe the tile faces of the library.")
 tiles_app.callback(invoke_without_command=True)(tiles.tiles)
 tiles_app.command("show")(tiles.tiles_show)
+tiles_app.command("sheet")(sheet.tiles_sheet)
 app.add_typer(tiles_app, name="tiles")
 app.command("schema")(schema.schema)
 app.command("convert")(convert.convert)
+app.command("simulate")(simulate.simulate)
+app.command("replay")(simulate.replay_cmd)
+app.command("render")(render.render)
+app.command("print")(print_.print_stage)
 
 
 def main() -> None:

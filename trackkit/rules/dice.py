@@ -35,7 +35,10 @@ class Die:
         )
 
     def __str__(self) -> str:
-        return f"G{self.value}" if self.kind is DieKind.GEAR else self.kind.value[0].upper()
+        # G4, C(oast), L(eader), B(rake), Bo(ost)
+        if self.kind is DieKind.GEAR:
+            return f"G{self.value}"
+        return "Bo" if self.kind is DieKind.BOOST else self.kind.value[0].upper()
 
     @property
     def earns_second(self) -> bool:

@@ -271,7 +271,10 @@ def _extend(
                 stack.pop()
                 undo()
         if first and climb is not None and not placed:
-            # rule: CLIMB-5 (blocked by a climb line on its first space: one free space)
+            # rule: CLIMB-5 (blocked by a climb line on its first space: one free space);
+            # a move with no die cannot come beside a car (TRAFFIC-1)
+            if not _may_come_beside(ctx, target, None, walk, cars_at):
+                continue
             col = ctx.dashboard.column(info.surface)
             yield Plan(
                 (
@@ -349,10 +352,14 @@ def _try_step(
     if info.jump and speed >= info.jump:  # rule: JUMP-1, JUMP-2
         extra = 1 if speed == info.jump else 2
         loc = "jump" if speed >= info.jump + 2 else None
+        seen: set[str] = set()
         for path in _paths(ctx.track, info.node, extra):
             land = ctx.track.spaces[path[-1]]
-            if not _enterable(ctx, land, blocked, lanes_taken):
-                continue
+            if land.node in seen or not _enterable(ctx, land, blocked, lanes_taken):
+                continue  # one plan per landing, whichever spaces it flies over
+            if not _may_come_beside(ctx, land.node, lead, walk, cars_at):
+                continue  # TRAFFIC-1 DEFAULT: a landing beside a car needs the gear too
+            seen.add(land.node)
             landings.append((land.node, path[:-1], loc, speed == info.jump + 1))
         if not landings:
             return None  # the jump cannot be made with that die
@@ -421,6 +428,20 @@ def _apply(
         walk.alongside.difference_update(alongside)
 
     return undo
+
+
+def _may_come_beside(
+    ctx: PlanContext, node: str, lead: Die | None, walk: _Walk, cars_at: dict[str, tuple[int, int]]
+) -> bool:
+    """TRAFFIC-1: coming beside a car takes a gear die at or above its gear."""
+    for near in ctx.track.beside.get(node, frozenset()):
+        if near in cars_at:
+            idx, their_gear = cars_at[near]
+            if idx in walk.alongside:
+                continue
+            if lead is None or lead.kind is not DieKind.GEAR or lead.value < their_gear:
+                return False
+    return True
 
 
 def _paths(track: Track, start: str, length: int) -> list[tuple[str, ...]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from dataclasses import replace
 from typing import Any
 
 from trackkit.catalogue import finding
@@ -14,7 +15,7 @@ from trackkit.sim.race import Settings, prepare
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.validate import Report
 
-__all__ = ["playability"]
+__all__ = ["findings_from", "playability"]
 
 #: Thresholds of the playability findings.
 UNFINISHED_RATE = 0.05
@@ -25,16 +26,46 @@ WIN_SHARE = 0.6
 
 
 def playability(
-    report: Report, *, races: int, seed: int = 1, players: int = 4, jobs: int = 1
+    report: Report,
+    *,
+    races: int,
+    seed: int = 1,
+    players: int = 4,
+    jobs: int = 1,
+    max_rounds: int = 200,
 ) -> tuple[list[Finding], dict[str, Any]]:
     """Race a valid stage ``races`` times with cautious bots; findings and summary extras."""
     stage = report.layout.stage
-    track = Track.from_graph(report.graph, report.layout)
-    prepared = prepare(track)
-    settings = Settings.default(players, hillclimb=stage.kind is Kind.HILLCLIMB)
+    prepared = prepare(Track.from_graph(report.graph, report.layout))
+    settings = replace(
+        Settings.default(players, hillclimb=stage.kind is Kind.HILLCLIMB), max_rounds=max_rounds
+    )
     results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs)
     tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
     doc = summarize_races(results, settings, seed=seed, tiles=tiles)
+    rates = {int(k): v["per_race"] for k, v in doc["loss_of_control"]["by_tile"].items()}
+    extras = {
+        "par_time": par_time(prepared),
+        "simulation": {
+            "races": races,
+            "seed": seed,
+            "players": players,
+            "finish_rate": doc["finish_rate"],
+            "mean_time": doc["time"]["overall"]["mean"],
+            "losses_per_race": doc["loss_of_control"]["per_race"],
+            "most_dangerous_tiles": [
+                {"tile_index": t, "tile": tiles[t], "per_race": r}
+                for t, r in sorted(rates.items(), key=lambda kv: -kv[1])[:3]
+            ],
+        },
+    }
+    return findings_from(doc, report, races=races, players=players), extras
+
+
+def findings_from(
+    doc: dict[str, Any], report: Report, *, races: int, players: int
+) -> list[Finding]:
+    """Playability findings (P6xx) from a ``simulate`` document of the stage."""
     by_index = {t.index: t for t in report.layout.chain if t.index is not None}
     out: list[Finding] = []
     unfinished = 1.0 - doc["finish_rate"]
@@ -67,8 +98,8 @@ def playability(
             out.append(
                 finding(
                     "P603",
-                    f"tile {t} ({tile.face_id}) causes {rate:.2f} losses of "
-                    f"control per race (typical tile: {typical:.2f})",
+                    f"tile {t} ({tile.face_id}) causes {rate:.2f} losses "
+                    f"of control per race (typical tile: {typical:.2f})",
                     tile.location(),
                 )
             )
@@ -84,19 +115,4 @@ def playability(
                     Location(path="simulation"),
                 )
             )
-    extras = {
-        "par_time": par_time(prepared),
-        "simulation": {
-            "races": races,
-            "seed": seed,
-            "players": players,
-            "finish_rate": doc["finish_rate"],
-            "mean_time": doc["time"]["overall"]["mean"],
-            "losses_per_race": doc["loss_of_control"]["per_race"],
-            "most_dangerous_tiles": [
-                {"tile_index": t, "tile": tiles[t], "per_race": r}
-                for t, r in sorted(rates.items(), key=lambda kv: -kv[1])[:3]
-            ],
-        },
-    }
-    return out, extras
+    return out

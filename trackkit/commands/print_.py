@@ -1,0 +1,113 @@
+"""``trackkit print``: a stage at true scale over numbered pages that tape together."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trackkit.commands.common import fail
+from trackkit.commands.render import DEFAULT_TILE_SIZE_MM, ThemeOption, TileSizeOption
+from trackkit.errors import InputError
+
+
+class Paper(StrEnum):
+    """Paper sizes."""
+
+    a4 = "a4"
+    letter = "letter"
+    a3 = "a3"
+
+
+def print_stage(
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="Stage file (native YAML/JSON, Rekee, .rgt).")
+    ],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="OUT",
+            help="OUT.pdf: one PDF, the assembly overview first, then the numbered pages. "
+            "OUT.svg: the overview in OUT.svg and each page in OUT-page-01.svg, "
+            "OUT-page-02.svg, ... beside it.",
+        ),
+    ],
+    paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
+    tile_size: TileSizeOption = DEFAULT_TILE_SIZE_MM,
+    overlap: Annotated[
+        float,
+        typer.Option(
+            metavar="MM", min=0.0, max=50.0, help="Strip shared by neighbouring pages, in mm."
+        ),
+    ] = 10.0,
+    all_pages: Annotated[
+        bool,
+        typer.Option(
+            "--all-pages",
+            help="Print every page of the grid, also those that would show only empty "
+            "paper or bare tile corners.",
+        ),
+    ] = False,
+    theme: ThemeOption = None,
+) -> None:
+    """Print a stage at true scale (1:1) over numbered pages with overlap and alignment marks.
+    Portrait or landscape, whichever needs fewer pages. Each page has its number and
+    grid place, its neighbours' numbers, crop marks, dashed lines where the neighbours
+    begin, registration marks in the overlap, and a 100 mm bar to check the printer
+    did not scale. An overview page shows how the pages assemble, with the title block
+    and the legend. Pages that would show nothing of the stage are left out.
+    """
+    from trackkit.assemble import lay_out
+    from trackkit.formats import load_stage
+    from trackkit.render.convert import check_output_folder, write_bytes_atomic
+    from trackkit.render.output import output_kind, save_pages
+    from trackkit.render.pages import print_pages
+    from trackkit.render.theme import load_theme
+    from trackkit.validate import validate
+
+    try:
+        kind = output_kind(output, ("pdf", "svg"))
+        check_output_folder(output)  # before the work, not after it
+        stage = load_stage(file)
+        colours = load_theme(theme) if theme is not None else None
+        report = validate(stage)
+        layout = (
+            report.layout if tile_size == report.layout.size else lay_out(stage, size=tile_size)
+        )
+        try:
+            job = print_pages(
+                report,
+                layout,
+                paper=paper.value,
+                overlap=overlap,
+                theme=colours,
+                all_pages=all_pages,
+            )
+        except ValueError as exc:
+            raise InputError(str(file), str(exc)) from None
+        if kind == "pdf":
+            write_bytes_atomic(output, job.pdf())
+            written = f"{output}"
+        else:
+            paths = save_pages(output, job.overview, job.svg_pages())
+            written = f"{paths[0]} (overview) and {len(paths) - 1} page file(s) " + (
+                f"{paths[1].name} .. {paths[-1].name}" if len(paths) > 1 else ""
+            )
+    except InputError as exc:
+        raise fail(str(exc)) from None
+    if not report.valid:
+        typer.echo(
+            f"trackkit: note: {file} has {report.errors} error(s); printed as laid out "
+            f"(see 'trackkit validate {file}')",
+            err=True,
+        )
+    plan = job.plan
+    typer.echo(
+        f"wrote {written}: {len(plan.printed)} page(s) of {plan.paper.upper()} "
+        f"{'landscape' if plan.landscape else 'portrait'} + overview, "
+        f"tiles {layout.size:g} mm, overlap {plan.overlap:g} mm"
+    )

@@ -1,0 +1,95 @@
+"""``trackkit render``: the map of a stage as SVG, PNG or PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trackkit.commands.common import fail
+from trackkit.errors import InputError
+
+#: The library's default tile size (trackkit.geometry.DEFAULT_TILE_SIZE_MM), repeated here
+#: so that ``--help`` does not import the geometry.
+DEFAULT_TILE_SIZE_MM = 240.0
+
+ThemeOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--theme",
+        metavar="FILE",
+        help='JSON object of colour overrides, e.g. {"surface.gravel": "#e0c9a0"}; '
+        "unknown keys are an error that lists the keys.",
+    ),
+]
+TileSizeOption = Annotated[
+    float,
+    typer.Option(
+        "--tile-size",
+        metavar="MM",
+        min=20.0,
+        max=1000.0,
+        help="Tile size in mm, flat edge to flat edge (default 240, the library's "
+        "default; measure your tiles).",
+    ),
+]
+
+
+def render(
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="Stage file (native YAML/JSON, Rekee, .rgt).")
+    ],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="OUT",
+            help="File to write; its suffix picks the format: .svg, .png or .pdf.",
+        ),
+    ],
+    theme: ThemeOption = None,
+    tile_size: TileSizeOption = DEFAULT_TILE_SIZE_MM,
+    legend: Annotated[
+        bool, typer.Option("--legend/--no-legend", help="Add the title block and legend.")
+    ] = True,
+    px: Annotated[
+        int,
+        typer.Option(
+            "--px", metavar="N", min=100, max=20000, help="PNG only: pixels on the longer side."
+        ),
+    ] = 3000,
+) -> None:
+    """Draw the map of a stage: tiles, every space, limits, features, tokens, legend.
+    The SVG is in millimetres at true scale (viewBox in mm). A stage with errors is drawn
+    all the same (run 'trackkit validate' for the findings). PDF pages larger than 5 m are
+    scaled down to fit PDF's page limit; use 'trackkit print' for pages to tape together.
+    """
+    from trackkit.formats import load_stage
+    from trackkit.render.convert import SvgDoc, check_output_folder
+    from trackkit.render.output import output_kind, save_document
+    from trackkit.render.svg import render_map
+    from trackkit.render.theme import load_theme
+
+    try:
+        kind = output_kind(output, ("svg", "png", "pdf"))
+        check_output_folder(output)  # before the work, not after it
+        stage = load_stage(file)
+        colours = load_theme(theme) if theme is not None else None
+        drawn = render_map(stage, size=tile_size, theme=colours, legend=legend)
+        view = drawn.frame.view
+        save_document(output, SvgDoc(drawn.svg, view.w, view.h), kind=kind, px=px)
+    except InputError as exc:
+        raise fail(str(exc)) from None
+    report = drawn.report
+    if not report.valid:
+        typer.echo(
+            f"trackkit: note: {file} has {report.errors} error(s); drawn as laid out "
+            f"(see 'trackkit validate {file}')",
+            err=True,
+        )
+    typer.echo(
+        f"wrote {output} ({kind.upper()}, {view.w / 1000:.2f} x {view.h / 1000:.2f} m, "
+        f"{len(drawn.layout.chain)} tile(s) of {drawn.layout.size:g} mm)"
+    )

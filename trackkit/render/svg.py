@@ -1,0 +1,569 @@
+"""The map of a stage as SVG: every tile with its spaces and features, a title block, a legend.
+
+The document is in millimetres (``width``/``height`` in mm, ``viewBox`` in mm): the map
+is true to scale, so a tile of the default size (240 mm) is 240 units wide. What the
+stage graph knows (effective corner limits, climb lines, node ids) comes from the graph;
+shapes come from :mod:`trackkit.geometry`.
+
+Examples
+--------
+>>> from trackkit.models import Stage
+>>> stage = Stage.model_validate({"format": "trackkit-stage/1", "name": "<Test> & co",
+...     "tiles": [{"tile": "202a"}, {"tile": "217b", "turn": "left"}, {"tile": "203a"}]})
+>>> drawn = render_map(stage)
+>>> drawn.svg.count("data-node=") == drawn.report.graph.number_of_nodes()
+True
+>>> "&lt;Test&gt; &amp; co" in drawn.svg and "<Test>" not in drawn.svg
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+import svgwrite
+from svgwrite.container import Group
+
+from trackkit import hexgrid
+from trackkit.assemble import Layout, PlacedTile, lay_out
+from trackkit.geometry import DEFAULT_TILE_SIZE_MM
+from trackkit.library import TileLibrary
+from trackkit.models.stage import Stage
+from trackkit.render.draw import (
+    Climb,
+    TileArt,
+    add_symbols,
+    clean_text,
+    draw_tile,
+    fmt,
+    local_hexagon,
+    place,
+    upright_text,
+)
+from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
+from trackkit.validate import Report, validate
+
+__all__ = [
+    "CARD_SCALE",
+    "CARD_SIZE",
+    "MAP_PADDING",
+    "Box",
+    "MapFrame",
+    "RenderedMap",
+    "draw_card",
+    "map_frame",
+    "map_svg",
+    "new_drawing",
+    "render_map",
+    "stage_arts",
+    "structure",
+    "tile_extent",
+]
+
+#: Space around the tiles, as a share of the tile size.
+MAP_PADDING = 0.12
+#: Natural size of the title block + legend card (its own units), before scaling.
+CARD_SIZE = (300.0, 92.0)
+#: Card units per millimetre of map, per millimetre of tile size (2.6 at 240 mm tiles).
+CARD_SCALE = 2.6 / DEFAULT_TILE_SIZE_MM
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """An axis-aligned rectangle in millimetres."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        """Right edge."""
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        """Bottom edge."""
+        return self.y + self.h
+
+    def grow(self, by: float) -> Box:
+        """The box with ``by`` mm added on every side."""
+        return Box(self.x - by, self.y - by, self.w + 2 * by, self.h + 2 * by)
+
+    def union(self, other: Box) -> Box:
+        """The smallest box holding both."""
+        x, y = min(self.x, other.x), min(self.y, other.y)
+        return Box(x, y, max(self.right, other.right) - x, max(self.bottom, other.bottom) - y)
+
+    def intersects(self, other: Box) -> bool:
+        """Whether the boxes overlap (touching edges do not count)."""
+        return (
+            self.x < other.right
+            and other.x < self.right
+            and self.y < other.bottom
+            and other.y < self.bottom
+        )
+
+    @property
+    def view_box(self) -> str:
+        """The box as an SVG ``viewBox`` value."""
+        return f"{fmt(self.x)} {fmt(self.y)} {fmt(self.w)} {fmt(self.h)}"
+
+
+def hex_box(tile: PlacedTile, size: float) -> Box:
+    """The bounding box of a placed tile's hexagon."""
+    xs, ys = zip(*hexgrid.corners_mm(tile.hex, size), strict=True)
+    return Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def tile_extent(layout: Layout) -> Box:
+    """The bounding box of every placed tile's hexagon (one tile's box if there is none)."""
+    boxes = [hex_box(t, layout.size) for t in layout.tiles]
+    if not boxes:
+        r = layout.size / math.sqrt(3.0)
+        return Box(-layout.size / 2, -r, layout.size, 2 * r)
+    out = boxes[0]
+    for b in boxes[1:]:
+        out = out.union(b)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class MapFrame:
+    """Where things go on the map: the tiles, the padded map, the card, the whole view."""
+
+    tiles: Box
+    map: Box
+    card: Box | None
+    card_scale: float
+    view: Box
+
+
+def map_frame(layout: Layout, *, legend: bool = True) -> MapFrame:
+    """Place the map and the title/legend card: below a wide map, right of a tall one."""
+    tiles = tile_extent(layout)
+    pad = MAP_PADDING * layout.size
+    area = tiles.grow(pad)
+    if not legend:
+        return MapFrame(tiles, area, None, 0.0, area)
+    k = CARD_SCALE * layout.size
+    cw, ch = CARD_SIZE[0] * k, CARD_SIZE[1] * k
+    if area.w >= area.h:
+        card = Box(area.x + max(0.0, (area.w - cw) / 2), area.bottom, cw, ch)
+    else:
+        card = Box(area.right, area.y + max(0.0, (area.h - ch) / 2), cw, ch)
+    view = area.union(card.grow(pad)) if card else area
+    return MapFrame(tiles, area, card, k, view)
+
+
+def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]:
+    """What to draw for each placed tile, with the graph's limits and climb lines."""
+    size = layout.size
+    climbs: dict[tuple[int, int], Climb] = {}
+    if graph is not None:
+        nodes = graph.nodes
+        for u, v, data in graph.edges(data=True):
+            way = data.get("climb")
+            if not way:
+                continue
+            a, b = nodes[u], nodes[v]
+            # Climb lines lie between units of one tile; steps into/out of a shortcut
+            # island also climb, but their line is the island's edge, drawn with it.
+            if a["tile"] == b["tile"] and "shortcut" not in (a["kind"], b["kind"]):
+                climbs[(a["tile"], a["unit"])] = way
+    arts: list[TileArt] = []
+    for tile in layout.chain:
+        face = tile.face
+        index = tile.index or tile.position
+        centre = hexgrid.centre_mm(tile.hex, size)
+        if face is None:
+            arts.append(
+                TileArt(
+                    key=str(index),
+                    face=None,
+                    road=None,
+                    rotation=tile.rotation,
+                    centre=centre,
+                    tokens=tile.tokens,
+                    classes=["unknown"],
+                    label=f"{index} · ? {clean_text(tile.raw_id, 40)}",
+                )
+            )
+            continue
+        limits: dict[str, int | None] = {}
+        if graph is not None and tile.road is not None:
+            for sid in tile.road.spaces:
+                node = graph.nodes.get(f"{index}:{sid}")
+                if node is not None:
+                    limits[sid] = node["limit"]
+        arts.append(
+            TileArt(
+                key=str(index),
+                face=face,
+                road=tile.road,
+                rotation=tile.rotation,
+                centre=centre,
+                tokens=tile.tokens,
+                classes=[f"surface-{face.surface.value}", f"danger-{face.danger.value}"],
+                label=f"{index} · {face.id}",
+                limits=limits,
+                climb_lines={u: w for (t, u), w in climbs.items() if t == index},
+                node_prefix=f"{index}:",
+            )
+        )
+    for tile in layout.scenery:
+        face = tile.face
+        assert face is not None  # only known faces stand beside the road
+        arts.append(
+            TileArt(
+                key=f"s{tile.position}",
+                face=face,
+                road=None,
+                rotation=tile.rotation,
+                centre=hexgrid.centre_mm(tile.hex, size),
+                tokens=tile.tokens,
+                classes=["scenery", f"surface-{face.surface.value}", f"kind-{face.kind.value}"],
+                label=f"{face.id} {face.kind.value}",
+            )
+        )
+    return arts
+
+
+def new_drawing(
+    view: Box,
+    theme: Theme,
+    *,
+    title: str | None = None,
+    desc: str | None = None,
+    parts: tuple[str, ...] = CSS_PARTS,
+    symbols: bool = True,
+) -> svgwrite.Drawing:
+    """An empty drawing in millimetres with the style block (rule groups ``parts``) and symbols."""
+    dwg = svgwrite.Drawing(
+        size=(f"{fmt(view.w)}mm", f"{fmt(view.h)}mm"),
+        viewBox=view.view_box,
+        profile="full",
+        debug=False,
+    )
+    if title is not None or desc is not None:
+        dwg.set_desc(
+            title=clean_text(title) if title is not None else None,
+            desc=clean_text(desc, 20_000) if desc is not None else None,
+        )
+    if parts:
+        dwg.defs.add(dwg.style(css(theme, parts)))
+    if symbols:
+        add_symbols(dwg)
+    return dwg
+
+
+# --- the title block and legend ----------------------------------------------------------
+
+
+def _fit(text: str, width: float, size: float, em: float = 0.6) -> tuple[str, float]:
+    """Text and font size that fit ``width``, estimating a glyph at ``em`` of the size."""
+    text = clean_text(text)
+    need = em * size * max(1, len(text))
+    if need <= width:
+        return text, size
+    smaller = max(0.7 * size, size * width / need)
+    keep = int(width / (em * smaller))
+    if keep < len(text):
+        text = text[: max(1, keep - 1)] + "…"
+    return text, smaller
+
+
+def _left(
+    dwg: svgwrite.Drawing, text: str, x: float, y: float, size: float, width: float, **extra: Any
+) -> Any:
+    """Left-aligned text, shrunk or cut to fit ``width``."""
+    bold = extra.get("class_") == "title"
+    shown, fs = _fit(text, width, size, em=0.7 if bold else 0.6)
+    return dwg.text(shown, insert=(fmt(x), fmt(y)), font_size=fmt(fs), **extra)
+
+
+def summary_lines(summary: dict[str, Any], report: Report | None = None) -> list[str]:
+    """The title block's lines under the name and author."""
+    kind = str(summary.get("kind", "rally"))
+    parts = [kind.capitalize(), f"{summary.get('tiles', 0)} tiles"]
+    if summary.get("length_mm"):
+        parts.append(f"{summary['length_mm'] / 1000:.2f} m of road")
+    if summary.get("length_spaces") is not None:
+        parts.append(f"{summary['length_spaces']} moves start to finish")
+    lines = [" · ".join(parts)]
+    surfaces = summary.get("surfaces") or {}
+    lines.append("Surfaces: " + (", ".join(f"{k} {v}" for k, v in surfaces.items()) or "none"))
+    danger = summary.get("danger") or {}
+    lines.append("Danger: " + (", ".join(f"{k} {v}" for k, v in danger.items()) or "none"))
+    counts = {"corners": len(summary.get("corners") or [])}
+    counts.update({k: int(summary.get(k) or 0) for k in ("jumps", "fords")})
+    if report is not None:  # the summary counts shortcut spaces; a map shows shortcuts
+        counts["shortcuts"] = len(
+            {
+                (d["tile"], d["space"].split(".")[0])
+                for _, d in report.graph.nodes(data=True)
+                if d["kind"] == "shortcut"
+            }
+        )
+    feats = [f"{n} {k if n != 1 else k[:-1]}" for k, n in counts.items() if n or k == "corners"]
+    climb = summary.get("climb") or {}
+    if climb.get("up") or climb.get("down"):
+        feats.append(f"climb tiles {climb.get('up', 0)} up, {climb.get('down', 0)} down")
+    lines.append("Features: " + ", ".join(feats))
+    boxes = summary.get("boxes") or {}
+    lines.append(
+        "Boxes needed: "
+        + (", ".join(f"{b}" + (f" ×{n}" if n > 1 else "") for b, n in boxes.items()) or "none")
+    )
+    if report is not None:
+        if report.valid:
+            lines.append(f"Checked: valid ({report.warnings} warning(s))")
+        else:
+            lines.append(
+                f"Checked: {report.errors} error(s), {report.warnings} warning(s): "
+                "run 'trackkit validate'"
+            )
+    return lines
+
+
+def draw_card(
+    dwg: svgwrite.Drawing, summary: dict[str, Any], report: Report | None, *, at: Box, scale: float
+) -> Group:
+    """The title block (name, author, length, surfaces, boxes) and the legend, in one card."""
+    w, h = CARD_SIZE
+    card = dwg.g(
+        id="title-block",
+        transform=f"translate({fmt(at.x)},{fmt(at.y)}) scale({scale:.4f})",
+    )
+    card.add(dwg.rect((0, 0), (w, h), rx=2, class_="card", stroke_width=0.4))
+    left_w = 148.0
+    name = str(summary.get("name") or "Untitled stage")
+    card.add(_left(dwg, name, 6, 14, 9.0, left_w - 8, class_="title"))
+    author = str(summary.get("author") or "")
+    y = 21.0
+    if author:
+        card.add(_left(dwg, f"by {author}", 6, y, 4.6, left_w - 8, class_="muted"))
+    y = 31.0
+    for line in summary_lines(summary, report):
+        card.add(_left(dwg, line, 6, y, 4.0, left_w - 8))
+        y += 7.0
+    card.add(
+        _left(
+            dwg,
+            "Made with trackkit · map true to scale: 1 unit = 1 mm",
+            6,
+            h - 4,
+            3.0,
+            left_w - 8,
+            class_="muted",
+        )
+    )
+    card.add(dwg.line((left_w, 5), (left_w, h - 5), class_="card-rule", stroke_width=0.3))
+    card.add(_legend(dwg, x=left_w + 5, y=6.0, width=w - left_w - 8))
+    return card
+
+
+def _legend(dwg: svgwrite.Drawing, *, x: float, y: float, width: float) -> Group:
+    g = dwg.g(id="legend", transform=f"translate({fmt(x)},{fmt(y)})")
+    g.add(dwg.text("Legend", insert=(0, 4), font_size=4.6, class_="title"))
+    col_w = width / 2
+    row_h = 12.6
+    items: list[tuple[str, Any]] = []
+
+    def swatch(surface: str) -> Group:
+        s = dwg.g(class_=f"surface-{surface}")
+        hexagon = [(fmt(px * 0.075), fmt(py * 0.075)) for px, py in local_hexagon(100)]
+        s.add(dwg.polygon(hexagon, class_="hex"))
+        return s
+
+    for surface in ("gravel", "asphalt", "snow"):
+        items.append((f"{surface} tile", swatch(surface)))
+    danger = dwg.g()
+    for i, level in enumerate(("low", "medium", "high")):
+        kerb = dwg.g(class_=f"danger danger-{level}")
+        kerb.add(place(dwg, "sym-kerb", (-3.0 + 3.0 * i, 0), (0, 1), 1.3, 3.2))
+        danger.add(kerb)
+    items.append(("danger: low, medium, high", danger))
+    limit = dwg.g(class_="limit")
+    limit.add(place(dwg, "sym-disc", (0, 0), (0, 1), 3.4))
+    limit.add(upright_text(dwg, "3", (0, 0), size=4.4))
+    items.append(("corner limit, one per lane", limit))
+    slide = dwg.g(class_="surface-gravel")
+    slide.add(dwg.rect((-4, -3.5), (8, 7), class_="space"))
+    slide.add(dwg.rect((-4, -3.5), (8, 7), class_="space kind-slide"))
+    slide.add(dwg.line((0, -3.5), (0, 3.5), class_="slide", stroke_width=0.5))
+    items.append(("slide row: dotted line", slide))
+    shortcut = dwg.g(class_="shortcut")
+    shortcut.add(place(dwg, "sym-badge", (0, 0), (0, 1), 4.2, 3.0, cls="badge"))
+    shortcut.add(place(dwg, "sym-paren", (-1.5, 0), (0, 1), 1.9))
+    shortcut.add(upright_text(dwg, "3", (1.2, 0), size=4.2))
+    items.append(("shortcut and its limit", shortcut))
+    jump = dwg.g(class_="jump")
+    jump.add(place(dwg, "sym-chevron", (-1.6, 0), (1, 0), 3.0))
+    jump.add(upright_text(dwg, "4", (2.6, 0), size=4.6))
+    items.append(("jump: chevron and value", jump))
+    ford = dwg.g(class_="ford")
+    ford.add(place(dwg, "sym-waves", (0, 0), (0, 1), 4.0, 3.6))
+    items.append(("ford", ford))
+    climb = dwg.g(class_="climb")
+    climb.add(place(dwg, "sym-arrow", (-1.2, 0), (1, 0), 1.8, 3.0))
+    climb.add(upright_text(dwg, "−1", (4.0, 0), size=3.4))
+    items.append(("climb: −1 arrow points uphill", climb))
+    line = dwg.g(class_="start")
+    for k, shift in ((-0.9, 0.0), (0.9, 1.8)):
+        for cls, dash in (("paper", None), ("ink", "1.8 1.8")):
+            attrs: dict[str, Any] = {"class_": cls, "stroke_width": 1.8}
+            if dash:
+                attrs.update(stroke_dasharray=dash, stroke_dashoffset=shift)
+            line.add(dwg.line((k, -3.6), (k, 3.6), **attrs))
+    line.add(dwg.rect((-1.8, -3.6), (3.6, 7.2), fill="none", class_="trim"))
+    items.append(("start / finish line", line))
+    tokens = dwg.g()
+    samples = (("oxygen", "2"), ("cloud", ""), ("mud", "−1"), ("climb", "−1"))
+    for i, (kind, text) in enumerate(samples):
+        tok = dwg.g(class_=f"token token-{kind}")
+        at = (-4.8 + 3.6 * i, 0.0)
+        tok.add(place(dwg, "sym-token", at, (0, 1), 1.7))
+        if kind == "cloud":
+            tok.add(place(dwg, "sym-cloud", at, (0, 1), 1.3, cls="glyph"))
+        else:
+            tok.add(upright_text(dwg, text, at, size=1.9))
+        tokens.add(tok)
+    items.append(("tokens: oxygen N, cloud, mud, climb", tokens))
+
+    per_col = math.ceil(len(items) / 2)
+    for i, (label, sample) in enumerate(items):
+        col, row = divmod(i, per_col)
+        cx = col * col_w + 6
+        cy = 14 + row * row_h
+        sample["transform"] = f"translate({fmt(cx)},{fmt(cy)})"
+        g.add(sample)
+        g.add(_left(dwg, label, cx + 10, cy + 1.3, 3.4, col_w - 17))
+    return g
+
+
+# --- the whole map -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedMap:
+    """An SVG map and what it was drawn from."""
+
+    svg: str
+    frame: MapFrame
+    report: Report
+    layout: Layout
+
+
+def desc_text(report: Report) -> str:
+    """The text embedded in the map's ``<desc>``: the stage summary, as validate prints it."""
+    from trackkit.validate.text import summary_text
+
+    head = f"{report.summary.get('name') or 'Untitled stage'}"
+    if report.summary.get("author"):
+        head += f" by {report.summary['author']}"
+    state = "valid" if report.valid else "INVALID"
+    lines = [head, f"{state} ({report.errors} error(s), {report.warnings} warning(s))"]
+    lines += summary_text(report.summary)
+    lines += [f"{f.code} {f.severity.value}: {f.message}" for f in report.findings[:50]]
+    return "\n".join(lines)
+
+
+def map_svg(
+    report: Report,
+    layout: Layout | None = None,
+    *,
+    theme: Theme | None = None,
+    legend: bool = True,
+) -> RenderedMap:
+    """Draw a validated stage.
+
+    Parameters
+    ----------
+    report : Report
+        From :func:`trackkit.validate.validate`: its graph and summary are drawn.
+    layout : Layout, optional
+        The stage laid out at another tile size (default: the report's own layout).
+    theme : dict, optional
+        Colour overrides (:func:`trackkit.render.theme.make_theme`).
+    legend : bool
+        Add the title block and legend card.
+    """
+    layout = layout or report.layout
+    theme = theme or make_theme()
+    frame = map_frame(layout, legend=legend)
+    dwg = new_drawing(
+        frame.view, theme, title=str(report.summary.get("name") or ""), desc=desc_text(report)
+    )
+    v = frame.view
+    dwg.add(dwg.rect((fmt(v.x), fmt(v.y)), (fmt(v.w), fmt(v.h)), class_="background"))
+    tiles = dwg.add(dwg.g(id="map"))
+    for art in _ordered(stage_arts(layout, report.graph)):
+        tiles.add(draw_tile(dwg, art, size=layout.size))
+    if frame.card is not None:
+        dwg.add(draw_card(dwg, report.summary, report, at=frame.card, scale=frame.card_scale))
+    return RenderedMap(dwg.tostring(), frame, report, layout)
+
+
+def _ordered(arts: Iterable[TileArt]) -> Sequence[TileArt]:
+    """Scenery first, so road tiles' labels and markers are never hidden under them."""
+    arts = list(arts)
+    return [a for a in arts if "scenery" in a.classes] + [
+        a for a in arts if "scenery" not in a.classes
+    ]
+
+
+def render_map(
+    stage: Stage,
+    *,
+    size: float = DEFAULT_TILE_SIZE_MM,
+    theme: Theme | None = None,
+    legend: bool = True,
+    library: TileLibrary | None = None,
+) -> RenderedMap:
+    """Validate ``stage`` and draw its map at tile size ``size`` (mm).
+
+    A stage with errors is drawn all the same: what can be placed is shown.
+    """
+    report = validate(stage, library=library)
+    layout = report.layout if size == report.layout.size else lay_out(stage, library, size=size)
+    return map_svg(report, layout, theme=theme, legend=legend)
+
+
+def structure(svg: str) -> dict[str, Any]:
+    """What a map holds, for golden files and review: size, and elements counted by class.
+
+    Counts cover the map only (not the legend): ``space kind-*`` per space kind,
+    ``feature <kind>`` per feature kind, and the tiles' ids with their classes.
+    """
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(svg)
+    the_map = root.find(f".//{ns}g[@id='map']")
+    counts: dict[str, int] = {}
+    tiles: dict[str, str] = {}
+    for el in the_map.iter() if the_map is not None else ():
+        cls = el.get("class", "").split()
+        if "space" in cls:
+            key = "space " + next((c for c in cls if c.startswith("kind-")), "")
+        elif "feature" in cls:
+            key = "feature " + cls[1]
+        elif "tile" in cls and el.get("id"):
+            tiles[str(el.get("id"))] = " ".join(cls)
+            continue
+        else:
+            continue
+        counts[key] = counts.get(key, 0) + 1
+    return {
+        "width": root.get("width"),
+        "height": root.get("height"),
+        "viewBox": root.get("viewBox"),
+        "counts": dict(sorted(counts.items())),
+        "tiles": tiles,
+    }
