@@ -233,3 +233,39 @@ def test_p602_p603_p604_from_a_simulation_document():
     assert [(f.code, f.location.tile) for f in found] == [("P603", "222a")]
     unfair = _doc(wins_by_start_position={"1": 9, "2": 1})
     assert [f.code for f in findings_from(unfair, report, races=10, players=2)] == ["P604"]
+
+
+def test_render_heat_tints_the_spaces_where_control_was_lost(tmp_path: Path):
+    runner = CliRunner()
+    sim = tmp_path / "sim.json"
+    sim.write_text(json.dumps({"loss_of_control": {"by_space": {"8:1.1L": 4, "6:2.I1": 2}}}))
+    out = tmp_path / "heat.svg"
+    done = runner.invoke(
+        app, ["render", str(EXAMPLES / "col-de-turini.yaml"), "-o", str(out), "--heat", str(sim)]
+    )
+    assert done.exit_code == 0, done.output
+    import re
+
+    svg = out.read_text()
+    tinted = {
+        m.group(2): m.group(3)
+        for m in re.finditer(
+            r'<path class="space [^"]*(heat)"[^>]*data-node="([^"]+)"[^>]*style="fill:([^"]+)"', svg
+        )
+    }
+    assert set(tinted) == {"8:1.1L", "6:2.I1"}
+    assert tinted["8:1.1L"] == "#ff2314"  # the worst space: deepest red
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    refused = runner.invoke(
+        app,
+        [
+            "render",
+            str(EXAMPLES / "col-de-turini.yaml"),
+            "-o",
+            str(tmp_path / "x.svg"),
+            "--heat",
+            str(bad),
+        ],
+    )
+    assert refused.exit_code == 2 and "bad.json" in refused.stderr

@@ -60,6 +60,13 @@ def render(
             "--px", metavar="N", min=100, max=20000, help="PNG only: pixels on the longer side."
         ),
     ] = 3000,
+    heat: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="SIM.json",
+            help="Colour spaces by losses of control from 'trackkit simulate --format json'.",
+        ),
+    ] = None,
 ) -> None:
     """Draw the map of a stage: tiles, every space, limits, features, tokens, legend.
     The SVG is in millimetres at true scale (viewBox in mm). A stage with errors is drawn
@@ -77,7 +84,8 @@ def render(
         check_output_folder(output)  # before the work, not after it
         stage = load_stage(file)
         colours = load_theme(theme) if theme is not None else None
-        drawn = render_map(stage, size=tile_size, theme=colours, legend=legend)
+        losses = _heat(heat) if heat is not None else None
+        drawn = render_map(stage, size=tile_size, theme=colours, legend=legend, heat=losses)
         view = drawn.frame.view
         save_document(output, SvgDoc(drawn.svg, view.w, view.h), kind=kind, px=px)
     except InputError as exc:
@@ -93,3 +101,23 @@ def render(
         f"wrote {output} ({kind.upper()}, {view.w / 1000:.2f} x {view.h / 1000:.2f} m, "
         f"{len(drawn.layout.chain)} tile(s) of {drawn.layout.size:g} mm)"
     )
+
+
+def _heat(path: Path) -> dict[str, int]:
+    """Losses of control per space from a simulation document (the first stage of a rally)."""
+    import json
+
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(str(path), f"cannot read the simulation file: {exc}") from None
+    if isinstance(doc, dict) and "stages" in doc and doc["stages"]:
+        doc = doc["stages"][0]
+    try:
+        by_space = doc["loss_of_control"]["by_space"]
+        return {str(k): int(v) for k, v in by_space.items()}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise InputError(
+            str(path),
+            "not a 'trackkit simulate --format json' document (no loss_of_control.by_space)",
+        ) from None

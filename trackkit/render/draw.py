@@ -119,6 +119,8 @@ class TileArt:
     climb_lines: Mapping[int, Climb] = field(default_factory=dict)
     node_prefix: str | None = None
     """Prefix of the graph's node ids (``"3:"``) for ``data-node``; None on a sheet."""
+    heat: Mapping[str, float] = field(default_factory=dict)
+    """Space id -> 0..1: losses of control there, relative to the worst space (heat map)."""
 
 
 # --- symbols ---------------------------------------------------------------------------
@@ -362,7 +364,12 @@ def _draw_road(
         cls = f"space kind-{sp.kind}"
         if sp.corner_lane:
             cls += f" lane-{sp.corner_lane}"
+        heat = art.heat.get(sid)
+        if heat:
+            cls += " heat"
         attrs: dict[str, Any] = {"id": svg_id("space", key, sid), "class_": cls}
+        if heat:  # white -> red with the losses of control of this space
+            attrs["style"] = f"fill:{heat_colour(heat)}"
         if art.node_prefix is not None:
             attrs["data_node"] = art.node_prefix + sid
         spaces.add(dwg.path(d=paths[sid], **attrs))
@@ -374,6 +381,13 @@ def _draw_road(
     _draw_rows(dwg, feats, key, road, line, half, size, turn)
     _draw_limits(dwg, feats, art, road, line, half, size, turn)
     _draw_shortcuts(dwg, feats, key, road, line, half, middles, size, turn)
+
+
+def heat_colour(level: float) -> str:
+    """A colour from pale yellow (few losses of control) to deep red (the most)."""
+    level = max(0.0, min(1.0, level))
+    r, g, b = 255, round(235 - 200 * level), round(160 - 140 * level)
+    return f"#{r:02x}{g:02x}{b:02x}"
 
 
 def _draw_danger(

@@ -20,8 +20,8 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import networkx as nx
@@ -480,6 +480,7 @@ def map_svg(
     *,
     theme: Theme | None = None,
     legend: bool = True,
+    heat: Mapping[str, int] | None = None,
 ) -> RenderedMap:
     """Draw a validated stage.
 
@@ -493,6 +494,9 @@ def map_svg(
         Colour overrides (:func:`trackkit.render.theme.make_theme`).
     legend : bool
         Add the title block and legend card.
+    heat : dict, optional
+        Losses of control per space (graph node id -> count, from ``trackkit simulate``):
+        those spaces are tinted from pale yellow to red (class ``heat``).
     """
     layout = layout or report.layout
     theme = theme or make_theme()
@@ -503,7 +507,18 @@ def map_svg(
     v = frame.view
     dwg.add(dwg.rect((fmt(v.x), fmt(v.y)), (fmt(v.w), fmt(v.h)), class_="background"))
     tiles = dwg.add(dwg.g(id="map"))
+    worst = max((heat or {}).values(), default=0)
     for art in _ordered(stage_arts(layout, report.graph)):
+        if worst and art.node_prefix is not None:
+            prefix = art.node_prefix
+            art = replace(
+                art,
+                heat={
+                    node[len(prefix) :]: count / worst
+                    for node, count in (heat or {}).items()
+                    if node.startswith(prefix)
+                },
+            )
         tiles.add(draw_tile(dwg, art, size=layout.size))
     if frame.card is not None:
         dwg.add(draw_card(dwg, report.summary, report, at=frame.card, scale=frame.card_scale))
@@ -525,6 +540,7 @@ def render_map(
     theme: Theme | None = None,
     legend: bool = True,
     library: TileLibrary | None = None,
+    heat: Mapping[str, int] | None = None,
 ) -> RenderedMap:
     """Validate ``stage`` and draw its map at tile size ``size`` (mm).
 
@@ -532,7 +548,7 @@ def render_map(
     """
     report = validate(stage, library=library)
     layout = report.layout if size == report.layout.size else lay_out(stage, library, size=size)
-    return map_svg(report, layout, theme=theme, legend=legend)
+    return map_svg(report, layout, theme=theme, legend=legend, heat=heat)
 
 
 def structure(svg: str) -> dict[str, Any]:
