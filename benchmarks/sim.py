@@ -37,7 +37,7 @@ def main() -> None:
     """Print the figures."""
     prepared = _prepared()
     settings = Settings.default(4, bots=("cautious",))
-    races = 20
+    races = 60
     start = time.perf_counter()
     run_many(prepared, settings, races=races, seed=1, jobs=1)
     one = time.perf_counter() - start

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from trackkit.rules.dashboard import Dashboard
 from trackkit.rules.dice import BOOST, BRAKE, COAST, GEARS, LEADER, Die, DieKind
@@ -111,7 +112,12 @@ class _Walk:
     alongside: set[int] = field(default_factory=set)
 
 
-def _die_options(speed: int, climb: str | None) -> list[tuple[tuple[Die, ...], int]]:
+@lru_cache(maxsize=64)
+def _die_options(speed: int, climb: str | None) -> tuple[tuple[tuple[Die, ...], int], ...]:
+    return tuple(_die_options_uncached(speed, climb))
+
+
+def _die_options_uncached(speed: int, climb: str | None) -> list[tuple[tuple[Die, ...], int]]:
     """Dice that can move a car at ``speed`` one space, with the speed after (MOVE, CLIMB)."""
     out: list[tuple[tuple[Die, ...], int]] = []
     if climb == "up":  # rule: CLIMB-2, CLIMB-3 (one gear below, or coast + boost)

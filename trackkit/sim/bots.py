@@ -125,7 +125,7 @@ class Cautious:
 
     def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
         """The best plan with a moderate flat-out risk, rolled one by one (or the safest)."""
-        plan = _pick(ctx, max_risk=0.35)
+        plan = _greedy(ctx, max_risk=0.35)
         return Choice(plan, Mode.ONE_BY_ONE, _CarefulPolicy(ctx))
 
 
@@ -175,7 +175,61 @@ class Aggressive:
 
     def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
         """The best-scoring plan with risk <= 0.5 (or the safest)."""
-        return Choice(_pick(ctx, max_risk=0.5), Mode.FLAT_OUT, DefaultPolicy())
+        return Choice(_greedy(ctx, max_risk=0.5), Mode.FLAT_OUT, DefaultPolicy())
+
+
+def _greedy(ctx: PlanContext, *, max_risk: float) -> Plan:
+    """Build a plan step by step: the best-scoring next step within ``max_risk``.
+
+    Each round re-walks the chosen prefix (pruned to that one path) and looks at the legal
+    steps after it, so a turn costs a few dozen steps instead of every plan.
+    """
+    keep, keep_move = _pruners(ctx)
+    prefix: list[PlanStep] = []
+    best_plan, best_score = Plan(()), float("-inf")
+    for _ in range(MAX_STEPS):
+        n = len(prefix)
+
+        def keep_prefix(
+            stack: list[PlanStep], step: PlanStep, n: int = n, pre: list[PlanStep] = prefix
+        ) -> bool:
+            if len(stack) < n:
+                return step == pre[len(stack)]
+            return keep(stack, step)
+
+        def move_prefix(
+            stack: list[PlanStep],
+            target: str,
+            speed: int,
+            v: int,
+            n: int = n,
+            pre: list[PlanStep] = prefix,
+        ) -> bool:
+            if len(stack) < n:
+                ref = pre[len(stack)]
+                return target == ref.placed_on and v == ref.speed
+            return keep_move(stack, target, speed, v)
+
+        step_best: tuple[float, Plan] | None = None
+        for plan in legal_plans(ctx, max_steps=n + 1, keep=keep_prefix, keep_move=move_prefix):
+            if len(plan.steps) != n + 1:
+                continue
+            if flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token) > max_risk:
+                continue
+            score = _score(ctx, plan)
+            if step_best is None or score > step_best[0]:
+                step_best = (score, plan)
+        if step_best is None:
+            break
+        score, plan = step_best
+        if score > best_score:
+            best_plan, best_score = plan, score
+        if plan.steps[-1].finishes:
+            break
+        prefix = list(plan.steps)
+    if not best_plan.steps:
+        return _pick(ctx, max_risk=max_risk)  # nothing within the risk: the safest plan
+    return best_plan
 
 
 def _pick(ctx: PlanContext, *, max_risk: float) -> Plan:

@@ -52,6 +52,21 @@ def _run_chunk(args: tuple[Prepared, Settings, int, list[int]]) -> list[RaceSumm
     return [_summary(run_race(prepared, settings, race_seed(seed, i))) for i in indices]
 
 
+_WORKER: dict[str, object] = {}
+
+
+def _init_worker(prepared: Prepared, settings: Settings) -> None:
+    """Each worker process receives the stage once, not with every chunk."""
+    _WORKER["prepared"], _WORKER["settings"] = prepared, settings
+
+
+def _run_in_worker(args: tuple[int, list[int]]) -> list[RaceSummary]:
+    seed, indices = args
+    prepared, settings = _WORKER["prepared"], _WORKER["settings"]
+    assert isinstance(prepared, Prepared) and isinstance(settings, Settings)
+    return _run_chunk((prepared, settings, seed, indices))
+
+
 def run_many(
     prepared: Prepared,
     settings: Settings,
@@ -61,7 +76,11 @@ def run_many(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> list[RaceSummary]:
-    """Run ``races`` races; with ``jobs`` > 1 in worker processes, with the same results."""
+    """Run ``races`` races; with ``jobs`` > 1 in worker processes, with the same results.
+
+    Race ``i`` always uses the seed ``race_seed(seed, i)``, so how races are shared out
+    between processes changes nothing in the result.
+    """
     indices = list(range(races))
     if jobs <= 1 or races < 2:
         out = []
@@ -70,11 +89,13 @@ def run_many(
             if progress:
                 progress(1)
         return out
-    chunk = max(1, min(25, races // (jobs * 4) or 1))
+    chunk = max(1, min(50, races // (jobs * 4) or 1))
     parts = [indices[k : k + chunk] for k in range(0, races, chunk)]
     results: list[RaceSummary] = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for part in pool.map(_run_chunk, [(prepared, settings, seed, p) for p in parts]):
+    with ProcessPoolExecutor(
+        max_workers=jobs, initializer=_init_worker, initargs=(prepared, settings)
+    ) as pool:
+        for part in pool.map(_run_in_worker, [(seed, p) for p in parts]):
             results.extend(part)
             if progress:
                 progress(len(part))
