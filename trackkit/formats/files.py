@@ -28,12 +28,14 @@ __all__ = [
     "ACCEPTED_FORMATS",
     "InputKind",
     "StageFormat",
+    "check_output_folder",
     "detect_format",
     "dump_stage",
     "format_for_path",
     "load_stage",
     "parse_stage",
     "save_stage",
+    "write_bytes_atomic",
     "write_text_atomic",
 ]
 
@@ -176,30 +178,34 @@ def dump_stage(stage: Stage, fmt: StageFormat, *, library: TileLibrary | None = 
     raise ValueError(f"unknown stage format {fmt!r} (one of {', '.join(get_args(StageFormat))})")
 
 
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename.
+def check_output_folder(path: str | Path) -> None:
+    """Fail early, before long work, if ``path`` cannot be written at all.
 
-    A failure never leaves a half-written ``path``: either the old file or the whole new one.
+    Raises
+    ------
+    InputError
+        If the folder is missing or ``path`` is a folder.
+    """
+    p = Path(path)
+    if not p.parent.is_dir():
+        raise InputError(str(path), f"cannot write: folder {str(p.parent)!r} does not exist")
+    if p.is_dir():
+        raise InputError(str(path), "cannot write: it is a folder")
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    A failure leaves either the old file or the whole new one, and no temporary file.
 
     Raises
     ------
     InputError
         If the folder does not exist or cannot be written, or ``path`` is a folder.
     """
-    file = str(path)
+    check_output_folder(path)
     p = Path(path)
-    folder = p.parent
-    if not folder.is_dir():
-        raise InputError(file, f"cannot write: folder {str(folder)!r} does not exist")
-    if p.is_dir():
-        raise InputError(file, "cannot write: it is a folder")
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InputError(
-            file, f"cannot write: the text is not valid Unicode ({exc.reason})"
-        ) from None
-    tmp = folder / f".{p.name}.{secrets.token_hex(6)}.tmp"
+    tmp = p.parent / f".{p.name}.{secrets.token_hex(6)}.tmp"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
         try:
@@ -216,7 +222,25 @@ def write_text_atomic(path: str | Path, text: str) -> None:
             raise
     except OSError as exc:
         reason = (exc.strerror or type(exc).__name__).lower()
-        raise InputError(file, f"cannot write: {reason}") from None
+        raise InputError(str(path), f"cannot write: {reason}") from None
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`write_bytes_atomic`).
+
+    Raises
+    ------
+    InputError
+        If the folder does not exist or cannot be written, ``path`` is a folder, or the
+        text cannot be encoded.
+    """
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            str(path), f"cannot write: the text is not valid Unicode ({exc.reason})"
+        ) from None
+    write_bytes_atomic(path, data)
 
 
 def save_stage(

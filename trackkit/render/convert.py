@@ -20,16 +20,12 @@ b'\\x89PNG\\r\\n\\x1a\\n'
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from trackkit.errors import InputError
+from trackkit.formats.files import check_output_folder, write_bytes_atomic
 
 __all__ = [
     "MAX_PDF_PAGE_MM",
@@ -151,50 +147,3 @@ def svg_to_pdf(
         _Page(tree, None, 96, scale=scale).finish()
     target.finish()
     return out.getvalue()
-
-
-def check_output_folder(path: str | Path) -> None:
-    """Fail early, before a long render, if ``path`` cannot be written at all.
-
-    Raises
-    ------
-    InputError
-        If the folder is missing or ``path`` is a folder.
-    """
-    p = Path(path)
-    if not p.parent.is_dir():
-        raise InputError(str(path), f"cannot write: folder {str(p.parent)!r} does not exist")
-    if p.is_dir():
-        raise InputError(str(path), "cannot write: it is a folder")
-
-
-def write_bytes_atomic(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
-
-    A failure leaves either the old file or the whole new one, and no temporary file.
-
-    Raises
-    ------
-    InputError
-        If the folder does not exist or cannot be written, or ``path`` is a folder.
-    """
-    check_output_folder(path)
-    p = Path(path)
-    tmp = p.parent / f".{p.name}.{secrets.token_hex(6)}.tmp"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            if p.exists():
-                with contextlib.suppress(OSError):
-                    os.chmod(tmp, p.stat().st_mode & 0o7777)
-            os.replace(tmp, p)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-    except OSError as exc:
-        reason = (exc.strerror or type(exc).__name__).lower()
-        raise InputError(str(path), f"cannot write: {reason}") from None
