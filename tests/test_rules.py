@@ -596,3 +596,11 @@ def test_same_seed_replays_the_same_turn_and_state_is_cheap_to_copy():
     assert runs[0] == runs[1]
     moved = replace(ctx.car, gear=4)
     assert moved.gear == 4 and ctx.car.gear == 2  # frozen state: copies, never mutation
+
+
+def test_plans_after_a_prefix_are_exactly_its_legal_continuations():
+    ctx = position(STAGE, space="2:1.1L", gear=2)
+    prefix = plan_to(ctx, ("2:1.2L", "G3"), ("2:1.3L", "G4")).steps
+    grown = {str(p) for p in legal_plans(ctx, max_steps=3, after=prefix)}
+    expected = {str(p) for p in plans(ctx, 3) if p.steps[:2] == prefix and len(p.steps) == 3}
+    assert grown == expected and len(grown) > 3

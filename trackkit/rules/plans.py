@@ -19,7 +19,7 @@ Examples
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -160,8 +160,12 @@ def legal_plans(
     max_steps: int | None = None,
     keep: Prune | None = None,
     keep_move: PruneMove | None = None,
+    after: Sequence[PlanStep] = (),
 ) -> Iterator[Plan]:
     """Every legal non-empty plan of ``ctx.car``, depth first (first steps in graph order).
+
+    With ``after``, only the plans that go on from those first steps (a bot growing a plan
+    one step at a time walks its prefix once instead of every plan).
 
     ``max_steps`` limits the plans to that many steps (their first steps, for instance);
     ``keep`` lets a bot skip steps it will never choose (and every plan through them);
@@ -199,6 +203,7 @@ def legal_plans(
         depth=depth,
         keep=keep,
         keep_move=keep_move,
+        after=tuple(after),
     )
 
 
@@ -231,17 +236,25 @@ def _extend(
     depth: int,
     keep: Prune | None = None,
     keep_move: PruneMove | None = None,
+    after: tuple[PlanStep, ...] = (),
 ) -> Iterator[Plan]:
     if depth <= 0:
         return
     track = ctx.track
+    n = len(stack)
+    ref = after[n] if n < len(after) else None
     for target, climb in track.successors[here]:
+        if ref is not None and target != ref.placed_on:
+            continue
         info = track.spaces[target]
         if not _enterable(ctx, info, blocked, lanes_taken):
             continue
         placed = False
         for dice, new_speed in _die_options(speed, climb):
-            if (
+            if ref is not None:
+                if new_speed != ref.speed:
+                    continue
+            elif (
                 keep_move is not None
                 and climb is None  # a climb line leaves no choice worth pruning (CLIMB-2)
                 and not keep_move(stack, target, speed, new_speed)
@@ -254,11 +267,15 @@ def _extend(
             placed = True
             steps, record = tried
             for landing_step in steps:
-                if keep is not None and not keep(stack, landing_step):
+                if ref is not None:
+                    if landing_step != ref:
+                        continue
+                elif keep is not None and not keep(stack, landing_step):
                     continue
                 undo = _apply(walk, *record)
                 stack.append(landing_step)
-                yield Plan(tuple(stack))
+                if ref is None:
+                    yield Plan(tuple(stack))
                 if landing_step.loc is None and not landing_step.finishes:
                     yield from _extend(
                         ctx,
@@ -273,10 +290,11 @@ def _extend(
                         depth=depth - 1,
                         keep=keep,
                         keep_move=keep_move,
+                        after=after,
                     )
                 stack.pop()
                 undo()
-        if first and climb is not None and not placed:
+        if first and climb is not None and not placed and ref is None:
             # rule: CLIMB-5 (blocked by a climb line on its first space: one free space);
             # a move with no die cannot come beside a car (TRAFFIC-1)
             if not _may_come_beside(ctx, target, None, walk, cars_at):

@@ -189,31 +189,8 @@ def _greedy(ctx: PlanContext, *, max_risk: float) -> Plan:
     best_plan, best_score = Plan(()), float("-inf")
     for _ in range(MAX_STEPS):
         n = len(prefix)
-
-        def keep_prefix(
-            stack: list[PlanStep], step: PlanStep, n: int = n, pre: list[PlanStep] = prefix
-        ) -> bool:
-            if len(stack) < n:
-                return step == pre[len(stack)]
-            return keep(stack, step)
-
-        def move_prefix(
-            stack: list[PlanStep],
-            target: str,
-            speed: int,
-            v: int,
-            n: int = n,
-            pre: list[PlanStep] = prefix,
-        ) -> bool:
-            if len(stack) < n:
-                ref = pre[len(stack)]
-                return target == ref.placed_on and v == ref.speed
-            return keep_move(stack, target, speed, v)
-
         step_best: tuple[float, Plan] | None = None
-        for plan in legal_plans(ctx, max_steps=n + 1, keep=keep_prefix, keep_move=move_prefix):
-            if len(plan.steps) != n + 1:
-                continue
+        for plan in legal_plans(ctx, max_steps=n + 1, keep=keep, keep_move=keep_move, after=prefix):
             if flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token) > max_risk:
                 continue
             score = _score(ctx, plan)
