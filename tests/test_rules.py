@@ -441,6 +441,7 @@ def test_damage_3_token_naming_a_missing_die_is_put_back():
     table = replace(table_with("crash"), bag=(("brake", "ok"), ("gear", "ok")))
     out = resolve(ctx, plan, Mode.FLAT_OUT, Rolls([False]), table=table)
     assert out.car.damage.brake == 1 and out.car.damage.gear >= 1
+    assert ("brake", "ok") in out.table.bag  # the brake token went back into the bag
 
 
 def test_dice_1_danger_faces():
@@ -448,7 +449,8 @@ def test_dice_1_danger_faces():
     p = RS.danger_probability
     assert [p("coast"), p("gear", 1), p("gear", 2)] == [1 / 6] * 3
     assert [p("gear", 3), p("gear", 6), p("leader"), p("brake"), p("boost")] == [2 / 6] * 5
-    assert str(Die(DieKind.GEAR, 4)) == "G4" and eval(repr(Die(DieKind.GEAR, 4))) is not None
+    die = Die(DieKind.GEAR, 4)
+    assert str(die) == "G4" and eval(repr(die), {"Die": Die}) == die  # repr rebuilds it
 
 
 # --- CLIMB ------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from typer.testing import CliRunner
 
 from trackkit.cli import app
 from trackkit.formats import load_stage
-from trackkit.rules.dice import DieKind
 from trackkit.rules.state import CarState
 from trackkit.rules.track import Track
 from trackkit.sim.race import Prepared, Settings, prepare, run_race
@@ -81,7 +80,7 @@ def test_invariants_over_many_races(bot: str):
 
 def test_gear_changes_follow_the_dice_in_the_log():
     # rule: MOVE-2, MOVE-3, MOVE-4 checked on the resolved plans of real races
-    result = run_race(RALLY, Settings.default(4, bots=("planner",)), 5)
+    result = run_race(RALLY, Settings.default(4, bots=("planner", "cautious")), 5)
     gear: dict[int, int] = {}
     for turn in result.log:
         speed = gear.get(turn.driver, 0)
@@ -92,8 +91,13 @@ def test_gear_changes_follow_the_dice_in_the_log():
                     assert e.value == speed
                 else:
                     v = int(dice[0][1:])
-                    brakes = dice.count("B") if DieKind.BRAKE else 0
-                    assert v in (speed + 1, speed - 1, speed - 1 - brakes, speed + 2)
+                    brakes, boosts = dice.count("B"), dice.count("Bo")
+                    if brakes:  # MOVE-4: each brake skips one more gear down
+                        assert v == speed - 1 - brakes
+                    elif boosts:  # MOVE-5: the boost die skips one gear up
+                        assert v == speed + 2
+                    else:  # MOVE-2 (and CLIMB-2): one above or one below
+                        assert v in (speed + 1, speed - 1)
                 speed = e.value or 0
             elif e.kind == "loss-of-control":
                 speed = 0
@@ -269,3 +273,146 @@ def test_render_heat_tints_the_spaces_where_control_was_lost(tmp_path: Path):
         ],
     )
     assert refused.exit_code == 2 and "bad.json" in refused.stderr
+
+
+# --- review follow-ups: TURN-2, LOC-4, HILLCLIMB-3/5, re-entry -----------------------
+
+
+def _seats(prepared: Prepared, cars: list[CarState]) -> list[object]:
+    from trackkit.rules.dashboard import dashboard
+    from trackkit.sim.bots import make_bot
+    from trackkit.sim.race import DriverSpec, _Seat
+
+    return [
+        _Seat(DriverSpec(f"d{c.car_id}"), make_bot("cautious"), dashboard("dirt"), c, started=True)
+        for c in cars
+    ]
+
+
+def test_turn_2_play_order_distance_then_speed_then_inner_lane():
+    # rule: TURN-2 (DIRT): furthest first; level: higher gear; level: inner lane of the
+    # current or next corner (217b turns left: its inner lane is on the left)
+    from trackkit.sim.race import _play_order
+
+    seats = _seats(
+        RALLY, [CarState(0, "2:1.1L", 3), CarState(1, "2:1.2R", 2), CarState(2, "2:1.1R", 4)]
+    )
+    assert _play_order(RALLY, seats, [0, 1, 2]) == [1, 2, 0]  # type: ignore[arg-type]
+    level = _seats(RALLY, [CarState(0, "2:1.3R", 3), CarState(1, "2:1.3L", 3)])
+    assert "2:1.3L" in RALLY.inner and "2:1.3R" not in RALLY.inner
+    assert _play_order(RALLY, level, [0, 1]) == [1, 0]  # type: ignore[arg-type]
+
+
+def test_loc_4_crashed_car_comes_back_on_its_space_or_the_nearest_free_one_behind():
+    # rule: LOC-4 DEFAULT
+    from trackkit.sim.race import _back_on
+
+    assert _back_on(RALLY, "3:2.O2", set()) == "3:2.O2"
+    behind = _back_on(RALLY, "3:2.O2", {"3:2.O2"})
+    assert behind is not None and behind != "3:2.O2"
+    assert RALLY.track.spaces[behind].progress < RALLY.track.spaces["3:2.O2"].progress
+    everything = set(RALLY.track.spaces)
+    assert _back_on(RALLY, "3:2.O2", everything) is None  # never onto a taken space
+
+
+def test_hillclimb_3_and_5_tokens_go_back_and_mud_stays_for_everyone_next_attempt():
+    # rule: HILLCLIMB-3, HILLCLIMB-5, SHORTCUT-2
+    from trackkit.sim.race import DAMAGE_TOKENS
+
+    assert DAMAGE_TOKENS["coast"] == ("coast", "coast")  # the token really in the bag
+    hill = prepared("hillclimb-pikes.yaml")
+    seen: list[tuple[int, tuple[CarState, ...]]] = []
+    result = run_race(
+        hill,
+        Settings.default(2, hillclimb=True),
+        4,
+        observe=lambda r, i, cars: seen.append((r, cars)),
+    )
+    # a driver starting a new attempt has no second tokens and no damage left
+    for d in range(2):
+        attempts = [t.attempt for t in result.log if t.driver == d]
+        assert attempts == sorted(attempts) and attempts[-1] == 2
+    restarts = [cars for _, cars in seen for c in cars if c.space is None and c.turns == 0]
+    assert all(
+        c.second_tokens == 0 and c.damage.gear == 0
+        for cars in restarts
+        for c in cars
+        if c.space is None
+    )
+
+
+def test_hillclimb_4_a_blocked_re_entry_is_tried_again(monkeypatch: pytest.MonkeyPatch):
+    # rule: HILLCLIMB-4 (the waiting driver keeps its place in the queue)
+    import trackkit.sim.race as race
+
+    real_free = race._free
+    state = {"armed": False, "refused": 0}
+
+    def grid_full_once(prepared: Prepared, space: str, taken: set[str]) -> bool:
+        if state["armed"] and space in prepared.start:
+            state["refused"] += 1
+            return False  # the start grid is full for this re-entry turn
+        return real_free(prepared, space, taken)
+
+    def observe(rnd: int, driver: int, cars: tuple[CarState, ...]) -> None:
+        if state["armed"]:
+            state["armed"] = False  # full for one turn only
+        elif state["refused"] == 0 and any(c.finished for c in cars):
+            state["armed"] = True  # a driver finished an attempt and waits to re-enter
+
+    monkeypatch.setattr(race, "_free", grid_full_once)
+    hill = prepared("hillclimb-pikes.yaml")
+    result = run_race(hill, Settings.default(1, hillclimb=True), 2, observe=observe)
+    assert state["refused"] >= 1
+    assert "start" in result.drivers[0].blocked
+    assert len(result.drivers[0].times) == 3  # all three attempts were still driven
+
+
+def test_replay_broken_documents_are_unusable_input_and_times_are_checked(tmp_path: Path):
+    from trackkit.sim.replay import ReplayError
+
+    stage = load_stage(EXAMPLES / "col-de-turini.yaml")
+    result = run_race(RALLY, Settings.default(2), 8)
+    doc = json.loads(replay_document(stage, Settings.default(2), 8, result))
+    doc["times"][0] = 1
+    ok, why = check_replay(doc)
+    assert not ok and "times" in why
+    for broken in (
+        [],
+        {},
+        {"format": "trackkit-replay/9"},
+        {**doc, "seed": 1e400},
+        {**doc, "stage": 5},
+    ):
+        with pytest.raises(ReplayError):
+            check_replay(broken)
+    runner = CliRunner()
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "trackkit-replay/1", "seed": 1e400}))
+    out = runner.invoke(app, ["replay", str(bad)])
+    assert out.exit_code == 2 and "bad.json" in out.stderr
+
+
+def test_unknown_car_and_bad_heat_values_are_unusable_input(tmp_path: Path):
+    runner = CliRunner()
+    car = runner.invoke(app, ["simulate", str(EXAMPLES / "col-de-turini.yaml"), "--car", "gt"])
+    assert car.exit_code == 2 and "unknown car" in car.stderr
+    for content in (
+        '{"stages": 5}',
+        '{"loss_of_control": {"by_space": {"1:1.1L": 1e400}}}',
+        '{"loss_of_control": {"by_space": {"1:1.1L": true}}}',
+    ):
+        heat = tmp_path / "h.json"
+        heat.write_text(content)
+        out = runner.invoke(
+            app,
+            [
+                "render",
+                str(EXAMPLES / "col-de-turini.yaml"),
+                "-o",
+                str(tmp_path / "m.svg"),
+                "--heat",
+                str(heat),
+            ],
+        )
+        assert out.exit_code == 2, (content, out.output)

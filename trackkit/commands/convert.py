@@ -32,6 +32,22 @@ def convert(
     try:
         stage = load_stage(source)
         fmt = format_for_path(output)
+        if fmt in ("rekee", "rgt"):
+            lost = [
+                f"{name}: {value}"
+                for name, value, default in (
+                    ("kind", stage.kind.value, "rally"),
+                    ("ruleset", stage.ruleset, "dirt"),
+                    ("boxes", stage.boxes, None),
+                )
+                if value != default
+            ]
+            if lost:
+                typer.echo(
+                    f"trackkit: warning: {output.name} ({fmt}) cannot hold {'; '.join(lost)} "
+                    "(give --kind hillclimb to validate and simulate it as such)",
+                    err=True,
+                )
         write_text_atomic(output, dump_stage(stage, fmt))
     except InputError as exc:
         raise fail(str(exc)) from None

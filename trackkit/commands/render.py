@@ -111,13 +111,20 @@ def _heat(path: Path) -> dict[str, int]:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise InputError(str(path), f"cannot read the simulation file: {exc}") from None
-    if isinstance(doc, dict) and "stages" in doc and doc["stages"]:
+    problem = "not a 'trackkit simulate --format json' document (no loss_of_control.by_space)"
+    if isinstance(doc, dict) and isinstance(doc.get("stages"), list) and doc["stages"]:
         doc = doc["stages"][0]
-    try:
-        by_space = doc["loss_of_control"]["by_space"]
-        return {str(k): int(v) for k, v in by_space.items()}
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise InputError(
-            str(path),
-            "not a 'trackkit simulate --format json' document (no loss_of_control.by_space)",
-        ) from None
+    losses = doc.get("loss_of_control") if isinstance(doc, dict) else None
+    by_space = losses.get("by_space") if isinstance(losses, dict) else None
+    if not isinstance(by_space, dict):
+        raise InputError(str(path), problem)
+    out: dict[str, int] = {}
+    for key, value in by_space.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
+            raise InputError(
+                str(path),
+                f"loss_of_control.by_space[{key!r}]: a count of losses of control is a "
+                f"whole number >= 0, not {value!r}",
+            )
+        out[str(key)] = value
+    return out

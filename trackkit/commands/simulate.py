@@ -52,6 +52,19 @@ def simulate(
     for b in bots:
         if b not in BOTS:
             raise fail(f"unknown bot '{b}' (bots: {', '.join(BOTS)})")
+    from trackkit.rules.ruleset import load_ruleset
+
+    known_cars = load_ruleset("dirt").cars
+    for c in cars:
+        if c not in known_cars:
+            raise fail(f"unknown car '{c}' (cars: {', '.join(sorted(known_cars))})")
+    if replay is not None:
+        from trackkit.formats import check_output_folder
+
+        try:
+            check_output_folder(replay)  # before the races, not after them
+        except InputError as exc:
+            raise fail(str(exc)) from None
     try:
         stages = [load_stage(f) for f in files]
     except InputError as exc:
@@ -115,6 +128,8 @@ def text_report(doc: dict[str, Any]) -> str:
         f"{'all':<10} {'':<6} {'':<11} {doc['finish_rate']:>7.0%} {fmt(t['mean']):>7} "
         f"{fmt(t['p10']):>7} {fmt(t['p50']):>7} {fmt(t['p90']):>7}"
     )
+    if "stages" in doc:
+        lines.append(f"a rally of {len(doc['stages'])} stages: times add up (TIME-2)")
     by_tile = doc["loss_of_control"]["by_tile"]
     if by_tile:
         worst = sorted(by_tile.items(), key=lambda kv: (-kv[1]["count"], int(kv[0])))[:3]
@@ -134,17 +149,15 @@ def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A replay file written by --replay.")],
 ) -> None:
     """Re-run a recorded race and confirm that every event matches."""
-    from trackkit.sim.replay import check_replay
+    from trackkit.sim.replay import ReplayError, check_replay
 
     try:
         doc = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise fail(f"{file}: cannot read replay file: {exc}") from None
-    if not isinstance(doc, dict):
-        raise fail(f"{file}: not a replay file")
     try:
         ok, message = check_replay(doc)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise fail(f"{file}: broken replay file: {exc}") from None
+    except ReplayError as exc:
+        raise fail(f"{file}: {exc}") from None
     typer.echo(f"{file}: {message}")
     raise typer.Exit(0 if ok else 1)

@@ -9,12 +9,14 @@ from trackkit.formats.files import (
     ACCEPTED_FORMATS,
     InputKind,
     StageFormat,
+    check_output_folder,
     detect_format,
     dump_stage,
     format_for_path,
     load_stage,
     parse_stage,
     save_stage,
+    write_bytes_atomic,
     write_text_atomic,
 )
 from trackkit.formats.source import MAX_FILE_BYTES, MAX_YAML_EVENTS, MAX_YAML_NODES
@@ -26,11 +28,13 @@ __all__ = [
     "MAX_YAML_NODES",
     "InputKind",
     "StageFormat",
+    "check_output_folder",
     "detect_format",
     "dump_stage",
     "format_for_path",
     "load_stage",
     "parse_stage",
     "save_stage",
+    "write_bytes_atomic",
     "write_text_atomic",
 ]

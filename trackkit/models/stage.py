@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictInt, model_validator
 
 from trackkit.models.base import StrictModel
 
@@ -61,13 +61,13 @@ class StageTile(StrictModel):
     climb: Literal["up", "down"] | None = Field(
         default=None, description="For a climb face: driven uphill or downhill."
     )
-    enter: int | None = Field(
+    enter: StrictInt | None = Field(
         default=None, ge=0, le=5, description="Local edge of the face the road enters by."
     )
-    at: tuple[int, int] | None = Field(
+    at: tuple[StrictInt, StrictInt] | None = Field(
         default=None, description="Explicit hex position [q, r] (axial, as Rekee)."
     )
-    dir: int | None = Field(
+    dir: StrictInt | None = Field(
         default=None, ge=0, le=5, description="Explicit rotation 0..5 (as Rekee)."
     )
     tokens: list[TileToken] = Field(default_factory=list, description="Tokens on this tile.")

@@ -22,7 +22,7 @@ from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView
 from trackkit.rules.risk import flat_out_risk
 from trackkit.rules.track import Track
 
-__all__ = ["BOTS", "Bot", "Choice", "make_bot"]
+__all__ = ["BOTS", "Bot", "Choice", "make_bot", "pruners"]
 
 #: Longest plan a bot considers (steps).
 MAX_STEPS = 6
@@ -66,7 +66,7 @@ def _ahead_cached(key: int, track: Track) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _pruners(ctx: PlanContext) -> tuple[Prune, PruneMove]:
+def pruners(ctx: PlanContext) -> tuple[Prune, PruneMove]:
     """Steps a sensible driver considers: speed near the target for the road ahead.
 
     The target speed of a space is the highest from which the next corner can still be
@@ -110,7 +110,7 @@ def _score(ctx: PlanContext, plan: Plan) -> float:
 
 
 def _candidates(ctx: PlanContext) -> list[tuple[float, Plan]]:
-    keep, keep_move = _pruners(ctx)
+    keep, keep_move = pruners(ctx)
     plans = legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move)
     out = [(_score(ctx, p), p) for p in plans]
     if not out:  # nothing a sensible driver would do: any legal plan, safest first
@@ -184,7 +184,7 @@ def _greedy(ctx: PlanContext, *, max_risk: float) -> Plan:
     Each round re-walks the chosen prefix (pruned to that one path) and looks at the legal
     steps after it, so a turn costs a few dozen steps instead of every plan.
     """
-    keep, keep_move = _pruners(ctx)
+    keep, keep_move = pruners(ctx)
     prefix: list[PlanStep] = []
     best_plan, best_score = Plan(()), float("-inf")
     for _ in range(MAX_STEPS):

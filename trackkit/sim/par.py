@@ -15,7 +15,7 @@ from trackkit.rules.dashboard import dashboard
 from trackkit.rules.dice import DieKind
 from trackkit.rules.plans import PlanContext, legal_plans
 from trackkit.rules.state import CarState
-from trackkit.sim.bots import MAX_STEPS, _pruners
+from trackkit.sim.bots import MAX_STEPS, pruners
 from trackkit.sim.race import Prepared
 
 __all__ = ["par_time"]
@@ -40,7 +40,7 @@ def par_time(prepared: Prepared, *, car: str = "dirt", max_states: int = 20_000)
             continue
         seen += 1
         ctx = PlanContext(prepared.track, board, rules, CarState(0, space, gear))
-        keep, keep_move = _pruners(ctx)
+        keep, keep_move = pruners(ctx)
         for plan in legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move):
             last = plan.steps[-1]
             if any(s.loc for s in plan.steps):

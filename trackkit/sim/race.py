@@ -76,6 +76,10 @@ class Settings:
         return cls(drivers, hillclimb=hillclimb)
 
 
+#: The token each kind of crash damage is when it goes back in the bag (DAMAGE-1).
+DAMAGE_TOKENS = {"gear": ("gear", "ok"), "brake": ("brake", "ok"), "coast": ("coast", "coast")}
+
+
 @dataclass(frozen=True, slots=True)
 class Prepared:
     """A stage ready to race: the rules track, ruleset and start spaces."""
@@ -83,12 +87,33 @@ class Prepared:
     track: Track
     ruleset: Ruleset
     start: tuple[str, ...]
+    inner: frozenset[str] = frozenset()
+    """Spaces on the inner lane of the corner they are in, or of the next one (TURN-2)."""
 
 
 def prepare(track: Track, ruleset: Ruleset | None = None) -> Prepared:
     """Get a track ready for races (start grid rearmost first)."""
     start = tuple(sorted(track.start, key=lambda n: (track.spaces[n].progress, n)))
-    return Prepared(track, ruleset or load_ruleset("dirt"), start)
+    return Prepared(track, ruleset or load_ruleset("dirt"), start, _inner_lanes(track))
+
+
+def _inner_lanes(track: Track) -> frozenset[str]:
+    """Spaces whose lane is the inner lane of the current or next corner (TURN-2)."""
+    side_of_next: dict[str, str | None] = {}
+    for node in sorted(track.spaces, key=lambda n: -track.spaces[n].progress):
+        info = track.spaces[node]
+        if info.corner_lane == "inner":
+            side_of_next[node] = info.sides
+            continue
+        nxt = [side_of_next.get(s) for s, _ in track.successors[node]]
+        known = [x for x in nxt if x]
+        side_of_next[node] = known[0] if known else None
+    return frozenset(
+        n
+        for n, info in track.spaces.items()
+        if info.corner_lane == "inner"
+        or (info.sides in ("L", "R") and side_of_next.get(n) == info.sides)
+    )
 
 
 @dataclass(slots=True)
@@ -166,7 +191,7 @@ def _play_order(prepared: Prepared, seats: list[_Seat], on_stage: list[int]) -> 
         car = seats[i].car
         info = spaces[car.space] if car.space else None
         progress = info.progress if info else -1e9
-        inner = 0 if info is not None and info.corner_lane == "inner" else 1
+        inner = 0 if car.space in prepared.inner else 1
         return (-progress, -car.gear, inner, i)
 
     return sorted(on_stage, key=key)
@@ -215,8 +240,7 @@ def run_race(
         ]
         everyone_started = all(s.started for s in seats)
         if waiting and (everyone_started or not settings.short_game):
-            order.append(waiting[0])
-            seats[waiting[0]].waiting_since = None
+            order.append(waiting[0])  # it stops waiting once its car is on the stage
         leader = order[0] if order else None  # rule: MOVE-3 (first in play order)
         for i in order:
             table = _turn(prepared, seats, i, rnd, rng, table, results, log, leader=i == leader)
@@ -228,10 +252,15 @@ def run_race(
                 results[i].finished = True
                 seat.attempt += 1
                 if settings.hillclimb and seat.attempt < settings.attempts:
-                    # rule: HILLCLIMB-3 (tokens back, damage back in the bag)
-                    for kind in ("gear", "brake", "coast"):
+                    # rule: HILLCLIMB-3 (second tokens to the reserve, damage to the bag)
+                    for kind, token in DAMAGE_TOKENS.items():
                         for _ in range(getattr(seat.car.damage, kind)):
-                            table = table.put_back((kind, "ok"))
+                            table = table.put_back(token)
+                    # rule: SHORTCUT-2 DEFAULT, HILLCLIMB-5 (the mud stays on the track, and
+                    # its drawer's exemption ends with the attempt)
+                    table = replace(
+                        table, mud=tuple((t, -1 if d == i else d) for t, d in table.mud)
+                    )
                     seat.car = CarState(car_id=i, space=None)
                     seat.waiting_since = rnd
                     if i in finish_order:
@@ -241,7 +270,7 @@ def run_race(
                     seat.done = True
     for i, seat in enumerate(seats):
         if not seat.done:
-            results[i].stuck_at = seat.car.space
+            results[i].stuck_at = seat.car.space or "start"
     return RaceResult(results, rnd, log)
 
 
@@ -268,8 +297,13 @@ def _turn(
             return table
         car = replace(car, space=free[0], gear=0, on_track=True, finished=False)
         seat.started = True
+        seat.waiting_since = None
     elif not car.on_track:
-        car = replace(car, space=_back_on(prepared, car.space, taken), on_track=True)
+        back = _back_on(prepared, car.space, taken)
+        if back is None:  # nowhere free behind: it waits off the track (LOC-4)
+            results[i].blocked.append(car.space or "start")
+            return table
+        car = replace(car, space=back, on_track=True)
     others = tuple(
         OtherCar(s.car.space, s.car.gear, s.car.on_track)
         for j, s in enumerate(seats)
@@ -293,16 +327,20 @@ def _turn(
 
 
 def _back_on(prepared: Prepared, space: str | None, taken: set[str]) -> str | None:
-    """LOC-4 DEFAULT: back where control was lost, or the nearest free space behind."""
+    """LOC-4 DEFAULT: back where control was lost, or the nearest free space behind it.
+
+    Any space of the road counts (lane, full width, corner, chicane, slide), not a
+    shortcut; None when every space behind is taken.
+    """
     if space is None or _free(prepared, space, taken):
         return space
     spaces = prepared.track.spaces
     here = spaces[space].progress
     behind = sorted(
-        (s for s, info in spaces.items() if info.progress < here and info.kind in ("lane", "full")),
+        (s for s, info in spaces.items() if info.progress < here and info.kind != "shortcut"),
         key=lambda s: (-spaces[s].progress, s),
     )
     for s in behind:
         if _free(prepared, s, taken):
             return s
-    return space
+    return None

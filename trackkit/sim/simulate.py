@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from trackkit.errors import TrackkitError
@@ -73,13 +74,22 @@ def simulate_files(
                 times=times,
                 attempts=tuple(() for _ in range(players)),
                 finished=tuple(all(r.finished[i] for r in rows) for i in range(players)),
-                losses=tuple(x for r in rows for x in r.losses),
-                blocked=tuple(x for r in rows for x in r.blocked),
-                stuck=tuple(x for r in rows for x in r.stuck),
+                # per-place details stay in each stage's own document ("stages")
+                losses=(),
+                blocked=(),
+                stuck=tuple(
+                    (i, f"stage {n + 1}: {space}")
+                    for n, r in enumerate(rows)
+                    for i, space in r.stuck
+                ),
                 rounds=sum(r.rounds for r in rows),
                 start_positions=rows[0].start_positions,
             )
         )
-    doc = summarize_races(combined, settings, seed=seed, tiles={})
+    rally = replace(settings, hillclimb=False)
+    doc = summarize_races(combined, rally, seed=seed, tiles={})
+    doc["loss_of_control"]["per_race"] = round(
+        sum(d["loss_of_control"]["per_race"] for d in docs), 4
+    )
     doc["stages"] = docs
     return doc, replay_text
