@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from trackkit.convert import dump_stage
 from trackkit.errors import InputError
 from trackkit.formats import (
     MAX_FILE_BYTES,
-    dump_stage,
     load_stage,
     parse_stage,
 )

@@ -13,15 +13,14 @@ import yaml
 
 from trackkit import hexgrid
 from trackkit.assemble import lay_out
+from trackkit.convert import dump_stage, save_stage
 from trackkit.errors import InputError
 from trackkit.formats import (
     StageFormat,
     detect_format,
-    dump_stage,
     format_for_path,
     load_stage,
     parse_stage,
-    save_stage,
     write_text_atomic,
 )
 from trackkit.formats.tokens import rekee_token_id, rgt_token_id, token_from_id

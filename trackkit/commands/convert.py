@@ -27,7 +27,8 @@ def convert(
     ],
 ) -> None:
     """Convert a stage between native YAML/JSON, Rekee JSON and .rgt."""
-    from trackkit.formats import dump_stage, format_for_path, load_stage, write_text_atomic
+    from trackkit.convert import dump_stage
+    from trackkit.formats import format_for_path, load_stage, write_text_atomic
 
     try:
         stage = load_stage(source)

@@ -2,7 +2,8 @@
 
 Reading detects the format from the content; every unusable input raises
 :class:`~trackkit.errors.InputError` naming the file and the place. Writing lays editor
-formats out on the grid; :func:`write_text_atomic` never leaves a half-written file.
+formats take tiles already placed (:mod:`trackkit.convert` places them: this layer sits
+above the placement layer); :func:`write_text_atomic` never leaves a half-written file.
 """
 
 from trackkit.formats.files import (
@@ -11,11 +12,9 @@ from trackkit.formats.files import (
     StageFormat,
     check_output_folder,
     detect_format,
-    dump_stage,
     format_for_path,
     load_stage,
     parse_stage,
-    save_stage,
     write_bytes_atomic,
     write_text_atomic,
 )
@@ -30,11 +29,9 @@ __all__ = [
     "StageFormat",
     "check_output_folder",
     "detect_format",
-    "dump_stage",
     "format_for_path",
     "load_stage",
     "parse_stage",
-    "save_stage",
     "write_bytes_atomic",
     "write_text_atomic",
 ]

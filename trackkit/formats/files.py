@@ -16,10 +16,10 @@ import contextlib
 import os
 import secrets
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from trackkit.errors import InputError
-from trackkit.formats.native import FORMAT_ID, dump_native, read_native
+from trackkit.formats.native import FORMAT_ID, read_native
 from trackkit.formats.source import decode_bytes, parse_document, read_bytes
 from trackkit.library import TileLibrary
 from trackkit.models.stage import Stage
@@ -30,11 +30,9 @@ __all__ = [
     "StageFormat",
     "check_output_folder",
     "detect_format",
-    "dump_stage",
     "format_for_path",
     "load_stage",
     "parse_stage",
-    "save_stage",
     "write_bytes_atomic",
     "write_text_atomic",
 ]
@@ -156,28 +154,6 @@ def format_for_path(path: str | Path) -> StageFormat:
     )
 
 
-def dump_stage(stage: Stage, fmt: StageFormat, *, library: TileLibrary | None = None) -> str:
-    """The text of ``stage`` in format ``fmt``.
-
-    Editor formats (``rekee``, ``rgt``) need positions: the stage is laid out and every
-    placed tile is written with its hex and rotation. They do not keep ``kind``, ``ruleset``
-    or ``boxes``, nor tiles that cannot be placed at all.
-    """
-    if fmt == "native-yaml":
-        return dump_native(stage, "yaml")
-    if fmt == "native-json":
-        return dump_native(stage, "json")
-    if fmt == "rekee":
-        from trackkit.formats.rekee import dump_rekee
-
-        return dump_rekee(stage, library)
-    if fmt == "rgt":
-        from trackkit.formats.rgt import dump_rgt
-
-        return dump_rgt(stage, library)
-    raise ValueError(f"unknown stage format {fmt!r} (one of {', '.join(get_args(StageFormat))})")
-
-
 def check_output_folder(path: str | Path) -> None:
     """Fail early, before long work, if ``path`` cannot be written at all.
 
@@ -241,14 +217,3 @@ def write_text_atomic(path: str | Path, text: str) -> None:
             str(path), f"cannot write: the text is not valid Unicode ({exc.reason})"
         ) from None
     write_bytes_atomic(path, data)
-
-
-def save_stage(
-    stage: Stage,
-    path: str | Path,
-    fmt: StageFormat | None = None,
-    *,
-    library: TileLibrary | None = None,
-) -> None:
-    """Write ``stage`` to ``path`` atomically, in ``fmt`` or the format its name asks for."""
-    write_text_atomic(path, dump_stage(stage, fmt or format_for_path(path), library=library))

@@ -8,6 +8,7 @@ the tile centre).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -95,20 +96,17 @@ def read_rekee(doc: Document, library: TileLibrary | None = None) -> Stage:
         raise InputError(doc.file, "Rekee file: " + validation_message(exc)) from None
 
 
-def dump_rekee(stage: Stage, library: TileLibrary | None = None) -> str:
-    """Rekee JSON of a stage laid out on the grid (tiles that cannot be placed are left out)."""
-    from trackkit.assemble import lay_out  # placement layer, imported when needed
-
-    layout = lay_out(stage, library)
+def dump_rekee(stage: Stage, placements: Sequence[Placement]) -> str:
+    """Rekee JSON of a stage's placed tiles (see :func:`trackkit.convert.placements`)."""
     tiles = [
         {
             "q": t.hex[0],
             "r": t.hex[1],
-            "id": t.face_id,
-            "dir": t.rotation % 6,
+            "id": t.tile,
+            "dir": t.dir % 6,
             "tokens": [{"id": rekee_token_id(k), "q": 0.0, "r": 0.0, "dir": 0.0} for k in t.tokens],
         }
-        for t in layout.tiles
+        for t in placements
     ]
     doc = {"title": stage.name, "author": stage.author, "tiles": tiles}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

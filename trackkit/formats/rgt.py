@@ -9,6 +9,7 @@ Face ids are written upper case (``205A``) and read lower case.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -86,20 +87,17 @@ def read_rgt(doc: Document, library: TileLibrary | None = None) -> Stage:
         raise InputError(doc.file, ".rgt file: " + validation_message(exc)) from None
 
 
-def dump_rgt(stage: Stage, library: TileLibrary | None = None) -> str:
-    """``.rgt`` JSON of a stage laid out on the grid (unplaceable tiles are left out)."""
-    from trackkit.assemble import lay_out  # placement layer, imported when needed
-
-    layout = lay_out(stage, library)
+def dump_rgt(stage: Stage, placements: Sequence[Placement]) -> str:
+    """``.rgt`` JSON of a stage's placed tiles (see :func:`trackkit.convert.placements`)."""
     tiles: list[dict[str, Any]] = []
-    shift = _editor_shift(layout.tiles[0].hex) if layout.tiles else (0, 0)
-    for t in layout.tiles:
+    shift = _editor_shift(placements[0].hex) if placements else (0, 0)
+    for t in placements:
         x, y = hexgrid.axial_to_offset((t.hex[0] + shift[0], t.hex[1] + shift[1]))
         tile: dict[str, Any] = {
             "X": x,
             "Y": y,
-            "Orientation": t.rotation % 6,
-            "TuileId": t.face_id.upper(),
+            "Orientation": t.dir % 6,
+            "TuileId": t.tile.upper(),
         }
         if t.tokens:
             tile["Tokens"] = [

@@ -1,0 +1,63 @@
+"""Writing stages in any format, editor formats included (they need tiles placed).
+
+This module sits above the placement layer: it lays the stage out and hands the placed
+tiles to the editor writers of :mod:`trackkit.formats`, which never place tiles themselves.
+
+Examples
+--------
+>>> from trackkit.formats import parse_stage
+>>> stage = parse_stage('{"format": "trackkit-stage/1", "tiles": [{"tile": "202a"}]}')
+>>> '"TuileId": "202A"' in dump_stage(stage, "rgt")
+True
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import get_args
+
+from trackkit.assemble import lay_out
+from trackkit.formats.files import StageFormat, format_for_path, write_text_atomic
+from trackkit.formats.native import dump_native
+from trackkit.formats.rekee import dump_rekee
+from trackkit.formats.rgt import dump_rgt
+from trackkit.formats.walk import Placement
+from trackkit.library import TileLibrary
+from trackkit.models.stage import Stage
+
+__all__ = ["dump_stage", "placements", "save_stage"]
+
+
+def placements(stage: Stage, library: TileLibrary | None = None) -> list[Placement]:
+    """Every tile of ``stage`` as laid out (driving order, then beside the road)."""
+    layout = lay_out(stage, library)
+    return [Placement(t.face_id, t.hex, t.rotation, list(t.tokens)) for t in layout.tiles]
+
+
+def dump_stage(stage: Stage, fmt: StageFormat, *, library: TileLibrary | None = None) -> str:
+    """The text of ``stage`` in format ``fmt``.
+
+    Editor formats (``rekee``, ``rgt``) need positions: the stage is laid out and every
+    placed tile is written with its hex and rotation. They do not keep ``kind``,
+    ``ruleset`` or ``boxes``, nor tiles that cannot be placed at all.
+    """
+    if fmt == "native-yaml":
+        return dump_native(stage, "yaml")
+    if fmt == "native-json":
+        return dump_native(stage, "json")
+    if fmt == "rekee":
+        return dump_rekee(stage, placements(stage, library))
+    if fmt == "rgt":
+        return dump_rgt(stage, placements(stage, library))
+    raise ValueError(f"unknown stage format {fmt!r} (one of {', '.join(get_args(StageFormat))})")
+
+
+def save_stage(
+    stage: Stage,
+    path: str | Path,
+    fmt: StageFormat | None = None,
+    *,
+    library: TileLibrary | None = None,
+) -> None:
+    """Write ``stage`` to ``path`` atomically, in ``fmt`` or the format its name asks for."""
+    write_text_atomic(path, dump_stage(stage, fmt or format_for_path(path), library=library))
