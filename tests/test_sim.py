@@ -144,11 +144,27 @@ def test_hillclimb_three_attempts_best_time_wins():
         assert len(d.times) == 3 and d.best == min(d.times)
     reentries: dict[int, int] = {}
     seen: set[tuple[int, int]] = set()
-    for t in result.log:
+    for k, t in enumerate(result.log):
         if t.attempt > 0 and (t.driver, t.attempt) not in seen:
             reentries[t.round] = reentries.get(t.round, 0) + 1
+            # the re-entering driver plays last in that round's order
+            rest = [u for u in result.log[k + 1 :] if u.round == t.round]
+            assert rest == [], (t.round, t.driver)
         seen.add((t.driver, t.attempt))
     assert reentries and max(reentries.values()) == 1  # one re-entry per round
+    # first finisher first: attempts start in the order the previous ones finished
+    finish_rounds: dict[int, list[int]] = {}
+    for t in result.log:
+        if any(e.kind == "finish" for e in t.events):
+            finish_rounds.setdefault(t.attempt + 1, []).append(t.driver)
+    starts: dict[int, list[int]] = {}
+    for t in result.log:
+        order = starts.setdefault(t.attempt, [])
+        if t.driver not in order:
+            order.append(t.driver)
+    for attempt in (1, 2):
+        finished_order = finish_rounds.get(attempt, [])
+        assert [d for d in starts.get(attempt, []) if d in finished_order] == finished_order
 
 
 def test_replay_file_replays_and_a_tampered_one_fails(tmp_path: Path):
