@@ -24,6 +24,7 @@ Examples
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -281,63 +282,28 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
         elif isinstance(sec, CornerSection):
             inner_side: Side = "L" if unit.turn == "left" else "R"
             outer_side: Side = "R" if inner_side == "L" else "L"
-            for lane_name, lane, side, letter in (
-                ("inner", sec.inner, inner_side, "I"),
-                ("outer", sec.outer, outer_side, "O"),
+            for lane_name, lane, side in (
+                ("inner", sec.inner, inner_side),
+                ("outer", sec.outer, outer_side),
             ):
                 lat = (0.0, 1.0) if side == "L" else (-1.0, 0.0)
-                ids = []
-                for k in range(lane.spaces):
-                    f0 = unit.f0 + (unit.f1 - unit.f0) * k / lane.spaces
-                    f1 = unit.f0 + (unit.f1 - unit.f0) * (k + 1) / lane.spaces
-                    sid = f"{unit.section}.{letter}{k + 1}"
-                    add(
-                        LocalSpace(
-                            sid,
-                            unit.index,
-                            "corner",
-                            frozenset(side),
-                            f0,
-                            f1,
-                            lat,
-                            limit=lane.limit,
-                            corner_lane="inner" if lane_name == "inner" else "outer",
-                        ),
-                        unit,
-                    )
-                    ids.append(sid)
-                # rule: CORNER-2 (no lane change inside a corner)
-                steps += [
-                    Step(a, b, frozenset({"corner", "straight"}))
-                    for a, b in itertools.pairwise(ids)
-                ]
-                unit.entries.append(ids[0])
-                unit.exits.append(ids[-1])
-        elif isinstance(sec, ChicaneSection):
-            ids = []
-            for k in range(sec.spaces):
-                f0 = unit.f0 + (unit.f1 - unit.f0) * k / sec.spaces
-                f1 = unit.f0 + (unit.f1 - unit.f0) * (k + 1) / sec.spaces
-                sid = f"{unit.section}.C{k + 1}"
-                add(
-                    LocalSpace(
-                        sid,
-                        unit.index,
-                        "chicane",
-                        frozenset("LR"),
-                        f0,
-                        f1,
-                        (-1.0, 1.0),
-                        limit=sec.limit,
-                    ),
+                letter = "I" if lane_name == "inner" else "O"
+                # rule: CORNER-2 (each lane its own run: no lane change inside a corner)
+                steps += _corner_run(
                     unit,
+                    add,
+                    letter,
+                    lane.spaces,
+                    "corner",
+                    side,
+                    lat,
+                    lane.limit,
+                    "inner" if lane_name == "inner" else "outer",
                 )
-                ids.append(sid)
-            steps += [
-                Step(a, b, frozenset({"corner", "straight"})) for a, b in itertools.pairwise(ids)
-            ]
-            unit.entries.append(ids[0])
-            unit.exits.append(ids[-1])
+        elif isinstance(sec, ChicaneSection):
+            steps += _corner_run(
+                unit, add, "C", sec.spaces, "chicane", "LR", (-1.0, 1.0), sec.limit, None
+            )
 
     climb: Literal["up", "down"] | None = None
     if road.climb is not None:
@@ -414,6 +380,35 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
         line_after("finish"),
         shortcut_limits,
     )
+
+
+def _corner_run(
+    unit: Unit,
+    add: Callable[[LocalSpace, Unit], None],
+    letter: str,
+    count: int,
+    kind: Literal["corner", "chicane"],
+    sides: str,
+    lat: tuple[float, float],
+    limit: int,
+    lane: Literal["inner", "outer"] | None,
+) -> list[Step]:
+    """A lane of corner (or chicane) spaces splitting the unit evenly; the steps along it."""
+    ids = []
+    for k in range(count):
+        f0 = unit.f0 + (unit.f1 - unit.f0) * k / count
+        f1 = unit.f0 + (unit.f1 - unit.f0) * (k + 1) / count
+        sid = f"{unit.section}.{letter}{k + 1}"
+        add(
+            LocalSpace(
+                sid, unit.index, kind, frozenset(sides), f0, f1, lat, limit=limit, corner_lane=lane
+            ),
+            unit,
+        )
+        ids.append(sid)
+    unit.entries.append(ids[0])
+    unit.exits.append(ids[-1])
+    return [Step(a, b, frozenset({"corner", "straight"})) for a, b in itertools.pairwise(ids)]
 
 
 def _section_per_unit(road: Road, rev: bool) -> list[int]:

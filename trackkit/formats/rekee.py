@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from trackkit.errors import InputError
 from trackkit.formats.source import Document, validation_message
 from trackkit.formats.tokens import rekee_token_id, token_from_id
-from trackkit.formats.walk import Placement, stage_from_placements
+from trackkit.formats.walk import Placement, editor_stage
 from trackkit.library import TileLibrary
 from trackkit.models.stage import MAX_STAGE_TILES, Stage
 
@@ -85,15 +85,9 @@ def read_rekee(doc: Document, library: TileLibrary | None = None) -> Stage:
         )
         for t in rekee.tiles
     ]
-    try:
-        return stage_from_placements(
-            placements,
-            name=(rekee.title or "").strip() or "Untitled stage",
-            author=rekee.author or "",
-            library=library,
-        )
-    except ValidationError as exc:  # a value the editor file allows but a stage does not
-        raise InputError(doc.file, "Rekee file: " + validation_message(exc)) from None
+    return editor_stage(
+        doc, "Rekee file", placements, name=rekee.title, author=rekee.author, library=library
+    )
 
 
 def dump_rekee(stage: Stage, placements: Sequence[Placement]) -> str:

@@ -18,7 +18,7 @@ from trackkit import hexgrid
 from trackkit.errors import InputError
 from trackkit.formats.source import Document, validation_message
 from trackkit.formats.tokens import rgt_token_id, token_from_id
-from trackkit.formats.walk import Placement, stage_from_placements
+from trackkit.formats.walk import Placement, editor_stage
 from trackkit.library import TileLibrary
 from trackkit.models.stage import MAX_STAGE_TILES, Stage
 
@@ -76,15 +76,9 @@ def read_rgt(doc: Document, library: TileLibrary | None = None) -> Stage:
         )
         for t in rgt.Tuiles
     ]
-    try:
-        return stage_from_placements(
-            placements,
-            name=(rgt.Name or "").strip() or "Untitled stage",
-            author=rgt.Author or "",
-            library=library,
-        )
-    except ValidationError as exc:  # a value the editor file allows but a stage does not
-        raise InputError(doc.file, ".rgt file: " + validation_message(exc)) from None
+    return editor_stage(
+        doc, ".rgt file", placements, name=rgt.Name, author=rgt.Author, library=library
+    )
 
 
 def dump_rgt(stage: Stage, placements: Sequence[Placement]) -> str:

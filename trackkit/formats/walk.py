@@ -13,7 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pydantic import ValidationError
+
 from trackkit import hexgrid
+from trackkit.errors import InputError
+from trackkit.formats.source import Document, validation_message
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import Stage, StageTile, TileToken
 from trackkit.models.tile import TileFace
@@ -120,3 +124,31 @@ def stage_from_placements(
     out = [spec(i, entry if n == 0 else None) for n, (i, entry) in enumerate(order)]
     out += [spec(i) for i in range(len(tiles)) if i not in driven]
     return Stage(format="trackkit-stage/1", name=name, author=author, tiles=out)
+
+
+def editor_stage(
+    doc: Document,
+    label: str,
+    tiles: Sequence[Placement],
+    *,
+    name: str | None,
+    author: str | None,
+    library: TileLibrary | None = None,
+) -> Stage:
+    """The stage of an editor file (Rekee or ``.rgt``): its tiles in driving order.
+
+    Raises
+    ------
+    InputError
+        If a value the editor file allows is one a stage does not (``label`` names the
+        format in the message).
+    """
+    try:
+        return stage_from_placements(
+            tiles,
+            name=(name or "").strip() or "Untitled stage",
+            author=author or "",
+            library=library,
+        )
+    except ValidationError as exc:
+        raise InputError(doc.file, f"{label}: " + validation_message(exc)) from None
