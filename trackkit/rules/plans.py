@@ -29,7 +29,15 @@ from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.state import CarState, OtherCar
 from trackkit.rules.track import SpaceInfo, Track
 
-__all__ = ["Plan", "PlanContext", "PlanStep", "count_plans", "legal_plans", "plans_by_first"]
+__all__ = [
+    "Plan",
+    "PlanBuilder",
+    "PlanContext",
+    "PlanStep",
+    "count_plans",
+    "legal_plans",
+    "plans_by_first",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +156,9 @@ def _die_options_uncached(speed: int, climb: str | None) -> list[tuple[tuple[Die
     return out
 
 
+#: What a step adds to the walk: lead die, brakes, boosts, tile, oxygen, cars come beside.
+_Record = tuple[Die, int, int, int, int, tuple[int, ...]]
+
 #: A pruning callback: (steps so far, candidate step) -> whether to keep the candidate.
 Prune = Callable[[list[PlanStep], PlanStep], bool]
 #: A cheaper one, before a step is built: (steps so far, target space, speed before, after).
@@ -175,31 +186,15 @@ def legal_plans(
     start = ctx.car.space
     if start is None or not ctx.car.on_track or ctx.car.finished:
         return
-    stack: list[PlanStep] = []
-    occupied: set[str] = set()
-    lanes_taken: dict[str, str] = {}
-    for other in ctx.others:
-        if other.blocks:
-            occupied.add(other.space)
-            info = ctx.track.spaces.get(other.space)
-            if info is not None and info.corner is not None and info.corner_lane is not None:
-                lanes_taken[info.corner] = info.corner_lane  # rule: TRAFFIC-3
-    blocked = set(occupied)
-    for space in occupied:
-        blocked |= ctx.track.overlaps.get(space, frozenset())
-    cars_at = {o.space: (i, o.gear) for i, o in enumerate(ctx.others) if o.blocks}
-    walk = _Walk()
+    traffic = _Traffic.of(ctx)
     depth = 99 if max_steps is None else max_steps
     yield from _extend(
         ctx,
         start,
         ctx.car.gear,
-        walk,
-        stack,
-        blocked,
-        lanes_taken,
-        cars_at,
-        first=True,
+        _Walk(),
+        [],
+        traffic,
         depth=depth,
         keep=keep,
         keep_move=keep_move,
@@ -207,11 +202,114 @@ def legal_plans(
     )
 
 
-def _enterable(
-    ctx: PlanContext, info: SpaceInfo, blocked: set[str], lanes_taken: dict[str, str]
-) -> bool:
-    if info.node in blocked:  # rule: TRAFFIC-3 (no car may enter an occupied space)
+class PlanBuilder:
+    """One plan grown a step at a time: the legal next steps after the steps taken so far.
+
+    The same steps, in the same order, as the plans of :func:`legal_plans` that go on from
+    :attr:`steps` (with the same ``keep`` and ``keep_move``), without re-walking them: a
+    bot that builds its plan greedily asks for :meth:`options` and :meth:`push` es one.
+
+    Examples
+    --------
+    >>> from trackkit.rules.testing import position
+    >>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=0)
+    >>> builder = PlanBuilder(ctx)
+    >>> [str(s) for s in builder.options()]
+    ['1:1.2L G1', '1:1.2R G1']
+    >>> builder.push(builder.options()[0])
+    >>> [str(s) for s in builder.options()]
+    ['1:1.3L G2', '1:1.3L C', '1:1.3R G2', '1:1.3R C']
+    >>> str(builder.plan())
+    '1:1.2L G1'
+    """
+
+    def __init__(
+        self, ctx: PlanContext, *, keep: Prune | None = None, keep_move: PruneMove | None = None
+    ) -> None:
+        self.ctx = ctx
+        self.keep = keep
+        self.keep_move = keep_move
+        self.steps: list[PlanStep] = []
+        self._walk = _Walk()
+        self._traffic = _Traffic.of(ctx)
+        self._options: list[tuple[PlanStep, _Record | None]] | None = None
+
+    def options(self) -> list[PlanStep]:
+        """The legal next steps (none once the plan finishes, loses control or moved free)."""
+        return [step for step, _record in self._level()]
+
+    def push(self, step: PlanStep) -> None:
+        """Take ``step``, one of :meth:`options`."""
+        for option, record in self._level():
+            if option == step:
+                if record is not None:
+                    _apply(self._walk, *record)
+                self.steps.append(step)
+                self._options = None
+                return
+        raise ValueError(f"{step} is not a legal next step after {self.plan()}")
+
+    def plan(self, step: PlanStep | None = None) -> Plan:
+        """The plan so far (with ``step`` after it, if given)."""
+        return Plan((*self.steps, step) if step is not None else tuple(self.steps))
+
+    def _level(self) -> list[tuple[PlanStep, _Record | None]]:
+        if self._options is None:
+            ctx = self.ctx
+            if not self.steps:
+                here, speed = ctx.car.space, ctx.car.gear
+                if here is None or not ctx.car.on_track or ctx.car.finished:
+                    self._options = []
+                    return self._options
+            else:
+                last = self.steps[-1]
+                if last.loc is not None or last.finishes or last.free:
+                    self._options = []
+                    return self._options
+                here, speed = last.space, last.speed
+            self._options = _level(
+                ctx,
+                here,
+                speed,
+                self._walk,
+                self.steps,
+                self._traffic,
+                keep=self.keep,
+                keep_move=self.keep_move,
+                ref=None,
+            )
+        return self._options
+
+
+@dataclass(frozen=True, slots=True)
+class _Traffic:
+    """The other cars as obstacles: spaces no car may enter, corner lanes taken, gears."""
+
+    blocked: frozenset[str]
+    lanes_taken: dict[str, str]
+    cars_at: dict[str, tuple[int, int]]
+
+    @classmethod
+    def of(cls, ctx: PlanContext) -> _Traffic:
+        occupied: set[str] = set()
+        lanes_taken: dict[str, str] = {}
+        for other in ctx.others:
+            if other.blocks:
+                occupied.add(other.space)
+                info = ctx.track.spaces.get(other.space)
+                if info is not None and info.corner is not None and info.corner_lane is not None:
+                    lanes_taken[info.corner] = info.corner_lane  # rule: TRAFFIC-3
+        blocked = set(occupied)
+        for space in occupied:
+            blocked |= ctx.track.overlaps.get(space, frozenset())
+        cars_at = {o.space: (i, o.gear) for i, o in enumerate(ctx.others) if o.blocks}
+        return cls(frozenset(blocked), lanes_taken, cars_at)
+
+
+def _enterable(ctx: PlanContext, info: SpaceInfo, traffic: _Traffic) -> bool:
+    if info.node in traffic.blocked:  # rule: TRAFFIC-3 (no car may enter an occupied space)
         return False
+    lanes_taken = traffic.lanes_taken
     if (
         info.corner is not None
         and info.corner in lanes_taken
@@ -228,11 +326,8 @@ def _extend(
     speed: int,
     walk: _Walk,
     stack: list[PlanStep],
-    blocked: set[str],
-    lanes_taken: dict[str, str],
-    cars_at: dict[str, tuple[int, int]],
+    traffic: _Traffic,
     *,
-    first: bool,
     depth: int,
     keep: Prune | None = None,
     keep_move: PruneMove | None = None,
@@ -240,14 +335,61 @@ def _extend(
 ) -> Iterator[Plan]:
     if depth <= 0:
         return
-    track = ctx.track
     n = len(stack)
     ref = after[n] if n < len(after) else None
+    options = _level(
+        ctx, here, speed, walk, stack, traffic, keep=keep, keep_move=keep_move, ref=ref
+    )
+    for step, record in options:
+        if record is None:  # the free move of CLIMB-5 ends the plan
+            yield Plan((*stack, step))
+            continue
+        undo = _apply(walk, *record)
+        stack.append(step)
+        if ref is None:
+            yield Plan(tuple(stack))
+        if step.loc is None and not step.finishes:
+            yield from _extend(
+                ctx,
+                step.space,
+                step.speed,
+                walk,
+                stack,
+                traffic,
+                depth=depth - 1,
+                keep=keep,
+                keep_move=keep_move,
+                after=after,
+            )
+        stack.pop()
+        undo()
+
+
+def _level(
+    ctx: PlanContext,
+    here: str,
+    speed: int,
+    walk: _Walk,
+    stack: list[PlanStep],
+    traffic: _Traffic,
+    *,
+    keep: Prune | None,
+    keep_move: PruneMove | None,
+    ref: PlanStep | None,
+) -> list[tuple[PlanStep, _Record | None]]:
+    """The legal next steps from ``here`` at ``speed`` after ``stack`` (with ``walk``'s dice).
+
+    Each comes with the dice it records in the walk (None for the free move of CLIMB-5);
+    with ``ref``, only that step (a prefix being re-walked, not pruned).
+    """
+    track = ctx.track
+    first = not stack
+    out: list[tuple[PlanStep, _Record | None]] = []
     for target, climb in track.successors[here]:
         if ref is not None and target != ref.placed_on:
             continue
         info = track.spaces[target]
-        if not _enterable(ctx, info, blocked, lanes_taken):
+        if not _enterable(ctx, info, traffic):
             continue
         placed = False
         for dice, new_speed in _die_options(speed, climb):
@@ -261,7 +403,7 @@ def _extend(
             ):
                 placed = True  # skipped by choice, not blocked by the climb line
                 continue
-            tried = _try_step(ctx, info, dice, new_speed, walk, blocked, lanes_taken, cars_at)
+            tried = _try_step(ctx, info, dice, new_speed, walk, traffic)
             if tried is None:
                 continue
             placed = True
@@ -272,47 +414,18 @@ def _extend(
                         continue
                 elif keep is not None and not keep(stack, landing_step):
                     continue
-                undo = _apply(walk, *record)
-                stack.append(landing_step)
-                if ref is None:
-                    yield Plan(tuple(stack))
-                if landing_step.loc is None and not landing_step.finishes:
-                    yield from _extend(
-                        ctx,
-                        landing_step.space,
-                        landing_step.speed,
-                        walk,
-                        stack,
-                        blocked,
-                        lanes_taken,
-                        cars_at,
-                        first=False,
-                        depth=depth - 1,
-                        keep=keep,
-                        keep_move=keep_move,
-                        after=after,
-                    )
-                stack.pop()
-                undo()
+                out.append((landing_step, record))
         if first and climb is not None and not placed and ref is None:
             # rule: CLIMB-5 (blocked by a climb line on its first space: one free space);
             # a move with no die cannot come beside a car (TRAFFIC-1)
-            if not _may_come_beside(ctx, target, None, walk, cars_at):
+            if not _may_come_beside(ctx, target, None, walk, traffic.cars_at):
                 continue
             col = ctx.dashboard.column(info.surface)
-            yield Plan(
-                (
-                    PlanStep(
-                        target,
-                        (),
-                        speed,
-                        target,
-                        col.danger_limit,
-                        free=True,
-                        finishes=info.finished,
-                    ),
-                )
+            free = PlanStep(
+                target, (), speed, target, col.danger_limit, free=True, finishes=info.finished
             )
+            out.append((free, None))
+    return out
 
 
 def _try_step(
@@ -321,9 +434,7 @@ def _try_step(
     dice: tuple[Die, ...],
     speed: int,
     walk: _Walk,
-    blocked: set[str],
-    lanes_taken: dict[str, str],
-    cars_at: dict[str, tuple[int, int]],
+    traffic: _Traffic,
 ) -> tuple[list[PlanStep], _Record] | None:
     """The step(s) ``dice`` make into ``info`` (several landings for a jump), or None."""
     col = ctx.dashboard.column(info.surface)
@@ -361,6 +472,7 @@ def _try_step(
     if info.kind == "shortcut" and info.limit is not None and speed > info.limit:
         return None  # rule: SHORTCUT-1 (the die on the shortcut space is at most its limit)
     # rule: TRAFFIC-1 (entering beside a car takes a gear die at or above its gear)
+    cars_at = traffic.cars_at
     newly_alongside: list[int] = []
     for near in ctx.track.beside.get(info.node, frozenset()):
         if near in cars_at:
@@ -379,7 +491,7 @@ def _try_step(
         seen: set[str] = set()
         for path in _paths(ctx.track, info.node, extra):
             land = ctx.track.spaces[path[-1]]
-            if land.node in seen or not _enterable(ctx, land, blocked, lanes_taken):
+            if land.node in seen or not _enterable(ctx, land, traffic):
                 continue  # one plan per landing, whichever spaces it flies over
             if not _may_come_beside(ctx, land.node, lead, walk, cars_at):
                 continue  # TRAFFIC-1 DEFAULT: a landing beside a car needs the gear too
@@ -412,9 +524,6 @@ def _try_step(
             )
         )
     return out, (lead, brakes, boosts, info.tile, oxygen, tuple(newly_alongside))
-
-
-_Record = tuple[Die, int, int, int, int, tuple[int, ...]]
 
 
 def _apply(

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from trackkit.rules.plans import Plan, PlanContext, PlanStep, Prune, PruneMove, legal_plans
+from trackkit.rules.plans import (
+    Plan,
+    PlanBuilder,
+    PlanContext,
+    PlanStep,
+    Prune,
+    PruneMove,
+    legal_plans,
+)
 from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView
 from trackkit.rules.risk import flat_out_risk
 from trackkit.rules.track import Track
@@ -181,29 +189,29 @@ class Aggressive:
 def _greedy(ctx: PlanContext, *, max_risk: float) -> Plan:
     """Build a plan step by step: the best-scoring next step within ``max_risk``.
 
-    Each round re-walks the chosen prefix (pruned to that one path) and looks at the legal
-    steps after it, so a turn costs a few dozen steps instead of every plan.
+    A :class:`~trackkit.rules.plans.PlanBuilder` offers the legal steps after the chosen
+    prefix, so a turn costs a few dozen steps instead of every plan.
     """
     keep, keep_move = pruners(ctx)
-    prefix: list[PlanStep] = []
+    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
     best_plan, best_score = Plan(()), float("-inf")
     for _ in range(MAX_STEPS):
-        n = len(prefix)
-        step_best: tuple[float, Plan] | None = None
-        for plan in legal_plans(ctx, max_steps=n + 1, keep=keep, keep_move=keep_move, after=prefix):
+        step_best: tuple[float, PlanStep, Plan] | None = None
+        for step in builder.options():
+            plan = builder.plan(step)
             if flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token) > max_risk:
                 continue
             score = _score(ctx, plan)
             if step_best is None or score > step_best[0]:
-                step_best = (score, plan)
+                step_best = (score, step, plan)
         if step_best is None:
             break
-        score, plan = step_best
+        score, step, plan = step_best
         if score > best_score:
             best_plan, best_score = plan, score
-        if plan.steps[-1].finishes:
+        if step.finishes:
             break
-        prefix = list(plan.steps)
+        builder.push(step)
     if not best_plan.steps:
         return _pick(ctx, max_risk=max_risk)  # nothing within the risk: the safest plan
     return best_plan
