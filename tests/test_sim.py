@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,9 +11,11 @@ from typer.testing import CliRunner
 
 from trackkit.cli import app
 from trackkit.formats import load_stage
+from trackkit.rules.dashboard import dashboard
+from trackkit.rules.plans import PlanContext, legal_plans
 from trackkit.rules.state import CarState
 from trackkit.rules.track import Track
-from trackkit.sim.race import Prepared, Settings, prepare, run_race
+from trackkit.sim.race import DriverSpec, Prepared, Settings, prepare, run_race
 from trackkit.sim.replay import check_replay, replay_document
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.validate import validate
@@ -27,6 +30,12 @@ def prepared(name: str) -> Prepared:
 
 
 RALLY = prepared("col-de-turini.yaml")
+
+
+def position_on(stage: Prepared, space: str, gear: int) -> PlanContext:
+    """A lone DIRT car on ``space`` in ``gear``."""
+    car = CarState(car_id=0, space=space, gear=gear)
+    return PlanContext(stage.track, dashboard("dirt", stage.ruleset), stage.ruleset, car)
 
 
 def test_seeded_race_summaries_match_the_golden_file():
@@ -115,6 +124,51 @@ def test_jobs_give_the_same_result_as_one_process():
     one = run_many(RALLY, settings, races=4, seed=9, jobs=1)
     two = run_many(RALLY, settings, races=4, seed=9, jobs=2)
     assert one == two
+
+
+@pytest.mark.parametrize(
+    ("stage", "hillclimb"), [("col-de-turini.yaml", False), ("hillclimb-pikes.yaml", True)]
+)
+def test_plan_memo_replays_the_races_played_without_it(stage: str, hillclimb: bool):
+    """The memo is exact: the same turns, events and times as searching every position."""
+    with_memo = prepared(stage)
+    without = replace(with_memo, memo=None)
+    settings = Settings(
+        tuple(
+            DriverSpec(f"d{i}", car, bot)
+            for i, (car, bot) in enumerate(
+                [
+                    ("dirt", "cautious"),
+                    ("r5", "aggressive"),
+                    ("dirt", "planner"),
+                    ("r5", "cautious"),
+                    ("dirt", "aggressive"),
+                ]
+            )
+        ),
+        hillclimb=hillclimb,
+    )
+    for seed in range(4):
+        a, b = run_race(with_memo, settings, seed), run_race(without, settings, seed)
+        assert [(t.driver, t.plan, t.events) for t in a.log] == [
+            (t.driver, t.plan, t.events) for t in b.log
+        ]
+        assert [d.times for d in a.drivers] == [d.times for d in b.drivers]
+    memo = with_memo.memo
+    assert memo is not None and memo.hits > 0 and memo.misses > 0  # it was used
+
+
+def test_plan_memo_zone_holds_every_space_a_plan_can_reach():
+    memo = RALLY.memo
+    assert memo is not None
+    track = RALLY.track
+    for space in list(track.spaces)[::7]:
+        zone = memo.zone(space)
+        ctx = position_on(RALLY, space, gear=3)
+        for plan in legal_plans(ctx, max_steps=memo.moves):
+            for step in plan.steps:
+                assert step.space in zone and step.placed_on in zone
+                assert track.beside.get(step.space, frozenset()) <= zone
 
 
 def test_summary_document_and_staggered_start():

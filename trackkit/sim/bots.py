@@ -13,10 +13,12 @@ position always give the same choice.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from trackkit.rules.dashboard import Dashboard
 from trackkit.rules.plans import (
     Plan,
     PlanBuilder,
@@ -29,6 +31,7 @@ from trackkit.rules.plans import (
 from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView
 from trackkit.rules.risk import flat_out_risk
 from trackkit.rules.track import Track
+from trackkit.sim.memo import PlanMemo
 
 __all__ = ["BOTS", "Bot", "Choice", "make_bot", "pruners"]
 
@@ -126,15 +129,56 @@ def _candidates(ctx: PlanContext) -> list[tuple[float, Plan]]:
     return out
 
 
-class Cautious:
+class _Bot:
+    """What every bot shares: a name, and a plan memo (the same position, the same plan)."""
+
+    name = ""
+
+    def __init__(self, memo: PlanMemo | None = None) -> None:
+        self.memo = memo
+        self._board: tuple[Dashboard, Hashable] | None = None
+
+    def plan(self, ctx: PlanContext) -> Plan:
+        """This bot's plan in ``ctx`` (from the memo when the position was seen)."""
+        if self.memo is None:
+            return self.search(ctx)
+        return self.memo.plan(self.name, self._board_key(ctx.dashboard), ctx, self.search)
+
+    def search(self, ctx: PlanContext) -> Plan:
+        """This bot's plan in ``ctx``, searched."""
+        raise NotImplementedError
+
+    def _board_key(self, board: Dashboard) -> Hashable:
+        # a seat keeps its dashboard all race: its key is worked out once
+        if self._board is None or self._board[0] is not board:
+            columns = tuple(
+                (s, tuple(c.gears), c.brake, c.coast, c.boost, c.danger_limit)
+                for s, c in sorted(board.columns.items())
+            )
+            key = (
+                board.name,
+                columns,
+                tuple(sorted(board.leader_surfaces)),
+                tuple(sorted(board.forced_leader_surfaces)),
+                board.sisu,
+                board.puncture_proof,
+            )
+            self._board = (board, key)
+        return self._board[1]
+
+
+class Cautious(_Bot):
     """Rolls one by one; secures dice or stops when control could be lost."""
 
     name = "cautious"
 
     def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
         """The best plan with a moderate flat-out risk, rolled one by one (or the safest)."""
-        plan = _greedy(ctx, max_risk=0.35)
-        return Choice(plan, Mode.ONE_BY_ONE, _CarefulPolicy(ctx))
+        return Choice(self.plan(ctx), Mode.ONE_BY_ONE, _CarefulPolicy(ctx))
+
+    def search(self, ctx: PlanContext) -> Plan:
+        """The greedy plan within a flat-out risk of 0.35."""
+        return _greedy(ctx, max_risk=0.35)
 
 
 class _CarefulPolicy(DefaultPolicy):
@@ -176,14 +220,18 @@ def _tail(probs: tuple[float, ...], need: int) -> float:
     return sum(dist[need:])
 
 
-class Aggressive:
+class Aggressive(_Bot):
     """Flat out, the furthest plan whose risk is at most one half."""
 
     name = "aggressive"
 
     def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
         """The best-scoring plan with risk <= 0.5 (or the safest)."""
-        return Choice(_greedy(ctx, max_risk=0.5), Mode.FLAT_OUT, DefaultPolicy())
+        return Choice(self.plan(ctx), Mode.FLAT_OUT, DefaultPolicy())
+
+    def search(self, ctx: PlanContext) -> Plan:
+        """The greedy plan within a flat-out risk of 0.5."""
+        return _greedy(ctx, max_risk=0.5)
 
 
 def _greedy(ctx: PlanContext, *, max_risk: float) -> Plan:
@@ -236,20 +284,24 @@ def _pick(ctx: PlanContext, *, max_risk: float) -> Plan:
 LOC_COST_MM = 500.0
 
 
-class Planner:
+class Planner(_Bot):
     """Flat out, the plan with the best expected outcome under the exact risk."""
 
     name = "planner"
 
     def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
         """Maximise (1 - risk) * score - risk * cost of a loss of control."""
+        return Choice(self.plan(ctx), Mode.FLAT_OUT, DefaultPolicy())
+
+    def search(self, ctx: PlanContext) -> Plan:
+        """The plan of the best expected value among the pruned legal plans."""
         best: tuple[float, Plan] | None = None
         for score, plan in _candidates(ctx):
             risk = flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token)
             value = (1 - risk) * score - risk * LOC_COST_MM
             if best is None or value > best[0]:
                 best = (value, plan)
-        return Choice(best[1] if best else Plan(()), Mode.FLAT_OUT, DefaultPolicy())
+        return best[1] if best else Plan(())
 
 
 Bot = Cautious | Aggressive | Planner
@@ -260,9 +312,9 @@ BOTS: dict[str, type[Cautious] | type[Aggressive] | type[Planner]] = {
 }
 
 
-def make_bot(name: str) -> Bot:
-    """A bot by name."""
+def make_bot(name: str, memo: PlanMemo | None = None) -> Bot:
+    """A bot by name (sharing ``memo`` with the other bots of the stage, if given)."""
     try:
-        return BOTS[name]()
+        return BOTS[name](memo)
     except KeyError:
         raise ValueError(f"unknown bot '{name}' (bots: {', '.join(BOTS)})") from None

@@ -26,7 +26,8 @@ from trackkit.rules.ruleset import Ruleset, load_ruleset
 from trackkit.rules.state import CarState, OtherCar
 from trackkit.rules.table import Table, new_table
 from trackkit.rules.track import Track
-from trackkit.sim.bots import Bot, make_bot
+from trackkit.sim.bots import MAX_STEPS, Bot, make_bot
+from trackkit.sim.memo import PlanMemo
 
 __all__ = [
     "DriverResult",
@@ -89,12 +90,15 @@ class Prepared:
     start: tuple[str, ...]
     inner: frozenset[str] = frozenset()
     """Spaces on the inner lane of the corner they are in, or of the next one (TURN-2)."""
+    memo: PlanMemo | None = None
+    """Bots' plans by position, shared by the races on this stage (None: always search)."""
 
 
 def prepare(track: Track, ruleset: Ruleset | None = None) -> Prepared:
     """Get a track ready for races (start grid rearmost first)."""
     start = tuple(sorted(track.start, key=lambda n: (track.spaces[n].progress, n)))
-    return Prepared(track, ruleset or load_ruleset("dirt"), start, _inner_lanes(track))
+    rules = ruleset or load_ruleset("dirt")
+    return Prepared(track, rules, start, _inner_lanes(track), PlanMemo(track, moves=MAX_STEPS))
 
 
 def _inner_lanes(track: Track) -> frozenset[str]:
@@ -211,7 +215,7 @@ def run_race(
     seats = [
         _Seat(
             d,
-            make_bot(d.bot),
+            make_bot(d.bot, prepared.memo),
             dashboard(d.car, rules),
             CarState(car_id=i, space=None, sisu_token=False),
         )

@@ -1,0 +1,161 @@
+"""Bots' plans remembered per stage: a position seen before gets the same plan at once.
+
+Races on one stage go through the same positions again and again (the same space, gear
+and damage, nobody near). A bot's plan is a pure function of the position, so a memo
+(a transposition table, as chess engines keep) returns it without searching again.
+The memo is exact: its key holds everything a bot's plan depends on, and a race played
+with it is the race played without it (``tests/test_sim.py`` checks this).
+
+The key of a position:
+
+- the bot, the car's dashboard and the ruleset;
+- the car's space, gear, damage and SISU token, whether it leads the round;
+- the mud tokens that count for it (SHORTCUT-2);
+- the cars that could matter: those on a space the car can reach within a plan
+  (:data:`~trackkit.sim.bots.MAX_STEPS` moves, a jump's landing included), beside one,
+  overlapping one or in a corner one of them is in (TRAFFIC-1, TRAFFIC-3). A car further
+  away changes no legal step of the plan, so positions that differ only there share one.
+
+Examples
+--------
+>>> from trackkit.rules.testing import position
+>>> from trackkit.rules.plans import Plan
+>>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
+>>> memo = PlanMemo(ctx.track)
+>>> calls = []
+>>> def search(ctx):
+...     calls.append(1)
+...     return Plan(())
+>>> memo.plan("cautious", ("dirt",), ctx, search) == memo.plan("cautious", ("dirt",), ctx, search)
+True
+>>> len(calls), len(memo)
+(1, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+from trackkit.rules.plans import Plan, PlanContext
+from trackkit.rules.track import Track
+
+__all__ = ["PlanMemo"]
+
+#: Plans a memo holds before it starts again (a few hundred bytes each).
+MEMO_SIZE = 100_000
+
+
+class PlanMemo:
+    """Plans of bots on one track, keyed by the position as far as it matters.
+
+    Parameters
+    ----------
+    track : Track
+        The stage; contexts on another track are searched, never remembered.
+    moves : int
+        The longest plan the bots consider (its reach decides which cars matter).
+    size : int
+        Entries kept; the memo is emptied when it is full (memory stays bounded).
+    """
+
+    def __init__(self, track: Track, *, moves: int = 6, size: int = MEMO_SIZE) -> None:
+        self.track = track
+        self.moves = moves
+        self.size = size
+        self.hits = 0
+        self.misses = 0
+        self._plans: dict[Hashable, Plan] = {}
+        self._zones: dict[str, frozenset[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self._plans)
+
+    def __repr__(self) -> str:
+        return f"<PlanMemo {len(self)} plans, {self.hits} hits, {self.misses} misses>"
+
+    def __getstate__(self) -> dict[str, object]:
+        # a worker process starts with an empty memo (and the zones, which are cheap)
+        return {"track": self.track, "moves": self.moves, "size": self.size}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        track = state["track"]
+        moves, size = state["moves"], state["size"]
+        assert isinstance(track, Track) and isinstance(moves, int) and isinstance(size, int)
+        self.__init__(track, moves=moves, size=size)  # type: ignore[misc]
+
+    def plan(
+        self,
+        bot: str,
+        board: Hashable,
+        ctx: PlanContext,
+        search: Callable[[PlanContext], Plan],
+    ) -> Plan:
+        """The plan ``search(ctx)`` gives, from the memo when the position was seen.
+
+        ``bot`` and ``board`` name the bot and the car's dashboard (the caller makes sure
+        equal names mean equal bots and dashboards).
+        """
+        if ctx.track is not self.track:
+            return search(ctx)
+        key = self.key(bot, board, ctx)
+        plan = self._plans.get(key)
+        if plan is None:
+            self.misses += 1
+            plan = search(ctx)
+            if len(self._plans) >= self.size:
+                self._plans.clear()
+            self._plans[key] = plan
+        else:
+            self.hits += 1
+        return plan
+
+    def key(self, bot: str, board: Hashable, ctx: PlanContext) -> Hashable:
+        """Everything a bot's plan depends on in ``ctx`` (see the module docstring)."""
+        car = ctx.car
+        zone = self.zone(car.space) if car.space is not None else frozenset()
+        near = tuple(sorted((o.space, o.gear) for o in ctx.others if o.blocks and o.space in zone))
+        mud = tuple(sorted(ctx.mud.items())) if ctx.mud else ()
+        return (
+            bot,
+            board,
+            ctx.ruleset.id,
+            car.space,
+            car.gear,
+            car.damage,
+            car.sisu_token,
+            car.on_track,
+            car.finished,
+            ctx.leader,
+            mud,
+            near,
+        )
+
+    def zone(self, space: str) -> frozenset[str]:
+        """Spaces where another car could change a plan from ``space``."""
+        hit = self._zones.get(space)
+        if hit is None:
+            hit = self._zones[space] = _zone(self.track, space, self.moves)
+        return hit
+
+
+def _zone(track: Track, space: str, moves: int) -> frozenset[str]:
+    reach = {space}
+    frontier = {space}
+    for _ in range(moves):
+        nxt: set[str] = set()
+        for here in frontier:
+            for target, _climb in track.successors[here]:
+                nxt.add(target)
+                if track.spaces[target].jump:  # rule: JUMP-2 (landing one or two beyond)
+                    for beyond, _c in track.successors[target]:
+                        nxt.add(beyond)
+                        nxt.update(s for s, _c2 in track.successors[beyond])
+        frontier = nxt - reach
+        reach |= frontier
+    corners = {track.spaces[s].corner for s in reach} - {None}
+    zone = set(reach)
+    for s in reach:  # rule: TRAFFIC-1 (beside), TRAFFIC-3 (occupied, same corner lane)
+        zone |= track.beside.get(s, frozenset())
+        zone |= track.overlaps.get(s, frozenset())
+    zone.update(n for n, info in track.spaces.items() if info.corner in corners)
+    return frozenset(zone)
