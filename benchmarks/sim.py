@@ -1,16 +1,22 @@
 """Simulation benchmarks (DESIGN.md / issue 5 targets; run with ``make bench``).
 
-- four-player races per second on a 12-tile stage, one core, cautious bot (target >= 100);
-- ``--jobs 2`` speed-up (target >= 1.7x);
-- peak memory of many races (target: 10,000 races under 300 MB), measured on a smaller run
-  and extrapolated from the per-race growth.
+- four-player races per second on a 12-tile stage, one core, cautious bot (target >= 100),
+  each run from a fresh stage (the bots' plan memo starts empty), median of three; the
+  rate with the memo switched off is shown beside it;
+- ``--jobs 2`` speed-up (target >= 1.7x), both runs from a fresh stage;
+- peak memory of 10,000 races (target under 300 MB), measured in a child process.
+
+``python benchmarks/sim.py --quick`` skips the 10,000-race run (about a minute).
 """
 
 from __future__ import annotations
 
 import resource
+import statistics
+import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -19,43 +25,64 @@ from run import zigzag_stage
 
 from trackkit.models import Stage
 from trackkit.rules.track import Track
-from trackkit.sim.race import Settings, prepare
+from trackkit.sim.race import Prepared, Settings, prepare
 from trackkit.sim.stats import run_many
 from trackkit.validate import validate
 
 
-def _prepared(tiles: int = 12):  # type: ignore[no-untyped-def]
+def _prepared(tiles: int = 12) -> Prepared:
     report = validate(Stage.model_validate(zigzag_stage(tiles)))
     return prepare(Track.from_graph(report.graph, report.layout))
 
 
-def _rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+def _rate(prepared: Prepared, settings: Settings, races: int, jobs: int = 1) -> float:
+    start = time.perf_counter()
+    run_many(prepared, settings, races=races, seed=1, jobs=jobs)
+    return races / (time.perf_counter() - start)
 
 
-def main() -> None:
+def _memory(races: int) -> None:
+    """Child process: run ``races`` races and print the peak RSS in MB."""
+    run_many(_prepared(), Settings.default(4), races=races, seed=2, jobs=1)
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0)
+
+
+def main(quick: bool = False) -> None:
     """Print the figures."""
-    prepared = _prepared()
     settings = Settings.default(4, bots=("cautious",))
     races = 60
-    start = time.perf_counter()
-    run_many(prepared, settings, races=races, seed=1, jobs=1)
-    one = time.perf_counter() - start
-    print(f"races/s, 4 players, 12 tiles, cautious, 1 core: {races / one:.2f} (target >= 100)")
-    start = time.perf_counter()
-    run_many(prepared, settings, races=races, seed=1, jobs=2)
-    two = time.perf_counter() - start
-    print(f"--jobs 2 speed-up: {one / two:.2f}x (target >= 1.7x)")
-    before = _rss_mb()
-    many = 200
-    run_many(prepared, settings, races=many, seed=2, jobs=1)
-    after = _rss_mb()
-    per_race = max(0.0, after - before) / many
+    rates = []
+    for _ in range(3):
+        prepared = _prepared()
+        rates.append(_rate(prepared, settings, races))
+    memo = prepared.memo
     print(
-        f"peak RSS {after:.0f} MB after {many} more races ({per_race * 1024:.1f} KB/race): "
-        f"10,000 races ~ {after + per_race * (10_000 - many):.0f} MB (target < 300 MB)"
+        f"races/s, 4 players, 12 tiles, cautious, 1 core, {races} races: "
+        f"median {statistics.median(rates):.1f}, best {max(rates):.1f} (target >= 100); "
+        f"plan memo: {memo}"
     )
+    bare = _rate(replace(_prepared(), memo=None), settings, races)
+    print(f"  the same without the plan memo: {bare:.1f} races/s")
+    one = _rate(_prepared(), settings, 2 * races)
+    two = _rate(_prepared(), settings, 2 * races, jobs=2)
+    print(f"--jobs 2 speed-up, {2 * races} races: {two / one:.2f}x (target >= 1.7x)")
+    if quick:
+        return
+    many = 10_000
+    start = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, __file__, "--memory", str(many)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    peak = float(out.stdout.strip().splitlines()[-1])
+    seconds = time.perf_counter() - start
+    print(f"peak RSS of {many:,} races: {peak:.0f} MB in {seconds:.0f} s (target < 300 MB)")
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--memory":
+        _memory(int(sys.argv[2]))
+    else:
+        main(quick="--quick" in sys.argv)

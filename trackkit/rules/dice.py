@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 __all__ = ["Die", "DieKind"]
@@ -24,10 +24,18 @@ class Die:
 
     kind: DieKind
     value: int = 0
+    label: str = field(init=False, repr=False, compare=False)
+    """How logs write the die: G4, C(oast), L(eader), B(rake), Bo(ost)."""
 
     def __post_init__(self) -> None:
         # repr rebuilds the die: Die('gear', 3)
-        object.__setattr__(self, "kind", DieKind(self.kind))
+        kind = DieKind(self.kind)
+        object.__setattr__(self, "kind", kind)
+        if kind is DieKind.GEAR:
+            label = f"G{self.value}"
+        else:
+            label = "Bo" if kind is DieKind.BOOST else kind.value[0].upper()
+        object.__setattr__(self, "label", label)
 
     def __repr__(self) -> str:
         return (
@@ -35,10 +43,7 @@ class Die:
         )
 
     def __str__(self) -> str:
-        # G4, C(oast), L(eader), B(rake), Bo(ost)
-        if self.kind is DieKind.GEAR:
-            return f"G{self.value}"
-        return "Bo" if self.kind is DieKind.BOOST else self.kind.value[0].upper()
+        return self.label
 
     @property
     def earns_second(self) -> bool:

@@ -63,8 +63,12 @@ class PlanStep:
     finishes: bool = False
 
     def __str__(self) -> str:
-        dice = "+".join(str(d) for d in self.dice) or "free"
-        return f"{self.space} {dice}" + (f" !{self.loc}" if self.loc else "")
+        return f"{self.space} {self.dice_label}" + (f" !{self.loc}" if self.loc else "")
+
+    @property
+    def dice_label(self) -> str:
+        """The step's dice as logs write them: ``G3``, ``G2+B``, ``C+Bo``; ``free`` (CLIMB-5)."""
+        return "+".join([d.label for d in self.dice]) or "free"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +76,14 @@ class Plan:
     """A sequence of steps (possibly empty: the car stays put)."""
 
     steps: tuple[PlanStep, ...]
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __str__(self) -> str:
-        return " > ".join(str(s) for s in self.steps) or "(stay)"
+        if self._text is None:  # every turn's log writes the plan: once per plan
+            text = " > ".join([str(s) for s in self.steps]) or "(stay)"
+            object.__setattr__(self, "_text", text)
+            return text
+        return self._text
 
     @property
     def dice(self) -> list[Die]:

@@ -119,12 +119,15 @@ def stage_time(car: CarState, seconds_per_token: int = 1) -> int:
 
 def securing_cost(already: int, dice: int) -> int:
     """Second tokens to secure ``dice`` more dice after ``already`` this turn (TURN-5)."""
-    return sum(already + k + 1 for k in range(dice))
+    return dice * already + dice * (dice + 1) // 2  # already+1 + ... + already+dice
+
+
+_GEAR = DieKind.GEAR  # enum members are slow to look up in the hot loop
 
 
 def _danger(die: Die, ctx: PlanContext, rng: random.Random) -> bool:
     faces = ctx.ruleset.danger_faces
-    n = faces.gear[die.value] if die.kind is DieKind.GEAR else getattr(faces, die.kind.value)
+    n = faces.gear[die.value] if die.kind is _GEAR else getattr(faces, die.kind.value)
     return rng.randrange(6) < n  # rule: DICE-1 (danger faces of six)
 
 
@@ -175,7 +178,7 @@ def _flat_out(
         for die in step.dice:
             hit = _danger(die, ctx, rng)
             results.append(hit)
-            events.append(Event("roll", step.placed_on, str(die), int(hit)))
+            events.append(Event("roll", step.placed_on, die.label, int(hit)))
         rolled.append(results)
     car = ctx.car
     sisu = False
@@ -225,10 +228,11 @@ def _flat_out(
     if track_loc is not None and (loc_at is None or track_loc < loc_at):
         loc_at, cause = track_loc, plan.steps[track_loc].loc or "jump"
     steps = plan.steps if loc_at is None else plan.steps[: loc_at + 1]
-    car, table = _move(ctx, car, steps, rng, table, events)
+    moved = _Moved()
+    table = _move(ctx, car.car_id, steps, rng, table, events, moved)
     if loc_at is not None:
-        return _lose_control(ctx, car, plan.steps[loc_at], cause, rng, table, events)
-    return _end_turn(ctx, car, steps, table, events)
+        return _lose_control(ctx, car, moved, plan.steps[loc_at], cause, rng, table, events)
+    return _end_turn(ctx, car, moved, steps, table, events)
 
 
 def _one_by_one(
@@ -239,6 +243,7 @@ def _one_by_one(
     dangers = 0
     secured = 0
     done: list[PlanStep] = []
+    moved = _Moved()
     for j, step in enumerate(plan.steps):
         cost = securing_cost(secured, len(step.dice))
         view = RollView(j, step, dangers, car.second_tokens, secured, cost)
@@ -251,12 +256,12 @@ def _one_by_one(
             # rule: TURN-5, CLIMB-4 (paired dice secured together, rising cost)
             car = replace(car, second_tokens=car.second_tokens - cost)
             secured += len(step.dice)
-            events.append(Event("secure", step.placed_on, "+".join(map(str, step.dice)), cost))
+            events.append(Event("secure", step.placed_on, step.dice_label, cost))
         else:
             for die in step.dice:
                 hit = _danger(die, ctx, rng)
                 hits.append(hit)
-                events.append(Event("roll", step.placed_on, str(die), int(hit)))
+                events.append(Event("roll", step.placed_on, die.label, int(hit)))
         dangers += sum(hits) + (1 if step.cloud else 0)
         cause = None
         if step.loc:
@@ -278,22 +283,37 @@ def _one_by_one(
             else:
                 cause = "dangers"
         done.append(step)
-        car, table = _move(ctx, car, [step], rng, table, events)
+        table = _move(ctx, car.car_id, (step,), rng, table, events, moved)
         if cause:
-            return _lose_control(ctx, car, step, cause, rng, table, events)
+            return _lose_control(ctx, car, moved, step, cause, rng, table, events)
         if step.finishes:
             break
-    return _end_turn(ctx, car, done, table, events)
+    return _end_turn(ctx, car, moved, done, table, events)
+
+
+@dataclass(slots=True)
+class _Moved:
+    """Where a turn's moves took the car: the car state is built once, at the end."""
+
+    last: PlanStep | None = None
+    coast_damage: int = 0
+
+    def apply(self, car: CarState) -> tuple[str | None, int, bool]:
+        """The car's space, gear and finished flag after the moves."""
+        if self.last is None:
+            return car.space, car.gear, car.finished
+        return self.last.space, self.last.speed, car.finished or self.last.finishes
 
 
 def _move(
     ctx: PlanContext,
-    car: CarState,
+    car_id: int,
     steps: list[PlanStep] | tuple[PlanStep, ...],
     rng: random.Random,
     table: Table,
     events: list[Event],
-) -> tuple[CarState, Table]:
+    moved: _Moved,
+) -> Table:
     """Move through ``steps``: shortcut tokens are drawn on entering (SHORTCUT-2)."""
     for step in steps:
         for node in (*step.passed, step.space):
@@ -307,18 +327,15 @@ def _move(
                 if ctx.dashboard.puncture_proof:  # rule: DASH-4 (puncture-proof tyres)
                     table = table.put_back(token)
                 else:
-                    car = replace(car, pending_coast_damage=car.pending_coast_damage + 1)
+                    moved.coast_damage += 1
             elif side == "mud":  # rule: SHORTCUT-2 (-1 on this tile, not for the drawer)
-                table = replace(table, mud=(*table.mud, (info.tile, car.car_id)))
-        car = replace(car, space=step.space, gear=step.speed)
-        events.append(
-            Event("move", step.space, "+".join(map(str, step.dice)) or "free", step.speed)
-        )
+                table = replace(table, mud=(*table.mud, (info.tile, car_id)))
+        moved.last = step
+        events.append(Event("move", step.space, step.dice_label, step.speed))
         if step.finishes:  # rule: BOARD-3 (a finished car leaves the track)
-            car = replace(car, finished=True, on_track=False)
             events.append(Event("finish", step.space))
             break
-    return car, table
+    return table
 
 
 def _card_seconds(ctx: PlanContext, gear: int) -> int:
@@ -328,25 +345,32 @@ def _card_seconds(ctx: PlanContext, gear: int) -> int:
 def _end_turn(
     ctx: PlanContext,
     car: CarState,
+    moved: _Moved,
     steps: list[PlanStep] | tuple[PlanStep, ...],
     table: Table,
     events: list[Event],
 ) -> Outcome:
     """Take the turn's time card (TURN-8, TIME-1) and apply shortcut coast damage."""
-    gear_dice = [d for s in steps for d in s.dice if d.kind is DieKind.GEAR]
+    space, gear, finished = moved.apply(car)
+    gear_dice = any(d.kind is _GEAR for s in steps for d in s.dice)
     if gear_dice or not car.cards or car.top_card_loc:
         # rule: TURN-8 (the current gear's card; DEFAULT: gear 0 takes the gear-1 card)
-        seconds = _card_seconds(ctx, car.gear)
+        seconds = _card_seconds(ctx, gear)
     else:
         seconds = car.cards[-1]  # rule: TURN-8 (coast/leader only: the top card again)
     if not steps and not any(e.kind == "stop" for e in events):
-        events.append(Event("stay", car.space))  # blocked or no plan: TURN-7
-    events.append(Event("time", value=seconds, note=f"gear {car.gear}"))
+        events.append(Event("stay", space))  # blocked or no plan: TURN-7
+    events.append(Event("time", value=seconds, note=f"gear {gear}"))
     damage = car.damage
-    if car.pending_coast_damage:
-        damage = replace(damage, coast=damage.coast + car.pending_coast_damage)
+    coast = car.pending_coast_damage + moved.coast_damage
+    if coast:
+        damage = replace(damage, coast=damage.coast + coast)
     car = replace(
         car,
+        space=space,
+        gear=gear,
+        finished=finished,
+        on_track=car.on_track and not finished,
         time_seconds=car.time_seconds + seconds,
         cards=(*car.cards, seconds),
         top_card_loc=False,
@@ -360,6 +384,7 @@ def _end_turn(
 def _lose_control(
     ctx: PlanContext,
     car: CarState,
+    moved: _Moved,
     step: PlanStep,
     cause: str,
     rng: random.Random,
@@ -373,7 +398,8 @@ def _lose_control(
     events.append(Event("card", step.space, value=gear, note=card))
     rules = ctx.ruleset
     damage = car.damage
-    on_track = not car.finished
+    space, _gear, finished = moved.apply(car)
+    on_track = not finished
     # rule: LOC-2 (SISU: the card's normal time); LOC-3, LOC-4 (spin, crash: 60 s)
     seconds = _card_seconds(ctx, gear) if card == "sisu" else rules.loss_of_control_seconds
     if card == "crash":
@@ -381,12 +407,15 @@ def _lose_control(
         danger = ctx.track.spaces[step.space].danger
         for _ in range(rules.crash_tokens(gear, danger)):  # rule: DAMAGE-2
             damage, table = _crash_token(ctx, damage, rng, table, events, step.space)
-    if car.pending_coast_damage:
-        damage = replace(damage, coast=damage.coast + car.pending_coast_damage)
+    coast = car.pending_coast_damage + moved.coast_damage
+    if coast:
+        damage = replace(damage, coast=damage.coast + coast)
     car = replace(
         car,
+        space=space,
+        finished=finished,
         gear=rules.restart_gear,
-        on_track=on_track and not car.finished,
+        on_track=on_track and not finished,
         damage=damage,
         pending_coast_damage=0,
         time_seconds=car.time_seconds + seconds,

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Literal
 
-from trackkit.rules.dice import Die, DieKind
+from trackkit.rules.dice import Die
 from trackkit.rules.plans import Plan, PlanContext
 from trackkit.rules.resolve import securing_cost
 
@@ -33,9 +33,7 @@ OneByOneDecision = Callable[[int, int, int, int], Literal["roll", "secure", "sto
 
 
 def _p(ctx: PlanContext, die: Die) -> float:
-    faces = ctx.ruleset.danger_faces
-    n = faces.gear[die.value] if die.kind is DieKind.GEAR else getattr(faces, die.kind.value)
-    return n / 6.0
+    return ctx.ruleset.danger_probability(die.kind, die.value)
 
 
 def _reached(ctx: PlanContext, dangers: int, limit: int) -> bool:

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Literal
 
 import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field, PrivateAttr, ValidationError
 
 from trackkit.errors import TileLibraryError
 from trackkit.library import library_dir
@@ -94,11 +94,17 @@ class Ruleset(StrictModel):
     sisu_once_per: Literal["rally", "stage"] = Field(description="SISU token reset (LOC-7).")
     cars: dict[str, CarSpec] = Field(description="Dashboards by car id (DASH-1).")
 
+    _probabilities: dict[tuple[str, int], float] = PrivateAttr(default_factory=dict)
+
     def danger_probability(self, kind: str, value: int | None = None) -> float:
         """Chance that one die of ``kind`` shows a danger face (DICE-1)."""
-        faces = self.danger_faces
-        n = faces.gear[value or 0] if kind == "gear" else getattr(faces, kind)
-        return float(n) / 6.0
+        key = (kind, value or 0)
+        hit = self._probabilities.get(key)
+        if hit is None:  # asked for every die of every simulated turn: worked out once
+            faces = self.danger_faces
+            n = faces.gear[value or 0] if kind == "gear" else getattr(faces, kind)
+            hit = self._probabilities[key] = float(n) / 6.0
+        return hit
 
     def crash_tokens(self, gear: int, danger: str) -> int:
         """Damage tokens drawn for a crash in ``gear`` on a tile of ``danger`` (DAMAGE-2)."""

@@ -192,7 +192,7 @@ class _CarefulPolicy(DefaultPolicy):
         p = _p_at_least(self.ctx, view.step, need)
         if view.step.jump_risk and view.step.dice:  # JUMP-1: its own danger face is enough
             first = view.step.dice[0]
-            p = max(p, self.ctx.ruleset.danger_probability(first.kind.value, first.value or None))
+            p = max(p, self.ctx.ruleset.danger_probability(first.kind, first.value))
         if p <= 0.1:
             return "roll"
         if view.second_tokens >= view.cost_to_secure:
@@ -204,7 +204,8 @@ def _p_at_least(ctx: PlanContext, step: PlanStep, need: int) -> float:
     """Chance that a step's dice show at least ``need`` danger faces."""
     if need <= 0:
         return 1.0
-    probs = tuple(ctx.ruleset.danger_probability(d.kind.value, d.value or None) for d in step.dice)
+    danger = ctx.ruleset.danger_probability
+    probs = tuple([danger(d.kind, d.value) for d in step.dice])
     return _tail(probs, need)
 
 
