@@ -33,7 +33,7 @@ OneByOneDecision = Callable[[int, int, int, int], Literal["roll", "secure", "sto
 
 
 def _p(ctx: PlanContext, die: Die) -> float:
-    return ctx.ruleset.danger_probability(die.kind, die.value)
+    return ctx.ruleset.danger_odds[die.kind, die.value]
 
 
 def _reached(ctx: PlanContext, dangers: int, limit: int) -> bool:

@@ -9,11 +9,11 @@ Examples
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import yaml
-from pydantic import Field, PrivateAttr, ValidationError
+from pydantic import Field, ValidationError
 
 from trackkit.errors import TileLibraryError
 from trackkit.library import library_dir
@@ -94,17 +94,25 @@ class Ruleset(StrictModel):
     sisu_once_per: Literal["rally", "stage"] = Field(description="SISU token reset (LOC-7).")
     cars: dict[str, CarSpec] = Field(description="Dashboards by car id (DASH-1).")
 
-    _probabilities: dict[tuple[str, int], float] = PrivateAttr(default_factory=dict)
-
     def danger_probability(self, kind: str, value: int | None = None) -> float:
         """Chance that one die of ``kind`` shows a danger face (DICE-1)."""
-        key = (kind, value or 0)
-        hit = self._probabilities.get(key)
-        if hit is None:  # asked for every die of every simulated turn: worked out once
-            faces = self.danger_faces
-            n = faces.gear[value or 0] if kind == "gear" else getattr(faces, kind)
-            hit = self._probabilities[key] = float(n) / 6.0
-        return hit
+        return self.danger_odds[(kind, (value or 0) if kind == "gear" else 0)]
+
+    @cached_property
+    def danger_counts(self) -> dict[tuple[str, int], int]:
+        """Danger faces (of 6) per die: (kind, gear value; 0 for other kinds) (DICE-1).
+
+        Read for every die of every simulated turn, so worked out once.
+        """
+        faces = self.danger_faces
+        counts = {(k, 0): getattr(faces, k) for k in ("coast", "leader", "brake", "boost")}
+        counts.update({("gear", v): n for v, n in faces.gear.items()})
+        return counts
+
+    @cached_property
+    def danger_odds(self) -> dict[tuple[str, int], float]:
+        """Chance of a danger face per die, keyed as :attr:`danger_counts` (DICE-1)."""
+        return {die: n / 6.0 for die, n in self.danger_counts.items()}
 
     def crash_tokens(self, gear: int, danger: str) -> int:
         """Damage tokens drawn for a crash in ``gear`` on a tile of ``danger`` (DAMAGE-2)."""

@@ -204,8 +204,8 @@ def _p_at_least(ctx: PlanContext, step: PlanStep, need: int) -> float:
     """Chance that a step's dice show at least ``need`` danger faces."""
     if need <= 0:
         return 1.0
-    danger = ctx.ruleset.danger_probability
-    probs = tuple([danger(d.kind, d.value) for d in step.dice])
+    odds = ctx.ruleset.danger_odds
+    probs = tuple([odds[d.kind, d.value] for d in step.dice])
     return _tail(probs, need)
 
 
