@@ -129,9 +129,24 @@ class _Walk:
     alongside: set[int] = field(default_factory=set)
 
 
+# enum members are slow to look up (a descriptor call each time): the hot loop reads these
+_GEAR_KIND, _COAST_KIND, _LEADER_KIND = DieKind.GEAR, DieKind.COAST, DieKind.LEADER
+
+#: Dice that move a car one space: (dice, speed after, brake dice, boost dice).
+_Option = tuple[tuple[Die, ...], int, int, int]
+
+
 @lru_cache(maxsize=64)
-def _die_options(speed: int, climb: str | None) -> tuple[tuple[tuple[Die, ...], int], ...]:
-    return tuple(_die_options_uncached(speed, climb))
+def _die_options(speed: int, climb: str | None) -> tuple[_Option, ...]:
+    return tuple(
+        (
+            dice,
+            v,
+            sum(1 for d in dice if d.kind is DieKind.BRAKE),
+            sum(1 for d in dice if d.kind is DieKind.BOOST),
+        )
+        for dice, v in _die_options_uncached(speed, climb)
+    )
 
 
 def _die_options_uncached(speed: int, climb: str | None) -> list[tuple[tuple[Die, ...], int]]:
@@ -401,7 +416,7 @@ def _level(
         if not _enterable(ctx, info, traffic):
             continue
         placed = False
-        for dice, new_speed in _die_options(speed, climb):
+        for dice, new_speed, brakes, boosts in _die_options(speed, climb):
             if ref is not None:
                 if new_speed != ref.speed:
                     continue
@@ -412,7 +427,7 @@ def _level(
             ):
                 placed = True  # skipped by choice, not blocked by the climb line
                 continue
-            tried = _try_step(ctx, info, dice, new_speed, walk, traffic)
+            tried = _try_step(ctx, info, dice, new_speed, brakes, boosts, walk, traffic)
             if tried is None:
                 continue
             placed = True
@@ -442,6 +457,8 @@ def _try_step(
     info: SpaceInfo,
     dice: tuple[Die, ...],
     speed: int,
+    brakes: int,
+    boosts: int,
     walk: _Walk,
     traffic: _Traffic,
 ) -> tuple[list[PlanStep], _Record] | None:
@@ -449,19 +466,17 @@ def _try_step(
     col = ctx.dashboard.column(info.surface)
     lead = dice[0]
     board = ctx.dashboard
-    if lead.kind is DieKind.COAST and (
+    if lead.kind is _COAST_KIND and (
         (ctx.leader and info.surface in board.leader_surfaces)  # rule: MOVE-3
         or info.surface in board.forced_leader_surfaces  # rule: MOVE-8 (climb tyres)
     ):
         dice = (LEADER, *dice[1:])
         lead = LEADER
-    brakes = sum(1 for d in dice if d.kind is DieKind.BRAKE)
-    boosts = sum(1 for d in dice if d.kind is DieKind.BOOST)
     damage = ctx.car.damage
     new_tile = info.tile not in walk.tiles
     oxygen = walk.oxygen + (ctx.track.oxygen.get(info.tile, 0) if new_tile else 0)
     # rule: MOVE-7, DAMAGE-3, CLIMB-7 (the column of the surface, less damage and oxygen)
-    if lead.kind is DieKind.GEAR:
+    if lead.kind is _GEAR_KIND:
         if lead.value in walk.gears or lead.value not in col.gears:
             return None
         if len(walk.gears) + 1 > len(col.gears) - damage.gear:
@@ -474,8 +489,8 @@ def _try_step(
         return None
     # rule: FORD-1 (a coast/leader die, or gear 1 without a brake)
     if info.ford and not (
-        lead.kind in (DieKind.COAST, DieKind.LEADER)
-        or (lead.kind is DieKind.GEAR and lead.value == 1 and not brakes)
+        lead.kind in (_COAST_KIND, _LEADER_KIND)
+        or (lead.kind is _GEAR_KIND and lead.value == 1 and not brakes)
     ):
         return None
     if info.kind == "shortcut" and info.limit is not None and speed > info.limit:
@@ -488,7 +503,7 @@ def _try_step(
             idx, their_gear = cars_at[near]
             if idx in walk.alongside:
                 continue
-            if lead.kind is not DieKind.GEAR or lead.value < their_gear:
+            if lead.kind is not _GEAR_KIND or lead.value < their_gear:
                 return None
             newly_alongside.append(idx)
 
@@ -547,7 +562,7 @@ def _apply(
     """Record the dice of a step in ``walk``; returns the function that takes them back."""
     added_tile = tile not in walk.tiles
     old_oxygen = walk.oxygen
-    if lead.kind is DieKind.GEAR:
+    if lead.kind is _GEAR_KIND:
         walk.gears.add(lead.value)
     else:
         walk.coasts += 1
@@ -558,7 +573,7 @@ def _apply(
     walk.alongside.update(alongside)
 
     def undo() -> None:
-        if lead.kind is DieKind.GEAR:
+        if lead.kind is _GEAR_KIND:
             walk.gears.discard(lead.value)
         else:
             walk.coasts -= 1
@@ -581,7 +596,7 @@ def _may_come_beside(
             idx, their_gear = cars_at[near]
             if idx in walk.alongside:
                 continue
-            if lead is None or lead.kind is not DieKind.GEAR or lead.value < their_gear:
+            if lead is None or lead.kind is not _GEAR_KIND or lead.value < their_gear:
                 return False
     return True
 

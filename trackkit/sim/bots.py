@@ -48,33 +48,51 @@ class Choice:
     policy: RollPolicy
 
 
-def ahead(track: Track) -> dict[str, tuple[int, int]]:
+@dataclass(frozen=True, slots=True)
+class _Road:
+    """What bots read of a track on every step they weigh, worked out once per track."""
+
+    look: dict[str, tuple[int, int]]
     """Per space: steps to the nearest corner space ahead and the best limit there."""
-    return _ahead_cached(id(track), track)
+    target: dict[str, int]
+    """Per space: the highest speed from which that corner can still be taken."""
+    sideways: frozenset[tuple[str, str]]
+    """Steps from a lane space to the other lane (a lane change on a straight)."""
 
 
-_AHEAD: dict[int, tuple[Track, dict[str, tuple[int, int]]]] = {}
+_ROADS: dict[int, tuple[Track, _Road]] = {}
 
 
-def _ahead_cached(key: int, track: Track) -> dict[str, tuple[int, int]]:
-    hit = _AHEAD.get(key)
+def _road(track: Track) -> _Road:
+    hit = _ROADS.get(id(track))
     if hit is not None and hit[0] is track:
         return hit[1]
-    order = sorted(track.spaces, key=lambda n: -track.spaces[n].progress)
-    out: dict[str, tuple[int, int]] = {}
+    spaces = track.spaces
+    order = sorted(spaces, key=lambda n: -spaces[n].progress)
+    look: dict[str, tuple[int, int]] = {}
     for n in order:  # furthest first: successors are already known
-        info = track.spaces[n]
+        info = spaces[n]
         if info.corner is not None and info.limit is not None:
-            out[n] = (0, info.limit)
+            look[n] = (0, info.limit)
             continue
         best = (99, 6)
         for succ, _climb in track.successors[n]:
-            d, lim = out.get(succ, (99, 6))
+            d, lim = look.get(succ, (99, 6))
             if d + 1 < best[0] or (d + 1 == best[0] and lim > best[1]):
                 best = (d + 1, lim)
-        out[n] = best
-    _AHEAD[key] = (track, out)
-    return out
+        look[n] = best
+    target = {n: min(6, limit + dist) for n, (dist, limit) in look.items()}
+    sideways = frozenset(
+        (a, b)
+        for a, succs in track.successors.items()
+        for b, _climb in succs
+        if spaces[a].kind == "lane"
+        and spaces[b].kind == "lane"
+        and spaces[a].sides != spaces[b].sides
+    )
+    road = _Road(look, target, sideways)
+    _ROADS[id(track)] = (track, road)
+    return road
 
 
 def pruners(ctx: PlanContext) -> tuple[Prune, PruneMove]:
@@ -83,17 +101,13 @@ def pruners(ctx: PlanContext) -> tuple[Prune, PruneMove]:
     The target speed of a space is the highest from which the next corner can still be
     taken at its best limit, slowing one gear per space (MOVE-2): limit + distance.
     """
-    track = ctx.track
-    look = ahead(track)
+    road = _road(ctx.track)
+    target_of, sideways = road.target, road.sideways
 
     def keep_move(stack: list[PlanStep], target: str, speed: int, v: int) -> bool:
-        if stack:
-            here = track.spaces[stack[-1].space]
-            there = track.spaces[target]
-            if here.kind == "lane" and there.kind == "lane" and here.sides != there.sides:
-                return False  # changing lane mid-turn on a straight gains nothing
-        dist, limit = look.get(target, (99, 6))
-        tgt = min(6, limit + dist)
+        if stack and (stack[-1].space, target) in sideways:
+            return False  # changing lane mid-turn on a straight gains nothing
+        tgt = target_of.get(target, 6)
         if min(tgt, speed + 1) - 1 <= v <= tgt:
             return True
         return tgt < speed - 1 and v < speed  # far too fast: any slowing down
@@ -114,7 +128,7 @@ def _score(ctx: PlanContext, plan: Plan) -> float:
     if last.finishes:
         return 1e6 + 10.0 * last.speed
     gain = end.progress - track.spaces[here].progress
-    dist, limit = ahead(track).get(last.space, (99, 6))
+    dist, limit = _road(track).look.get(last.space, (99, 6))
     reachable = max(1, last.speed - dist - 1)  # one gear a step, plus the brake die
     over = max(0, reachable - limit)
     return gain + 8.0 * last.speed - 400.0 * over
