@@ -19,14 +19,15 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
 from trackkit.rules.dice import Die
-from trackkit.rules.plans import Plan, PlanContext
+from trackkit.rules.plans import Plan, PlanContext, PlanStep
 from trackkit.rules.resolve import securing_cost
 
-__all__ = ["OneByOneDecision", "flat_out_risk", "one_by_one_risk"]
+__all__ = ["OneByOneDecision", "RiskSoFar", "flat_out_risk", "one_by_one_risk"]
 
 #: A one-by-one policy: (step index, dangers so far, second tokens, dice secured) -> action.
 OneByOneDecision = Callable[[int, int, int, int], Literal["roll", "secure", "stop"]]
@@ -65,25 +66,40 @@ _RISK_CACHE: dict[object, float] = {}
 
 
 def _flat_out_risk(ctx: PlanContext, plan: Plan, *, sisu: bool = False) -> float:
-    """Probability that rolling ``plan`` flat out loses control (TURN-4, TURN-6, JUMP-1).
-
-    With ``sisu`` the car flips its SISU token when the dice reach the limit (LOC-7): only
-    clouds and track elements can then make it lose control.
-    """
-    if any(s.loc for s in plan.steps):
-        return 1.0
-    if not plan.steps:
-        return 0.0
-    low = min(s.limit for s in plan.steps)
-    clouds = sum(1 for s in plan.steps if s.cloud)
-    if _reached(ctx, clouds, low):
-        return 1.0
-    # distribution of danger results; jump-risk dice lose control on their own danger face
-    dist: dict[int, float] = {0: 1.0}
-    safe_jumps = 1.0
+    risk = RiskSoFar()
     for step in plan.steps:
+        risk = risk.then(ctx, step)
+    return risk.value(ctx, sisu=sisu)
+
+
+@dataclass(slots=True)
+class RiskSoFar:
+    """The flat-out risk of a plan grown a step at a time (a bot building its plan).
+
+    ``RiskSoFar().then(ctx, s1).then(ctx, s2).value(ctx)`` is exactly
+    ``flat_out_risk(ctx, Plan((s1, s2)))``: the same sums in the same order. (Not frozen,
+    to be cheap to make; :meth:`then` makes a new one and never changes this one.)
+    """
+
+    dist: dict[int, float] = field(default_factory=lambda: {0: 1.0})
+    """Chance of each count of danger results (dice of jump-risk steps aside)."""
+    safe_jumps: float = 1.0
+    """Chance that no jump one over its number rolls its danger face (JUMP-1)."""
+    low: int = 99
+    """The lowest danger limit of the steps (TURN-6)."""
+    clouds: int = 0
+    """Clouds crossed: a danger each that cannot be cancelled (CLIMB-8)."""
+    certain: bool = False
+    """A step loses control whatever the roll (over a corner limit, a jump two over)."""
+    steps: int = 0
+
+    def then(self, ctx: PlanContext, step: PlanStep) -> RiskSoFar:
+        """The risk with ``step`` added at the end."""
+        dist = self.dist
+        safe_jumps = self.safe_jumps
+        odds = ctx.ruleset.danger_odds
         for k, die in enumerate(step.dice):
-            p = _p(ctx, die)
+            p = odds[die.kind, die.value]
             if k == 0 and step.jump_risk:
                 # the jump's own danger face loses control whatever the count
                 safe_jumps *= 1.0 - p  # and the count is unchanged given no danger here
@@ -93,10 +109,29 @@ def _flat_out_risk(ctx: PlanContext, plan: Plan, *, sisu: bool = False) -> float
                 nxt[c] = nxt.get(c, 0.0) + q * (1.0 - p)
                 nxt[c + 1] = nxt.get(c + 1, 0.0) + q * p
             dist = nxt
-    if sisu:
-        return 1.0 - safe_jumps
-    p_safe_count = sum(q for c, q in dist.items() if not _reached(ctx, c + clouds, low))
-    return 1.0 - safe_jumps * p_safe_count
+        return RiskSoFar(
+            dist,
+            safe_jumps,
+            min(self.low, step.limit),
+            self.clouds + (1 if step.cloud else 0),
+            self.certain or bool(step.loc),
+            self.steps + 1,
+        )
+
+    def value(self, ctx: PlanContext, *, sisu: bool = False) -> float:
+        """Probability that the steps so far, rolled flat out, lose control (TURN-4)."""
+        if self.certain:
+            return 1.0
+        if not self.steps:
+            return 0.0
+        if _reached(ctx, self.clouds, self.low):
+            return 1.0
+        if sisu:
+            return 1.0 - self.safe_jumps
+        # counts c with c + clouds short of the limit (TURN-6: reach, or exceed for GT)
+        bound = self.low - self.clouds + (0 if ctx.ruleset.danger_limit_rule == "reach" else 1)
+        p_safe_count = sum([q for c, q in self.dist.items() if c < bound])
+        return 1.0 - self.safe_jumps * p_safe_count
 
 
 def one_by_one_risk(

@@ -13,7 +13,7 @@ position always give the same choice.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -29,7 +29,7 @@ from trackkit.rules.plans import (
     legal_plans,
 )
 from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView
-from trackkit.rules.risk import flat_out_risk
+from trackkit.rules.risk import RiskSoFar, flat_out_risk
 from trackkit.rules.track import Track
 from trackkit.sim.memo import PlanMemo
 
@@ -120,18 +120,27 @@ def pruners(ctx: PlanContext) -> tuple[Prune, PruneMove]:
 
 def _score(ctx: PlanContext, plan: Plan) -> float:
     """Progress gained, less a penalty for ending too fast for the next corner."""
-    track = ctx.track
+    return _scorer(ctx)(plan.steps[-1])
+
+
+def _scorer(ctx: PlanContext) -> Callable[[PlanStep], float]:
+    """The score of a plan from ``ctx``, which only its last step decides."""
+    spaces = ctx.track.spaces
+    look = _road(ctx.track).look
     here = ctx.car.space
     assert here is not None
-    last = plan.steps[-1]
-    end = track.spaces[last.space]
-    if last.finishes:
-        return 1e6 + 10.0 * last.speed
-    gain = end.progress - track.spaces[here].progress
-    dist, limit = _road(track).look.get(last.space, (99, 6))
-    reachable = max(1, last.speed - dist - 1)  # one gear a step, plus the brake die
-    over = max(0, reachable - limit)
-    return gain + 8.0 * last.speed - 400.0 * over
+    start = spaces[here].progress
+
+    def score(last: PlanStep) -> float:
+        if last.finishes:
+            return 1e6 + 10.0 * last.speed
+        gain = spaces[last.space].progress - start
+        dist, limit = look.get(last.space, (99, 6))
+        reachable = max(1, last.speed - dist - 1)  # one gear a step, plus the brake die
+        over = max(0, reachable - limit)
+        return gain + 8.0 * last.speed - 400.0 * over
+
+    return score
 
 
 def _candidates(ctx: PlanContext) -> list[tuple[float, Plan]]:
@@ -253,25 +262,29 @@ def _greedy(ctx: PlanContext, *, max_risk: float) -> Plan:
     """Build a plan step by step: the best-scoring next step within ``max_risk``.
 
     A :class:`~trackkit.rules.plans.PlanBuilder` offers the legal steps after the chosen
-    prefix, so a turn costs a few dozen steps instead of every plan.
+    prefix, and the risk grows with it (:class:`~trackkit.rules.risk.RiskSoFar`), so a
+    turn costs a few dozen steps instead of every plan.
     """
     keep, keep_move = pruners(ctx)
     builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
+    score_of = _scorer(ctx)
+    sisu = ctx.car.sisu_token
+    risk = RiskSoFar()
     best_plan, best_score = Plan(()), float("-inf")
     for _ in range(MAX_STEPS):
-        step_best: tuple[float, PlanStep, Plan] | None = None
+        step_best: tuple[float, PlanStep, RiskSoFar] | None = None
         for step in builder.options():
-            plan = builder.plan(step)
-            if flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token) > max_risk:
+            grown = risk.then(ctx, step)
+            if grown.value(ctx, sisu=sisu) > max_risk:
                 continue
-            score = _score(ctx, plan)
+            score = score_of(step)
             if step_best is None or score > step_best[0]:
-                step_best = (score, step, plan)
+                step_best = (score, step, grown)
         if step_best is None:
             break
-        score, step, plan = step_best
+        score, step, risk = step_best
         if score > best_score:
-            best_plan, best_score = plan, score
+            best_plan, best_score = builder.plan(step), score
         if step.finishes:
             break
         builder.push(step)
