@@ -17,6 +17,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@# byte-compile trackkit as a normal install would (some machines set PYTHONDONTWRITEBYTECODE)
+	$(BIN)/python -m compileall -q trackkit
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -41,6 +43,7 @@ test: lint
 	$(BIN)/pytest trackkit tests
 
 bench: $(STAMP)
+	$(BIN)/python -m compileall -q trackkit
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/render.py
 	$(BIN)/python benchmarks/rules.py

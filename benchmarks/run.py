@@ -57,6 +57,21 @@ def bench_cli(tiles: int = 15, runs: int = 7) -> list[float]:
     return times
 
 
+def bench_import_floor(runs: int = 7) -> list[float]:
+    """Wall seconds of an interpreter that only imports the stack ``validate`` needs.
+
+    networkx (the stage graph), pydantic (the models), typer (the command line) and PyYAML:
+    no ``trackkit validate`` can start faster than this on the same machine.
+    """
+    code = "import networkx, pydantic, typer, yaml"
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        times.append(time.perf_counter() - start)
+    return times
+
+
 def bench_in_process(tiles: int = 100, runs: int = 15) -> list[float]:
     """Seconds to lay out, build the graph and validate a stage, in-process."""
     stage = Stage.model_validate(zigzag_stage(tiles))
@@ -84,6 +99,11 @@ def main() -> None:
             f"{name}: median {median:.3f} s, best {min(times):.3f} s "
             f"(target < {target} s) {verdict}"
         )
+    floor = bench_import_floor()
+    print(
+        "  for comparison, python -c 'import networkx, pydantic, typer, yaml': "
+        f"median {statistics.median(floor):.3f} s, best {min(floor):.3f} s"
+    )
 
 
 if __name__ == "__main__":
