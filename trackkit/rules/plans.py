@@ -254,8 +254,14 @@ class PlanBuilder:
         self.keep = keep
         self.keep_move = keep_move
         self.steps: list[PlanStep] = []
+        self.examined: set[str] = set()
+        """Spaces whose traffic the builder read (entering, coming beside; TRAFFIC-1..3).
+
+        Other cars change the builder's steps only through these spaces: each one's
+        occupant, the spaces overlapping or beside it, and the lane taken in its corner.
+        """
         self._walk = _Walk()
-        self._traffic = _Traffic.of(ctx)
+        self._traffic = _Traffic.of(ctx, examined=self.examined)
         self._options: list[tuple[PlanStep, _Record | None]] | None = None
 
     def options(self) -> list[PlanStep]:
@@ -312,9 +318,11 @@ class _Traffic:
     blocked: frozenset[str]
     lanes_taken: dict[str, str]
     cars_at: dict[str, tuple[int, int]]
+    examined: set[str] | None = None
+    """If given, every space whose traffic is read is added to it."""
 
     @classmethod
-    def of(cls, ctx: PlanContext) -> _Traffic:
+    def of(cls, ctx: PlanContext, examined: set[str] | None = None) -> _Traffic:
         occupied: set[str] = set()
         lanes_taken: dict[str, str] = {}
         for other in ctx.others:
@@ -327,10 +335,13 @@ class _Traffic:
         for space in occupied:
             blocked |= ctx.track.overlaps.get(space, frozenset())
         cars_at = {o.space: (i, o.gear) for i, o in enumerate(ctx.others) if o.blocks}
-        return cls(frozenset(blocked), lanes_taken, cars_at)
+        return cls(frozenset(blocked), lanes_taken, cars_at, examined)
 
 
 def _enterable(ctx: PlanContext, info: SpaceInfo, traffic: _Traffic) -> bool:
+    # every read of the traffic at a space starts here (beside checks follow on the same space)
+    if traffic.examined is not None:
+        traffic.examined.add(info.node)
     if info.node in traffic.blocked:  # rule: TRAFFIC-3 (no car may enter an occupied space)
         return False
     lanes_taken = traffic.lanes_taken

@@ -164,11 +164,11 @@ class _Bot:
     def plan(self, ctx: PlanContext) -> Plan:
         """This bot's plan in ``ctx`` (from the memo when the position was seen)."""
         if self.memo is None:
-            return self.search(ctx)
+            return self.search(ctx)[0]
         return self.memo.plan(self.name, self._board_key(ctx.dashboard), ctx, self.search)
 
-    def search(self, ctx: PlanContext) -> Plan:
-        """This bot's plan in ``ctx``, searched."""
+    def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
+        """This bot's plan in ``ctx``, and the spaces whose traffic it read (None: unknown)."""
         raise NotImplementedError
 
     def _board_key(self, board: Dashboard) -> Hashable:
@@ -199,7 +199,7 @@ class Cautious(_Bot):
         """The best plan with a moderate flat-out risk, rolled one by one (or the safest)."""
         return Choice(self.plan(ctx), Mode.ONE_BY_ONE, _CarefulPolicy(ctx))
 
-    def search(self, ctx: PlanContext) -> Plan:
+    def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
         """The greedy plan within a flat-out risk of 0.35."""
         return _greedy(ctx, max_risk=0.35)
 
@@ -253,17 +253,18 @@ class Aggressive(_Bot):
         """The best-scoring plan with risk <= 0.5 (or the safest)."""
         return Choice(self.plan(ctx), Mode.FLAT_OUT, DefaultPolicy())
 
-    def search(self, ctx: PlanContext) -> Plan:
+    def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
         """The greedy plan within a flat-out risk of 0.5."""
         return _greedy(ctx, max_risk=0.5)
 
 
-def _greedy(ctx: PlanContext, *, max_risk: float) -> Plan:
+def _greedy(ctx: PlanContext, *, max_risk: float) -> tuple[Plan, set[str] | None]:
     """Build a plan step by step: the best-scoring next step within ``max_risk``.
 
     A :class:`~trackkit.rules.plans.PlanBuilder` offers the legal steps after the chosen
     prefix, and the risk grows with it (:class:`~trackkit.rules.risk.RiskSoFar`), so a
-    turn costs a few dozen steps instead of every plan.
+    turn costs a few dozen steps instead of every plan. Also returns the spaces whose
+    traffic the search read (None when it fell back to every plan).
     """
     keep, keep_move = pruners(ctx)
     builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
@@ -288,9 +289,9 @@ def _greedy(ctx: PlanContext, *, max_risk: float) -> Plan:
         if step.finishes:
             break
         builder.push(step)
-    if not best_plan.steps:
-        return _pick(ctx, max_risk=max_risk)  # nothing within the risk: the safest plan
-    return best_plan
+    if not best_plan.steps:  # nothing within the risk: the safest plan
+        return _pick(ctx, max_risk=max_risk), None
+    return best_plan, builder.examined
 
 
 def _pick(ctx: PlanContext, *, max_risk: float) -> Plan:
@@ -321,7 +322,7 @@ class Planner(_Bot):
         """Maximise (1 - risk) * score - risk * cost of a loss of control."""
         return Choice(self.plan(ctx), Mode.FLAT_OUT, DefaultPolicy())
 
-    def search(self, ctx: PlanContext) -> Plan:
+    def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
         """The plan of the best expected value among the pruned legal plans."""
         best: tuple[float, Plan] | None = None
         for score, plan in _candidates(ctx):
@@ -329,7 +330,7 @@ class Planner(_Bot):
             value = (1 - risk) * score - risk * LOC_COST_MM
             if best is None or value > best[0]:
                 best = (value, plan)
-        return best[1] if best else Plan(())
+        return (best[1] if best else Plan(())), None
 
 
 Bot = Cautious | Aggressive | Planner

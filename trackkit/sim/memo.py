@@ -3,18 +3,21 @@
 Races on one stage go through the same positions again and again (the same space, gear
 and damage, nobody near). A bot's plan is a pure function of the position, so a memo
 (a transposition table, as chess engines keep) returns it without searching again.
-The memo is exact: its key holds everything a bot's plan depends on, and a race played
-with it is the race played without it (``tests/test_sim.py`` checks this).
+The memo is exact: a race played with it is the race played without it
+(``tests/test_sim.py`` checks this).
 
-The key of a position:
+A position is looked up in two parts:
 
-- the bot, the car's dashboard and the ruleset;
-- the car's space, gear, damage and SISU token, whether it leads the round;
-- the mud tokens that count for it (SHORTCUT-2);
-- the cars that could matter: those on a space the car can reach within a plan
-  (:data:`~trackkit.sim.bots.MAX_STEPS` moves, a jump's landing included), beside one,
-  overlapping one or in a corner one of them is in (TRAFFIC-1, TRAFFIC-3). A car further
-  away changes no legal step of the plan, so positions that differ only there share one.
+- its own part: the bot, the car's dashboard and the ruleset; the car's space, gear,
+  damage and SISU token; whether it leads the round; the mud tokens that count for it
+  (SHORTCUT-2);
+- the other cars, but only where they could have changed the search. A search that says
+  which spaces' traffic it read (:attr:`~trackkit.rules.plans.PlanBuilder.examined`)
+  depends on the cars on those spaces, on spaces overlapping or beside them and in their
+  corners (TRAFFIC-1, TRAFFIC-3); for any other search, on the cars within reach of a
+  plan (:data:`~trackkit.sim.bots.MAX_STEPS` moves, jump landings included), see
+  :meth:`PlanMemo.zone`. The same cars (space and gear) on those spaces: the same reads,
+  so the same plan. A car further away shares the plan.
 
 Examples
 --------
@@ -25,7 +28,7 @@ Examples
 >>> calls = []
 >>> def search(ctx):
 ...     calls.append(1)
-...     return Plan(())
+...     return Plan(()), None
 >>> memo.plan("cautious", ("dirt",), ctx, search) == memo.plan("cautious", ("dirt",), ctx, search)
 True
 >>> len(calls), len(memo)
@@ -34,7 +37,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Collection, Hashable
 
 from trackkit.rules.plans import Plan, PlanContext
 from trackkit.rules.track import Track
@@ -64,11 +67,13 @@ class PlanMemo:
         self.size = size
         self.hits = 0
         self.misses = 0
-        self._plans: dict[Hashable, Plan] = {}
+        self._plans: dict[Hashable, list[tuple[frozenset[str], Hashable, Plan]]] = {}
+        self._size = 0
         self._zones: dict[str, frozenset[str]] = {}
+        self._reads: dict[str, frozenset[str]] = {}
 
     def __len__(self) -> int:
-        return len(self._plans)
+        return self._size
 
     def __repr__(self) -> str:
         return f"<PlanMemo {len(self)} plans, {self.hits} hits, {self.misses} misses>"
@@ -88,32 +93,39 @@ class PlanMemo:
         bot: str,
         board: Hashable,
         ctx: PlanContext,
-        search: Callable[[PlanContext], Plan],
+        search: Callable[[PlanContext], tuple[Plan, Collection[str] | None]],
     ) -> Plan:
         """The plan ``search(ctx)`` gives, from the memo when the position was seen.
 
+        ``search`` returns the plan and the spaces whose traffic it read (None: unknown).
         ``bot`` and ``board`` name the bot and the car's dashboard (the caller makes sure
         equal names mean equal bots and dashboards).
         """
         if ctx.track is not self.track:
-            return search(ctx)
+            return search(ctx)[0]
         key = self.key(bot, board, ctx)
-        plan = self._plans.get(key)
-        if plan is None:
-            self.misses += 1
-            plan = search(ctx)
-            if len(self._plans) >= self.size:
-                self._plans.clear()
-            self._plans[key] = plan
+        seen = self._plans.get(key)
+        if seen is not None:
+            for spaces, near, plan in seen:
+                if self._near(ctx, spaces) == near:
+                    self.hits += 1
+                    return plan
+        self.misses += 1
+        plan, examined = search(ctx)
+        if examined is None:
+            spaces = self.zone(ctx.car.space) if ctx.car.space is not None else frozenset()
         else:
-            self.hits += 1
+            spaces = self._depends(examined)
+        if self._size >= self.size:
+            self._plans.clear()
+            self._size = 0
+        self._plans.setdefault(key, []).append((spaces, self._near(ctx, spaces), plan))
+        self._size += 1
         return plan
 
     def key(self, bot: str, board: Hashable, ctx: PlanContext) -> Hashable:
-        """Everything a bot's plan depends on in ``ctx`` (see the module docstring)."""
+        """The position's own part of the key (see the module docstring)."""
         car = ctx.car
-        zone = self.zone(car.space) if car.space is not None else frozenset()
-        near = tuple(sorted((o.space, o.gear) for o in ctx.others if o.blocks and o.space in zone))
         mud = tuple(sorted(ctx.mud.items())) if ctx.mud else ()
         return (
             bot,
@@ -127,15 +139,41 @@ class PlanMemo:
             car.finished,
             ctx.leader,
             mud,
-            near,
+        )
+
+    @staticmethod
+    def _near(ctx: PlanContext, spaces: frozenset[str]) -> tuple[tuple[str, int], ...]:
+        return tuple(
+            sorted((o.space, o.gear) for o in ctx.others if o.blocks and o.space in spaces)
         )
 
     def zone(self, space: str) -> frozenset[str]:
-        """Spaces where another car could change a plan from ``space``."""
+        """Spaces where another car could change any plan from ``space``."""
         hit = self._zones.get(space)
         if hit is None:
             hit = self._zones[space] = _zone(self.track, space, self.moves)
         return hit
+
+    def _depends(self, examined: Collection[str]) -> frozenset[str]:
+        """Spaces whose cars decide the traffic read at the ``examined`` spaces."""
+        out: set[str] = set()
+        for space in examined:
+            reads = self._reads.get(space)
+            if reads is None:
+                reads = self._reads[space] = _reads(self.track, space)
+            out |= reads
+        return frozenset(out)
+
+
+def _reads(track: Track, space: str) -> frozenset[str]:
+    """Where a car changes what entering ``space`` allows (TRAFFIC-1, TRAFFIC-3)."""
+    info = track.spaces[space]
+    out = {space}
+    out |= track.overlaps.get(space, frozenset())  # a car over it blocks it
+    out |= track.beside.get(space, frozenset())  # coming beside a car needs its gear
+    if info.corner is not None:  # a car in the corner takes its lane
+        out.update(n for n, i in track.spaces.items() if i.corner == info.corner)
+    return frozenset(out)
 
 
 def _zone(track: Track, space: str, moves: int) -> frozenset[str]:
