@@ -369,3 +369,26 @@ def test_free_climb_move_obeys_the_overtaking_rule() -> None:
 
 def test_brake_and_boost_dice_print_differently() -> None:
     assert str(BRAKE) != str(BOOST)
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+def test_plan_builder_offers_exactly_the_legal_next_steps(name: str) -> None:
+    """PlanBuilder (bots) and legal_plans (perft) agree after every prefix they walk."""
+    from trackkit.rules.plans import PlanBuilder
+
+    ctx = context(name)
+    for pick in (0, -1):  # walk the first option each time, then the last
+        builder = PlanBuilder(ctx)
+        while True:
+            n = len(builder.steps)
+            expected = [
+                p.steps[-1]
+                for p in legal_plans(ctx, max_steps=n + 1, after=builder.steps)
+                if len(p.steps) == n + 1
+            ]
+            options = builder.options()
+            assert options == expected, (name, [str(s) for s in builder.steps])
+            if not options:
+                break
+            builder.push(options[pick])
+            assert builder.plan().steps == tuple(builder.steps)
