@@ -15,6 +15,7 @@ from trackkit.rules.dashboard import dashboard
 from trackkit.rules.plans import PlanContext, legal_plans
 from trackkit.rules.state import CarState
 from trackkit.rules.track import Track
+from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import DriverSpec, Prepared, Settings, prepare, run_race
 from trackkit.sim.replay import check_replay, replay_document
 from trackkit.sim.stats import run_many, summarize_races
@@ -486,3 +487,37 @@ def test_unknown_car_and_bad_heat_values_are_unusable_input(tmp_path: Path):
             ],
         )
         assert out.exit_code == 2, (content, out.output)
+
+
+def test_traffic_3_cars_in_both_lanes_of_a_corner_close_it_whatever_their_order():
+    """Order of the other cars never matters (and so the plan memo may sort them)."""
+    from trackkit.rules.state import OtherCar
+    from trackkit.sim.bots import make_bot
+
+    inner, outer = OtherCar("10:2.I1", 2), OtherCar("10:2.O3", 2)  # after a crash re-entry
+    base = position_on(RALLY, "10:1.1R", gear=3)
+    orders = [replace(base, others=(inner, outer)), replace(base, others=(outer, inner))]
+    for ctx in orders:
+        entered = {s.space for p in legal_plans(ctx) for s in p.steps}
+        assert not any(s.startswith("10:2.") for s in entered)  # rule: TRAFFIC-3
+    alone = {s.space for p in legal_plans(replace(base, others=(outer,))) for s in p.steps}
+    assert "10:2.O1" in alone and not any(s.startswith("10:2.I") for s in alone)
+    for bot_name in ("cautious", "aggressive", "planner"):
+        fresh = [str(make_bot(bot_name).plan(ctx)) for ctx in orders]
+        memo = PlanMemo(RALLY.track, RALLY.ruleset)
+        remembered = [str(make_bot(bot_name, memo).plan(ctx)) for ctx in orders]
+        assert fresh[0] == fresh[1] == remembered[0] == remembered[1]
+        assert memo.hits == 1
+
+
+def test_a_variant_ruleset_is_never_served_the_plans_of_another():
+    variant = RALLY.ruleset.model_copy(
+        update={"danger_faces": RALLY.ruleset.danger_faces.model_copy(update={"coast": 6})}
+    )
+    assert variant.danger_counts["coast", 0] == 6 != RALLY.ruleset.danger_counts["coast", 0]
+    with_memo = replace(RALLY, ruleset=variant)
+    without = replace(RALLY, ruleset=variant, memo=None)
+    settings = Settings.default(3, bots=("cautious", "aggressive", "planner"))
+    run_race(RALLY, settings, 5)  # fills the memo with the plain ruleset's plans
+    a, b = run_race(with_memo, settings, 5), run_race(without, settings, 5)
+    assert [(t.plan, t.events) for t in a.log] == [(t.plan, t.events) for t in b.log]

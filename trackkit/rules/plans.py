@@ -180,6 +180,9 @@ def _die_options_uncached(speed: int, climb: str | None) -> list[tuple[tuple[Die
     return out
 
 
+#: A corner with cars in both lanes: no lane matches it (TRAFFIC-3).
+_BOTH_LANES = "both"
+
 #: What a step adds to the walk: lead die, brakes, boosts, tile, oxygen, cars come beside.
 _Record = tuple[Die, int, int, int, int, tuple[int, ...]]
 
@@ -330,7 +333,10 @@ class _Traffic:
                 occupied.add(other.space)
                 info = ctx.track.spaces.get(other.space)
                 if info is not None and info.corner is not None and info.corner_lane is not None:
-                    lanes_taken[info.corner] = info.corner_lane  # rule: TRAFFIC-3
+                    # rule: TRAFFIC-3 (enter by the same lane as the car in the corner; with
+                    # cars in both lanes, by neither, whatever order the cars are listed in)
+                    taken = lanes_taken.get(info.corner, info.corner_lane)
+                    lanes_taken[info.corner] = taken if taken == info.corner_lane else _BOTH_LANES
         blocked = set(occupied)
         for space in occupied:
             blocked |= ctx.track.overlaps.get(space, frozenset())

@@ -9,8 +9,9 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property, lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import Field, ValidationError
@@ -98,6 +99,13 @@ class Ruleset(StrictModel):
         """Chance that one die of ``kind`` shows a danger face (DICE-1)."""
         return self.danger_odds[(kind, (value or 0) if kind == "gear" else 0)]
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Ruleset:
+        """A copy (with ``update``); the tables worked out from the old fields are dropped."""
+        copy = super().model_copy(update=update, deep=deep)
+        for name in _DERIVED:
+            copy.__dict__.pop(name, None)
+        return copy
+
     @cached_property
     def danger_counts(self) -> dict[tuple[str, int], int]:
         """Danger faces (of 6) per die: (kind, gear value; 0 for other kinds) (DICE-1).
@@ -118,6 +126,10 @@ class Ruleset(StrictModel):
         """Damage tokens drawn for a crash in ``gear`` on a tile of ``danger`` (DAMAGE-2)."""
         level = self.crash_damage.danger.get(danger, 0)
         return max(0, gear + level - self.crash_damage.base)
+
+
+#: Tables a ruleset works out once from its fields (cached properties).
+_DERIVED = ("danger_counts", "danger_odds")
 
 
 @lru_cache(maxsize=8)

@@ -8,7 +8,7 @@ The memo is exact: a race played with it is the race played without it
 
 A position is looked up in two parts:
 
-- its own part: the bot, the car's dashboard and the ruleset; the car's space, gear,
+- its own part: the bot and the car's dashboard; the car's space, gear,
   damage and SISU token; whether it leads the round; the mud tokens that count for it
   (SHORTCUT-2);
 - the other cars, but only where they could have changed the search. A search that says
@@ -24,7 +24,7 @@ Examples
 >>> from trackkit.rules.testing import position
 >>> from trackkit.rules.plans import Plan
 >>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
->>> memo = PlanMemo(ctx.track)
+>>> memo = PlanMemo(ctx.track, ctx.ruleset)
 >>> calls = []
 >>> def search(ctx):
 ...     calls.append(1)
@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable
 
 from trackkit.rules.plans import Plan, PlanContext
+from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.track import Track
 
 __all__ = ["PlanMemo"]
@@ -55,14 +56,20 @@ class PlanMemo:
     ----------
     track : Track
         The stage; contexts on another track are searched, never remembered.
+    ruleset : Ruleset
+        The rules the races use; contexts with another ruleset object are searched, never
+        remembered (a ruleset is known by the object, not its id: a variant may share it).
     moves : int
         The longest plan the bots consider (its reach decides which cars matter).
     size : int
         Entries kept; the memo is emptied when it is full (memory stays bounded).
     """
 
-    def __init__(self, track: Track, *, moves: int = 6, size: int = MEMO_SIZE) -> None:
+    def __init__(
+        self, track: Track, ruleset: Ruleset, *, moves: int = 6, size: int = MEMO_SIZE
+    ) -> None:
         self.track = track
+        self.ruleset = ruleset
         self.moves = moves
         self.size = size
         self.hits = 0
@@ -80,13 +87,19 @@ class PlanMemo:
 
     def __getstate__(self) -> dict[str, object]:
         # a worker process starts with an empty memo (and the zones, which are cheap)
-        return {"track": self.track, "moves": self.moves, "size": self.size}
+        return {
+            "track": self.track,
+            "ruleset": self.ruleset,
+            "moves": self.moves,
+            "size": self.size,
+        }
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        track = state["track"]
+        track, ruleset = state["track"], state["ruleset"]
         moves, size = state["moves"], state["size"]
-        assert isinstance(track, Track) and isinstance(moves, int) and isinstance(size, int)
-        self.__init__(track, moves=moves, size=size)  # type: ignore[misc]
+        assert isinstance(track, Track) and isinstance(ruleset, Ruleset)
+        assert isinstance(moves, int) and isinstance(size, int)
+        self.__init__(track, ruleset, moves=moves, size=size)  # type: ignore[misc]
 
     def plan(
         self,
@@ -101,7 +114,7 @@ class PlanMemo:
         ``bot`` and ``board`` name the bot and the car's dashboard (the caller makes sure
         equal names mean equal bots and dashboards).
         """
-        if ctx.track is not self.track:
+        if ctx.track is not self.track or ctx.ruleset is not self.ruleset:
             return search(ctx)[0]
         key = self.key(bot, board, ctx)
         seen = self._plans.get(key)
@@ -130,7 +143,6 @@ class PlanMemo:
         return (
             bot,
             board,
-            ctx.ruleset.id,
             car.space,
             car.gear,
             car.damage,

@@ -98,7 +98,9 @@ def prepare(track: Track, ruleset: Ruleset | None = None) -> Prepared:
     """Get a track ready for races (start grid rearmost first)."""
     start = tuple(sorted(track.start, key=lambda n: (track.spaces[n].progress, n)))
     rules = ruleset or load_ruleset("dirt")
-    return Prepared(track, rules, start, _inner_lanes(track), PlanMemo(track, moves=MAX_STEPS))
+    return Prepared(
+        track, rules, start, _inner_lanes(track), PlanMemo(track, rules, moves=MAX_STEPS)
+    )
 
 
 def _inner_lanes(track: Track) -> frozenset[str]:

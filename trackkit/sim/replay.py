@@ -37,7 +37,7 @@ def _log(result: RaceResult) -> list[dict[str, Any]]:
             "attempt": t.attempt,
             "plan": t.plan,
             "mode": t.mode,
-            "events": [asdict(e) for e in t.events],
+            "events": [e._asdict() for e in t.events],
         }
         for t in result.log
     ]
