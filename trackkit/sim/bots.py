@@ -91,6 +91,8 @@ def _road(track: Track) -> _Road:
         and spaces[a].sides != spaces[b].sides
     )
     road = _Road(look, target, sideways)
+    if len(_ROADS) >= 16:  # a long-lived process that loads many stages keeps the last few
+        _ROADS.clear()
     _ROADS[id(track)] = (track, road)
     return road
 
