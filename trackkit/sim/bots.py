@@ -277,12 +277,13 @@ def _greedy(ctx: PlanContext, *, max_risk: float) -> tuple[Plan, set[str] | None
     for _ in range(MAX_STEPS):
         step_best: tuple[float, PlanStep, RiskSoFar] | None = None
         for step in builder.options():
+            score = score_of(step)
+            if step_best is not None and score <= step_best[0]:
+                continue  # cannot beat the best so far: its risk does not matter
             grown = risk.then(ctx, step)
             if grown.value(ctx, sisu=sisu) > max_risk:
                 continue
-            score = score_of(step)
-            if step_best is None or score > step_best[0]:
-                step_best = (score, step, grown)
+            step_best = (score, step, grown)
         if step_best is None:
             break
         score, step, risk = step_best
