@@ -375,12 +375,29 @@ def _draw_road(
         spaces.add(dwg.path(d=paths[sid], **attrs))
 
     feats = g.add(dwg.g(class_="features"))
-    _draw_danger(dwg, feats, art, line, half, size)
-    _draw_lines(dwg, feats, key, road, line, half, size, turn)
-    _draw_climb(dwg, feats, art, road, line, half, size, turn)
-    _draw_rows(dwg, feats, key, road, line, half, size, turn)
-    _draw_limits(dwg, feats, art, road, line, half, size, turn)
-    _draw_shortcuts(dwg, feats, key, road, line, half, middles, size, turn)
+    pen = _Pen(dwg, feats, art, road, line, half, size, turn, middles)
+    for draw in (_draw_danger, _draw_lines, _draw_climb, _draw_rows, _draw_limits, _draw_shortcuts):
+        draw(pen)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pen:
+    """What every feature of one tile's road is drawn with."""
+
+    dwg: svgwrite.Drawing
+    feats: Group
+    """The tile's ``<g class="features">``."""
+    art: TileArt
+    road: DrivenRoad
+    line: CentreLine
+    half: float
+    """Half the road's width (mm)."""
+    size: float
+    """Tile size (mm, flat edge to flat edge)."""
+    turn: float
+    """The tile's rotation (degrees): text is turned back to stay upright."""
+    middles: Mapping[str, Point]
+    """Middle point of each space (tile frame, mm)."""
 
 
 def heat_colour(level: float) -> str:
@@ -390,9 +407,8 @@ def heat_colour(level: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def _draw_danger(
-    dwg: svgwrite.Drawing, feats: Group, art: TileArt, line: CentreLine, half: float, size: float
-) -> None:
+def _draw_danger(pen: _Pen) -> None:
+    dwg, feats, art, line, half, size = pen.dwg, pen.feats, pen.art, pen.line, pen.half, pen.size
     face = art.face
     if face is None or face.danger.value == "none":
         return
@@ -409,17 +425,10 @@ def _draw_danger(
             grp.add(place(dwg, "sym-kerb", at, d, 0.022 * size, 0.03 * size))
 
 
-def _draw_lines(
-    dwg: svgwrite.Drawing,
-    feats: Group,
-    key: str,
-    road: DrivenRoad,
-    line: CentreLine,
-    half: float,
-    size: float,
-    turn: float,
-) -> None:
+def _draw_lines(pen: _Pen) -> None:
     """Start and finish lines: a chequered band across the road after their row."""
+    dwg, feats, key, road, line = pen.dwg, pen.feats, pen.art.key, pen.road, pen.line
+    half, size, turn = pen.half, pen.size, pen.turn
     for kind, after in (("start", road.start_after), ("finish", road.finish_after)):
         if after is None:
             continue
@@ -439,17 +448,10 @@ def _draw_lines(
         grp.add(upright_text(dwg, kind.upper(), label_at, size=0.04 * size, turn=turn))
 
 
-def _draw_climb(
-    dwg: svgwrite.Drawing,
-    feats: Group,
-    art: TileArt,
-    road: DrivenRoad,
-    line: CentreLine,
-    half: float,
-    size: float,
-    turn: float,
-) -> None:
+def _draw_climb(pen: _Pen) -> None:
     """CLIMB-1: on each climb line, the −1 arrow points uphill (+1 on its tail)."""
+    dwg, feats, art, road, line = pen.dwg, pen.feats, pen.art, pen.road, pen.line
+    half, size, turn = pen.half, pen.size, pen.turn
     for unit_index, way in sorted(art.climb_lines.items()):
         if unit_index + 1 >= len(road.units):
             continue
@@ -468,17 +470,10 @@ def _draw_climb(
         grp.add(upright_text(dwg, "+1", _off(at, uphill, -0.082 * size), size=fs, turn=turn))
 
 
-def _draw_rows(
-    dwg: svgwrite.Drawing,
-    feats: Group,
-    key: str,
-    road: DrivenRoad,
-    line: CentreLine,
-    half: float,
-    size: float,
-    turn: float,
-) -> None:
+def _draw_rows(pen: _Pen) -> None:
     """Per row: slide dotted lines (CORNER-3), jumps (JUMP-1) and fords (FORD-1)."""
+    dwg, feats, key, road, line = pen.dwg, pen.feats, pen.art.key, pen.road, pen.line
+    half, size, turn = pen.half, pen.size, pen.turn
     chevrons = _driven_units_of_jumps(road)
     for unit in road.units:
         first = road.spaces[unit.spaces[0]] if unit.spaces else None
@@ -526,17 +521,10 @@ def _draw_rows(
             )
 
 
-def _draw_limits(
-    dwg: svgwrite.Drawing,
-    feats: Group,
-    art: TileArt,
-    road: DrivenRoad,
-    line: CentreLine,
-    half: float,
-    size: float,
-    turn: float,
-) -> None:
+def _draw_limits(pen: _Pen) -> None:
     """CORNER-1: the limit of each corner lane (and each chicane) in a circle."""
+    dwg, feats, art, road, line = pen.dwg, pen.feats, pen.art, pen.road, pen.line
+    half, size, turn = pen.half, pen.size, pen.turn
     for unit in road.units:
         if unit.kind not in ("corner", "chicane"):
             continue
@@ -561,22 +549,14 @@ def _draw_limits(
             grp.add(upright_text(dwg, str(shown), at, size=0.056 * size, turn=turn))
 
 
-def _draw_shortcuts(
-    dwg: svgwrite.Drawing,
-    feats: Group,
-    key: str,
-    road: DrivenRoad,
-    line: CentreLine,
-    half: float,
-    middles: Mapping[str, Point],
-    size: float,
-    turn: float,
-) -> None:
+def _draw_shortcuts(pen: _Pen) -> None:
     """SHORTCUT-1: the "(" symbol with the shortcut's limit, once per shortcut.
 
     It sits on the shortcut island; an island too thin to hold it (gentle bends) gets it
     just beyond, so that it never covers the corner limits.
     """
+    dwg, feats, key, road, line = pen.dwg, pen.feats, pen.art.key, pen.road, pen.line
+    half, middles, size, turn = pen.half, pen.middles, pen.size, pen.turn
     groups: dict[str, list[str]] = {}
     for sid, sp in road.spaces.items():
         if sp.kind == "shortcut":
