@@ -11,12 +11,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from trackkit.errors import InputError
 from trackkit.formats.source import Document, validation_message
 from trackkit.formats.tokens import rekee_token_id, token_from_id
-from trackkit.formats.walk import Placement, editor_stage
+from trackkit.formats.walk import EditorModel, Placement, editor_stage
 from trackkit.library import TileLibrary
 from trackkit.models.stage import MAX_STAGE_TILES, Stage
 
@@ -25,19 +25,13 @@ __all__ = ["RekeeFile", "RekeeTile", "RekeeToken", "dump_rekee", "looks_like_rek
 _COORD = 100_000
 
 
-class _Loose(BaseModel):
-    """Editor files may carry keys trackkit does not use: they are ignored."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class RekeeToken(_Loose):
+class RekeeToken(EditorModel):
     """A token on a Rekee tile (its position on the tile is not used)."""
 
     id: str = Field(min_length=1, max_length=80, description="Rekee token id, e.g. oxygen-2.")
 
 
-class RekeeTile(_Loose):
+class RekeeTile(EditorModel):
     """A tile of a Rekee file."""
 
     q: int = Field(ge=-_COORD, le=_COORD, description="Axial column.")
@@ -49,7 +43,7 @@ class RekeeTile(_Loose):
     tokens: list[RekeeToken] | None = Field(default=None, description="Tokens on the tile.")
 
 
-class RekeeFile(_Loose):
+class RekeeFile(EditorModel):
     """A whole Rekee file."""
 
     title: str | None = Field(default=None, max_length=200, description="Stage name.")

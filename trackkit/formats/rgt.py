@@ -12,13 +12,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from trackkit import hexgrid
 from trackkit.errors import InputError
 from trackkit.formats.source import Document, validation_message
 from trackkit.formats.tokens import rgt_token_id, token_from_id
-from trackkit.formats.walk import Placement, editor_stage
+from trackkit.formats.walk import EditorModel, Placement, editor_stage
 from trackkit.library import TileLibrary
 from trackkit.models.stage import MAX_STAGE_TILES, Stage
 
@@ -27,19 +27,13 @@ __all__ = ["RgtFile", "RgtTile", "RgtToken", "dump_rgt", "read_rgt"]
 _COORD = 50_000
 
 
-class _Loose(BaseModel):
-    """Editor files carry keys trackkit does not use (``lowResWidth``, ...): ignored."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class RgtToken(_Loose):
+class RgtToken(EditorModel):
     """A token on a tile (its position and angle on the tile are not used)."""
 
     TokenId: str = Field(min_length=1, max_length=80, description="Token id, e.g. climbr2.")
 
 
-class RgtTile(_Loose):
+class RgtTile(EditorModel):
     """A tile of an ``.rgt`` file."""
 
     X: int = Field(ge=-_COORD, le=_COORD, description="Offset column.")
@@ -51,7 +45,7 @@ class RgtTile(_Loose):
     Tokens: list[RgtToken] | None = Field(default=None, description="Tokens on the tile.")
 
 
-class RgtFile(_Loose):
+class RgtFile(EditorModel):
     """A whole ``.rgt`` file."""
 
     Name: str | None = Field(default=None, max_length=200, description="Stage name.")

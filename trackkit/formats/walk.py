@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from trackkit import hexgrid
 from trackkit.errors import InputError
@@ -23,7 +23,16 @@ from trackkit.models.stage import Stage, StageTile, TileToken
 from trackkit.models.tile import TileFace
 from trackkit.spaces import start_entry
 
-__all__ = ["Placement", "driving_order", "stage_from_placements"]
+__all__ = ["EditorModel", "Placement", "driving_order", "stage_from_placements"]
+
+
+class EditorModel(BaseModel):
+    """Base of the editor file models (Rekee, ``.rgt``): unknown keys are ignored.
+
+    The editors write more than a stage needs (``lowResWidth``, ...).
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
 
 @dataclass(slots=True)
