@@ -126,7 +126,8 @@ class _Walk:
     boosts: int = 0
     tiles: set[int] = field(default_factory=set)
     oxygen: int = 0
-    alongside: set[int] = field(default_factory=set)
+    alongside: set[str] = field(default_factory=set)
+    """Spaces of the cars the plan has come beside (TRAFFIC-1 asks once per car)."""
 
 
 # enum members are slow to look up (a descriptor call each time): the hot loop reads these
@@ -184,7 +185,7 @@ def _die_options_uncached(speed: int, climb: str | None) -> list[tuple[tuple[Die
 _BOTH_LANES = "both"
 
 #: What a step adds to the walk: lead die, brakes, boosts, tile, oxygen, cars come beside.
-_Record = tuple[Die, int, int, int, int, tuple[int, ...]]
+_Record = tuple[Die, int, int, int, int, tuple[str, ...]]
 
 #: A pruning callback: (steps so far, candidate step) -> whether to keep the candidate.
 Prune = Callable[[list[PlanStep], PlanStep], bool]
@@ -320,7 +321,8 @@ class _Traffic:
 
     blocked: frozenset[str]
     lanes_taken: dict[str, str]
-    cars_at: dict[str, tuple[int, int]]
+    cars_at: dict[str, int]
+    """The gear of the blocking car on each space (TRAFFIC-1)."""
     examined: set[str] | None = None
     """If given, every space whose traffic is read is added to it."""
 
@@ -340,7 +342,7 @@ class _Traffic:
         blocked = set(occupied)
         for space in occupied:
             blocked |= ctx.track.overlaps.get(space, frozenset())
-        cars_at = {o.space: (i, o.gear) for i, o in enumerate(ctx.others) if o.blocks}
+        cars_at = {o.space: o.gear for o in ctx.others if o.blocks}
         return cls(frozenset(blocked), lanes_taken, cars_at, examined)
 
 
@@ -514,15 +516,14 @@ def _try_step(
         return None  # rule: SHORTCUT-1 (the die on the shortcut space is at most its limit)
     # rule: TRAFFIC-1 (entering beside a car takes a gear die at or above its gear)
     cars_at = traffic.cars_at
-    newly_alongside: list[int] = []
+    newly_alongside: list[str] = []
     for near in ctx.track.beside.get(info.node, frozenset()):
         if near in cars_at:
-            idx, their_gear = cars_at[near]
-            if idx in walk.alongside:
+            if near in walk.alongside:
                 continue
-            if lead.kind is not _GEAR_KIND or lead.value < their_gear:
+            if lead.kind is not _GEAR_KIND or lead.value < cars_at[near]:
                 return None
-            newly_alongside.append(idx)
+            newly_alongside.append(near)
 
     cloud = new_tile and info.tile in ctx.track.clouds
     landings: list[tuple[str, tuple[str, ...], str | None, bool]] = []
@@ -574,7 +575,7 @@ def _apply(
     boosts: int,
     tile: int,
     oxygen: int,
-    alongside: tuple[int, ...],
+    alongside: tuple[str, ...],
 ) -> Callable[[], None]:
     """Record the dice of a step in ``walk``; returns the function that takes them back."""
     added_tile = tile not in walk.tiles
@@ -605,15 +606,14 @@ def _apply(
 
 
 def _may_come_beside(
-    ctx: PlanContext, node: str, lead: Die | None, walk: _Walk, cars_at: dict[str, tuple[int, int]]
+    ctx: PlanContext, node: str, lead: Die | None, walk: _Walk, cars_at: dict[str, int]
 ) -> bool:
     """TRAFFIC-1: coming beside a car takes a gear die at or above its gear."""
     for near in ctx.track.beside.get(node, frozenset()):
         if near in cars_at:
-            idx, their_gear = cars_at[near]
-            if idx in walk.alongside:
+            if near in walk.alongside:
                 continue
-            if lead is None or lead.kind is not _GEAR_KIND or lead.value < their_gear:
+            if lead is None or lead.kind is not _GEAR_KIND or lead.value < cars_at[near]:
                 return False
     return True
 
