@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -46,6 +47,16 @@ def _rate(prepared: Prepared, settings: Settings, races: int, jobs: int = 1) -> 
     start = time.perf_counter()
     run_many(prepared, settings, races=races, seed=1, jobs=jobs)
     return races / (time.perf_counter() - start)
+
+
+def _cpu(run: Callable[[], object]) -> float:
+    """CPU seconds of ``run()`` in this process and in the worker processes it waited for."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.process_time()
+    run()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    children = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return time.process_time() - start + children
 
 
 def _busy(n: int) -> int:
@@ -104,6 +115,11 @@ def main(quick: bool = False) -> None:
         )
         if quick:
             return
+    # The work itself: CPU seconds of both workers against those of one process (1.0: the
+    # parallel run does no extra work; the wall speed-up then depends on the machine only).
+    one_cpu = _cpu(lambda: run_many(_prepared(), settings, races=1000, seed=1, jobs=1))
+    two_cpu = _cpu(lambda: run_many(_prepared(), settings, races=1000, seed=1, jobs=2))
+    print(f"  CPU seconds, 1000 races: one process {one_cpu:.2f}, two workers {two_cpu:.2f}")
     many = 10_000
     start = time.perf_counter()
     out = subprocess.run(
