@@ -521,3 +521,80 @@ def test_a_variant_ruleset_is_never_served_the_plans_of_another():
     run_race(RALLY, settings, 5)  # fills the memo with the plain ruleset's plans
     a, b = run_race(with_memo, settings, 5), run_race(without, settings, 5)
     assert [(t.plan, t.events) for t in a.log] == [(t.plan, t.events) for t in b.log]
+
+
+@pytest.mark.parametrize("stage", ["col-de-turini.yaml", "hillclimb-pikes.yaml"])
+def test_plan_memo_equals_a_fresh_search_on_random_positions(stage: str):
+    """Random cars nearby (some crashed), gears, damage, SISU, leader, mud, car, bot:
+    a plan from a warm memo is the plan a fresh search finds (the memo is exact)."""
+    import random
+
+    from trackkit.rules.state import Damage, OtherCar
+    from trackkit.sim.bots import make_bot
+
+    stage_ = prepared(stage)
+    track, rules = stage_.track, stage_.ruleset
+    rng = random.Random(7)  # seeded: the same positions every run
+    order = sorted(track.spaces, key=lambda n: track.spaces[n].progress)
+    starts = rng.sample([s for s in order if track.successors[s]], 10)
+    boards = {car: dashboard(car, rules) for car in ("dirt", "r5")}
+    memo = PlanMemo(track, rules)
+    bots = ("cautious", "aggressive", "planner")
+    remembered = {b: make_bot(b, memo) for b in bots}
+    fresh = {b: make_bot(b) for b in bots}
+    for _ in range(250):
+        me = rng.choice(starts)
+        taken = {me} | set(track.overlaps.get(me, ()))
+        others = []
+        for _ in range(rng.randint(0, 5)):
+            i = order.index(me) + rng.randint(-6, 30)
+            space = order[max(0, min(len(order) - 1, i))]
+            if space not in taken:
+                taken |= {space} | set(track.overlaps.get(space, ()))
+                others.append(OtherCar(space, rng.choice([0, 1, 2, 3, 4]), rng.random() < 0.85))
+        rng.shuffle(others)
+        car = CarState(
+            car_id=0,
+            space=me,
+            gear=rng.choice([0, 2, 3, 4]),
+            damage=Damage(gear=rng.choice([0, 0, 1]), coast=rng.choice([0, 0, 1])),
+            sisu_token=rng.random() < 0.2,
+        )
+        mud = {track.spaces[rng.choice(order)].tile: 1} if rng.random() < 0.2 else {}
+        ctx = PlanContext(
+            track,
+            boards[rng.choice(["dirt", "r5"])],
+            rules,
+            car,
+            tuple(others),
+            leader=rng.random() < 0.3,
+            mud=mud,
+        )
+        # the same position, the cars listed the other way round and one more far behind
+        far = order[max(0, order.index(me) - 40)]
+        behind = [OtherCar(far, 3)] if far not in taken else []
+        again = replace(ctx, others=(*reversed(others), *behind))
+        for b in bots:
+            assert remembered[b].plan(ctx) == fresh[b].plan(ctx), (b, me, car, others)
+            assert remembered[b].plan(again) == fresh[b].plan(again), (b, me, car, others)
+    assert memo.hits > 500  # the repeated positions were answered from the memo
+
+
+def test_plan_memo_tells_apart_a_car_beside_a_space_the_search_could_not_enter():
+    """From 10:1.1S1 the bots take the shortcut; a car in gear 5 on 10:3.1L, beside the
+    shortcut's second space (SHORTCUT-3), stops them there (TRAFFIC-1). The search never
+    reads 10:3.1L itself, yet the memo must not give that plan once the car is gone."""
+    from trackkit.rules.state import OtherCar
+    from trackkit.sim.bots import make_bot
+
+    alone = position_on(RALLY, "10:1.1S1", gear=1)
+    blocked = replace(alone, others=(OtherCar("10:3.1L", 5),))
+    for name in ("cautious", "aggressive"):
+        memo = PlanMemo(RALLY.track, RALLY.ruleset)
+        bot = make_bot(name, memo)
+        stopped, free = str(bot.plan(blocked)), str(bot.plan(alone))
+        assert stopped == "10:X1.1 G2"  # rule: TRAFFIC-1 (G3 on 10:X1.2 is below gear 5)
+        assert free.startswith("10:X1.1 G2 > 10:X1.2 G3") and free == str(
+            make_bot(name).plan(alone)
+        )
+        assert memo.misses == 2
