@@ -256,6 +256,16 @@ def test_jump_2_cannot_land_on_a_car():
     assert land == {"4:1.4L", "4:1.4R"} and land_b == {"4:1.4R"}
 
 
+def test_traffic_1_default_a_jump_landing_beside_a_car_needs_its_gear_too():
+    # rule: TRAFFIC-1 DEFAULT, JUMP-2 (206b: G5 on the jump lands one row on, 4:1.4L or R)
+    faster = position(STAGE, space="4:1.2L", gear=4, others=[("4:1.4R", 6)])
+    level = position(STAGE, space="4:1.2L", gear=4, others=[("4:1.4R", 5)])
+    land = {s.space for p in plans(faster) for s in p.steps[:1] if s.speed == 5}
+    land_level = {s.space for p in plans(level) for s in p.steps[:1] if s.speed == 5}
+    assert land == set()  # beside a car in gear 6 with a G5: no
+    assert land_level == {"4:1.4L"}  # beside a car in gear 5: yes
+
+
 def test_ford_1_only_coast_or_gear_1_without_brake():
     # rule: FORD-1 (207b row 2 is a ford)
     ctx = position(STAGE, space="6:1.1L", gear=2)
@@ -382,6 +392,35 @@ def test_turn_7_and_8_turn_ends_and_time_card_of_the_current_gear():
         table=table_with("spin"),
     )
     assert again.car.cards == (20, 20)  # coast only: the same card as the top of the pile
+
+
+def test_turn_8_default_a_car_in_gear_0_that_stays_takes_the_gear_1_card():
+    # rule: TURN-8 DEFAULT, TIME-1
+    ctx = position(STAGE, space="1:1.1L", gear=0)
+    out = resolve(ctx, Plan(()), Mode.FLAT_OUT, Rolls([]), table=table_with("spin"))
+    assert out.car.cards == (RS.time_cards[1],) and out.car.time_seconds == 50
+
+
+def test_loc_default_control_lost_on_the_finishing_move_still_costs_the_card():
+    # rule: LOC-3, TIME-1 DEFAULT (the car finishes, and the spin's 60 s count)
+    ctx = position(STAGE, space="7:1.1L", gear=3)
+    plan = plan_to(ctx, ("7:1.2L", "G4"), ("7:1.3L", "G2+B"))
+    assert plan.steps[-1].finishes
+    out = resolve(ctx, plan, Mode.FLAT_OUT, Rolls([True] * 3), table=table_with("spin"))
+    assert out.lost_control and out.car.finished and not out.car.on_track
+    assert out.car.cards == (60,) and out.car.time_seconds == 60
+
+
+def test_damage_1_default_green_tokens_stay_out_and_an_empty_bag_is_refilled():
+    # rule: DAMAGE-1 DEFAULT, DAMAGE-2 (a crash in gear 5 on a low-danger tile: one token)
+    ctx = position(STAGE, space="3:1.1L", gear=4)
+    plan = plan_to(ctx, ("3:2.I1", "G5"))
+    table = replace(table_with("crash"), bag=(("green", "ok"),))
+    out = resolve(ctx, plan, Mode.FLAT_OUT, Rolls([False]), table=table)
+    assert [e.note for e in out.events if e.kind == "damage"] == ["green"]
+    assert out.table.bag == () and out.car.damage == Damage()
+    token, after = out.table.draw_token(random.Random(3), RS)
+    assert len(after.bag) == sum(t.count for t in RS.damage_bag) - 1 and token[0]
 
 
 def test_loc_1_to_4_cards_sisu_spin_crash():
