@@ -256,6 +256,15 @@ def test_jump_2_cannot_land_on_a_car():
     assert land == {"4:1.4L", "4:1.4R"} and land_b == {"4:1.4R"}
 
 
+def test_ford_1_default_gear_1_with_no_coast_die_left_cannot_cross():
+    # rule: FORD-1 (from gear 1 the only die into the ford is a coast die: G0 does not exist)
+    ctx = position(STAGE, space="6:1.1L", gear=1)
+    assert {s for s, _d in firsts(ctx)} == {"6:1.2L", "6:1.2R"}
+    assert {d for _s, d in firsts(ctx)} == {"C"}
+    no_coast = position(STAGE, space="6:1.1L", gear=1, damage=Damage(coast=2))
+    assert plans(no_coast) == []  # stuck before the ford (a simulation reports it)
+
+
 def test_traffic_1_default_a_jump_landing_beside_a_car_needs_its_gear_too():
     # rule: TRAFFIC-1 DEFAULT, JUMP-2 (206b: G5 on the jump lands one row on, 4:1.4L or R)
     faster = position(STAGE, space="4:1.2L", gear=4, others=[("4:1.4R", 6)])
