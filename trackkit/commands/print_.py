@@ -9,7 +9,12 @@ from typing import Annotated
 import typer
 
 from trackkit.commands.common import fail
-from trackkit.commands.render import DEFAULT_TILE_SIZE_MM, ThemeOption, TileSizeOption
+from trackkit.commands.render import (
+    DEFAULT_TILE_SIZE_MM,
+    StageFileArgument,
+    ThemeOption,
+    TileSizeOption,
+)
 from trackkit.errors import InputError
 
 
@@ -22,9 +27,7 @@ class Paper(StrEnum):
 
 
 def print_stage(
-    file: Annotated[
-        Path, typer.Argument(metavar="FILE", help="Stage file (native YAML/JSON, Rekee, .rgt).")
-    ],
+    file: StageFileArgument,
     output: Annotated[
         Path,
         typer.Option(

@@ -14,6 +14,10 @@ from trackkit.errors import InputError
 #: so that ``--help`` does not import the geometry.
 DEFAULT_TILE_SIZE_MM = 240.0
 
+#: The stage file a command reads (render, print).
+StageFileArgument = Annotated[
+    Path, typer.Argument(metavar="FILE", help="Stage file (native YAML/JSON, Rekee, .rgt).")
+]
 ThemeOption = Annotated[
     Path | None,
     typer.Option(
@@ -37,9 +41,7 @@ TileSizeOption = Annotated[
 
 
 def render(
-    file: Annotated[
-        Path, typer.Argument(metavar="FILE", help="Stage file (native YAML/JSON, Rekee, .rgt).")
-    ],
+    file: StageFileArgument,
     output: Annotated[
         Path,
         typer.Option(
