@@ -344,6 +344,7 @@ def test_turn_5_one_by_one_secure_at_rising_cost_and_stop():
     # rule: TURN-5
     assert [securing_cost(0, 1), securing_cost(1, 1), securing_cost(2, 1)] == [1, 2, 3]
     assert securing_cost(0, 2) == 3  # a pair: two consecutive secured dice
+    assert securing_cost(1, 2) == 2 + 3 and securing_cost(2, 3) == 3 + 4 + 5  # costs keep rising
 
     class SecureAll(DefaultPolicy):
         def before_roll(self, view: RollView):  # type: ignore[no-untyped-def]

@@ -203,8 +203,8 @@ def legal_plans(
 ) -> Iterator[Plan]:
     """Every legal non-empty plan of ``ctx.car``, depth first (first steps in graph order).
 
-    With ``after``, only the plans that go on from those first steps (a bot growing a plan
-    one step at a time walks its prefix once instead of every plan).
+    With ``after``, only the plans that go on from those first steps (the prefix is walked
+    once, not every plan; :class:`PlanBuilder` grows a plan without walking it at all).
 
     ``max_steps`` limits the plans to that many steps (their first steps, for instance);
     ``keep`` lets a bot skip steps it will never choose (and every plan through them);

@@ -92,6 +92,7 @@ class RiskSoFar:
     certain: bool = False
     """A step loses control whatever the roll (over a corner limit, a jump two over)."""
     steps: int = 0
+    """Steps added so far (none: no risk)."""
 
     def then(self, ctx: PlanContext, step: PlanStep) -> RiskSoFar:
         """The risk with ``step`` added at the end."""
