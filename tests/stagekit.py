@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,15 @@ from trackkit.models import Stage
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+
+
+def load_script(name: str) -> Any:
+    """A script of ``scripts/`` as a module (the regeneration scripts hold the test data)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def make_stage(*tiles: str | dict[str, Any], **fields: Any) -> Stage:

@@ -5,22 +5,17 @@ Regenerate with ``.venv/bin/python scripts/regen_golden.py`` and review the diff
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
+
+from stagekit import load_script
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def _regen() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "regen_golden", REPO / "scripts" / "regen_golden.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("regen_golden")
 
 
 def test_face_space_and_step_counts_match_the_golden_file():

@@ -13,7 +13,6 @@ The hand checks below do not read the golden file: their numbers are counted fro
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from collections import Counter
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stagekit import load_script
 
 from trackkit.rules.dice import BOOST, BRAKE
 from trackkit.rules.plans import PlanContext, count_plans, legal_plans, plans_by_first
@@ -31,13 +31,7 @@ RULES_MD = REPO.parent / "shared" / "rules" / "RULES.md"
 
 
 def _regen() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "regen_perft", REPO / "scripts" / "regen_perft.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("regen_perft")
 
 
 REGEN = _regen()
