@@ -1,4 +1,4 @@
-"""The shipped tile library, face by face, against both fact sources in ``../shared/data``.
+"""The shipped tile library, face by face, against both fact sources in ``tile_library/sources``.
 
 The sources are read fresh here (``tile-facts.csv`` and ``space-layouts/*.yaml``), with
 parsing of their own, so a wrong value in ``tile_library/`` fails even if the generator
@@ -30,16 +30,9 @@ from trackkit.models.tile import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 LIBRARY_DIR = REPO / "tile_library"
+SOURCES = LIBRARY_DIR / "sources"
 SCRIPT = REPO / "scripts" / "build_tile_library.py"
-
-if not (SHARED / "tile-facts.csv").is_file() or not (SHARED / "space-layouts").is_dir():
-    pytest.skip(
-        f"the shared fact sources are not at {SHARED} (clone the shared data beside the repo "
-        "as ../shared to check the tile library against them)",
-        allow_module_level=True,
-    )
 
 
 def _ids(numbers: Iterable[int]) -> set[str]:
@@ -69,13 +62,13 @@ DECIDED_SECTIONS = {("215b", 3): {"kind": "straight", "rows": 1, "lanes": 1}}
 
 
 def _read_csv() -> dict[str, dict[str, str]]:
-    with (SHARED / "tile-facts.csv").open(encoding="utf-8", newline="") as fh:
+    with (SOURCES / "tile-facts.csv").open(encoding="utf-8", newline="") as fh:
         return {row["tile"].lower(): row for row in csv.DictReader(fh)}
 
 
 def _read_layouts() -> dict[str, dict[str, Any]]:
     layouts: dict[str, dict[str, Any]] = {}
-    for path in sorted((SHARED / "space-layouts").glob("*.yaml")):
+    for path in sorted((SOURCES / "space-layouts").glob("*.yaml")):
         for entry in yaml.safe_load(path.read_text(encoding="utf-8")):
             layouts[str(entry["face"]).lower()] = entry
     return layouts
@@ -507,7 +500,7 @@ def test_every_face_says_where_its_facts_come_from(face_id: str) -> None:
 
 def test_rebuilding_gives_the_committed_files(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--shared", str(SHARED), "--out", str(tmp_path)],
+        [sys.executable, str(SCRIPT), "--sources", str(SOURCES), "--out", str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,
