@@ -11,7 +11,6 @@ import pytest
 from trackkit.models import Stage
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
 
 
 def load_script(name: str) -> Any:

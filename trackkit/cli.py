@@ -8,18 +8,47 @@ stage valid (warnings allowed), 1 a stage has errors, 2 unusable input (DESIGN.m
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 
+from trackkit import __version__
 from trackkit.commands import convert, print_, render, schema, sheet, simulate, tiles, validate
 from trackkit.errors import TrackkitError
 
 app = typer.Typer(
     no_args_is_help=True,
-    add_completion=False,
     help="Design, validate, print and simulate Rallyman: DIRT stages.",
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"trackkit {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            "-V",
+            callback=_show_version,
+            is_eager=True,
+            help="Print trackkit's version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Design, validate, print and simulate Rallyman: DIRT stages.
+
+    Shell completion: `trackkit --install-completion` (bash, zsh, fish, PowerShell).
+    """
+
+
 app.command("validate")(validate.validate)
 tiles_app = typer.Typer(help="List and describe the tile faces of the library.")
 tiles_app.callback(invoke_without_command=True)(tiles.tiles)

@@ -1,5 +1,8 @@
 """The tile library: published faces loaded from ``tile_library/*.yaml``.
 
+The files ship inside the package (``trackkit.tile_library``) and are read with
+:mod:`importlib.resources`, so an installed wheel finds them wherever it runs.
+
 Examples
 --------
 >>> lib = default_library()
@@ -17,6 +20,8 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import yaml
@@ -25,7 +30,7 @@ from pydantic import ValidationError
 from trackkit.errors import TileLibraryError
 from trackkit.models.tile import TileFace, TileSet
 
-__all__ = ["TileLibrary", "default_library", "library_dir", "normalize_tile_id"]
+__all__ = ["TileLibrary", "cache_dir", "default_library", "library_dir", "normalize_tile_id"]
 
 _ART_SUFFIX = re.compile(r"-\d+$")
 
@@ -35,12 +40,30 @@ def normalize_tile_id(raw: str) -> str:
     return _ART_SUFFIX.sub("", raw.strip().lower())
 
 
-def library_dir() -> Path:
-    """Folder of the shipped library (``$TRACKKIT_TILE_LIBRARY`` overrides it)."""
+def library_dir() -> Traversable:
+    """Folder of the shipped tile and ruleset files (``$TRACKKIT_TILE_LIBRARY`` overrides it).
+
+    The package data ``trackkit.tile_library``: in a source checkout, the top-level
+    ``tile_library/`` folder.
+    """
     env = os.environ.get("TRACKKIT_TILE_LIBRARY")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "tile_library"
+    return resources.files("trackkit.tile_library")
+
+
+def cache_dir() -> Path | None:
+    """trackkit's folder in the platform's user cache folder (``platformdirs``), or None.
+
+    ``$XDG_CACHE_HOME`` is honoured where the platform uses it. None when the platform
+    has no usable home folder: trackkit then works without a cache.
+    """
+    import platformdirs
+
+    try:
+        return Path(platformdirs.user_cache_dir("trackkit", appauthor=False))
+    except (OSError, RuntimeError, KeyError):  # no home folder
+        return None
 
 
 def _loader() -> type[yaml.SafeLoader]:
@@ -85,35 +108,43 @@ class TileLibrary:
         return [f for f in self.faces.values() if f.box == box]
 
     @classmethod
-    def load(cls, folder: Path | None = None, *, cache: bool = True) -> TileLibrary:
-        """Read every ``*.yaml`` tile file of a folder.
+    def load(cls, folder: Traversable | None = None, *, cache: bool = True) -> TileLibrary:
+        """Read every ``*.yaml`` tile file of a folder (default: the shipped library).
 
-        The parsed files are cached as JSON under the user's cache folder, keyed by a hash
-        of their bytes, because parsing YAML dominates a short command's run time. Set
-        ``TRACKKIT_NO_CACHE=1`` (or ``cache=False``) to read the YAML every time.
+        The parsed files are cached as JSON in trackkit's user cache folder
+        (:func:`cache_dir`), keyed by a hash of their bytes, because parsing YAML dominates
+        a short command's run time. Set ``TRACKKIT_NO_CACHE=1`` (or ``cache=False``) to read
+        the YAML every time. A cache folder that cannot be read or written is not used.
         """
         folder = folder or library_dir()
-        paths = sorted(folder.glob("*.yaml"))
+        try:
+            paths = sorted(
+                (p for p in folder.iterdir() if p.name.endswith(".yaml") and p.is_file()),
+                key=lambda p: p.name,
+            )
+            texts = [(p, p.read_bytes()) for p in paths]
+        except OSError as exc:
+            raise TileLibraryError(f"{folder}: cannot read the tile library: {exc}") from exc
         use_cache = cache and not os.environ.get("TRACKKIT_NO_CACHE")
-        cache_file = _cache_file(paths) if use_cache else None
-        if cache_file is not None and cache_file.is_file():
+        cache_file = _cache_file(texts) if use_cache else None
+        if cache_file is not None:
             try:
                 raw = json.loads(cache_file.read_text(encoding="utf-8"))
                 return cls(TileSet.model_validate(ts) for ts in raw)
             except (OSError, ValueError, ValidationError, TileLibraryError):
-                pass  # a stale or broken cache is rebuilt below
-        tilesets = cls._read_yaml(paths, folder)
+                pass  # no cache yet, or a stale, broken or unreadable one: read the YAML
+        tilesets = cls._read_yaml(texts, folder)
         if cache_file is not None:
             _write_cache(cache_file, tilesets)
         return cls(tilesets)
 
     @staticmethod
-    def _read_yaml(paths: list[Path], folder: Path) -> list[TileSet]:
+    def _read_yaml(texts: list[tuple[Traversable, bytes]], folder: Traversable) -> list[TileSet]:
         tilesets: list[TileSet] = []
-        for path in paths:
+        for path, raw in texts:
             try:
-                data = yaml.load(path.read_text(encoding="utf-8"), Loader=_loader())
-            except (OSError, yaml.YAMLError) as exc:
+                data = yaml.load(raw.decode("utf-8"), Loader=_loader())
+            except (UnicodeDecodeError, yaml.YAMLError) as exc:
                 raise TileLibraryError(f"{path}: cannot read tile file: {exc}") from exc
             if not isinstance(data, dict) or data.get("format") != "trackkit-tiles/1":
                 continue  # rulesets and other data files live beside the tiles
@@ -126,20 +157,16 @@ class TileLibrary:
         return tilesets
 
 
-def _cache_file(paths: list[Path]) -> Path | None:
-    try:
-        digest = hashlib.sha256()
-        for path in paths:
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
-    except OSError:
+def _cache_file(texts: list[tuple[Traversable, bytes]]) -> Path | None:
+    base = cache_dir()
+    if base is None:
         return None
+    digest = hashlib.sha256()
+    for path, raw in texts:
+        digest.update(path.name.encode())
+        digest.update(raw)
     digest.update(f"{TileSet.__module__}/{_schema_version()}".encode())
-    try:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    except RuntimeError:  # no home folder: no cache
-        return None
-    return Path(base) / "trackkit" / f"tiles-{digest.hexdigest()[:20]}.json"
+    return base / f"tiles-{digest.hexdigest()[:20]}.json"
 
 
 def _schema_version() -> str:

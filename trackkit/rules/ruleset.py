@@ -137,9 +137,9 @@ def load_ruleset(ruleset_id: str = "dirt") -> Ruleset:
     """The ruleset file ``tile_library/ruleset-<id>.yaml``."""
     path = library_dir() / f"ruleset-{ruleset_id}.yaml"
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(path.read_bytes().decode("utf-8"))
         return Ruleset.model_validate(data)
     except FileNotFoundError:
         raise TileLibraryError(f"no ruleset '{ruleset_id}' ({path} is missing)") from None
-    except (OSError, yaml.YAMLError, ValidationError) as exc:
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, ValidationError) as exc:
         raise TileLibraryError(f"{path}: invalid ruleset: {exc}") from exc

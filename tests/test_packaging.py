@@ -1,0 +1,127 @@
+"""The package as a user installs it: a wheel, in a clean virtual environment, run elsewhere.
+
+The wheel must carry the tile library and rulesets as package data and read them through
+``importlib.resources``: nothing may depend on the source checkout beside it. The install
+test builds the wheel, makes a fresh venv in a temporary folder (outside the repo), installs
+the wheel there with its dependencies from the package index, and runs the commands a new
+user runs first, from another folder. It takes about 20 s; ``make test`` runs it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+from stagekit import REPO
+
+import trackkit
+
+PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_every_subpackage_is_listed_in_pyproject() -> None:
+    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    on_disk = {"trackkit"} | {
+        "trackkit." + p.parent.name for p in (REPO / "trackkit").glob("*/__init__.py")
+    }
+    assert on_disk | {"trackkit.tile_library"} == listed
+
+
+def test_version_has_one_source() -> None:
+    assert "version" in PYPROJECT["project"]["dynamic"]
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "trackkit.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", trackkit.__version__)
+
+
+def test_the_announced_license_file_exists() -> None:
+    for name in PYPROJECT["project"]["license-files"]:
+        assert "MIT License" in (REPO / name).read_text(encoding="utf-8")
+
+
+def _run(cmd: list[str | Path], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    done = _run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, REPO],
+        cwd=out,
+        env=dict(os.environ),
+    )
+    assert done.returncode == 0, done.stderr
+    (path,) = out.glob("trackkit-*.whl")
+    return path
+
+
+def test_the_wheel_holds_the_library_but_not_its_sources(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    shipped = {Path(n).name for n in names if n.startswith("trackkit/tile_library/")}
+    expected = {p.name for p in (REPO / "tile_library").glob("*.yaml")}
+    assert expected <= shipped
+    assert "ruleset-dirt.yaml" in shipped
+    assert not [n for n in names if "/sources/" in n or n.endswith(".csv")]
+    assert any(n.endswith("licenses/LICENSE") for n in names)
+    assert "trackkit/py.typed" in names
+
+
+@pytest.mark.slow
+def test_an_installed_wheel_works_from_another_folder(wheel: Path, tmp_path: Path) -> None:
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}
+    }
+    env |= {"HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    done = _run([bin_dir / "python", "-m", "pip", "install", "-q", wheel], cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    stage = work / "stage.yaml"
+    stage.write_bytes((REPO / "examples" / "col-de-turini.yaml").read_bytes())
+    exe = bin_dir / "trackkit"
+
+    def trackkit_(*args: str | Path) -> subprocess.CompletedProcess[str]:
+        return _run([exe, *args], cwd=work, env=env)
+
+    done = trackkit_("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"trackkit {trackkit.__version__}"
+    done = trackkit_("validate", stage)
+    assert done.returncode == 0, done.stderr
+    assert "valid" in done.stdout
+    done = trackkit_("validate", stage, "--format", "json")
+    assert '"valid": true' in done.stdout
+    done = trackkit_("tiles", "--box", "dirt-core")
+    assert done.returncode == 0 and "217a" in done.stdout
+    done = trackkit_("render", stage, "-o", work / "map.svg")
+    assert done.returncode == 0, done.stderr
+    assert (work / "map.svg").read_text(encoding="utf-8").startswith("<svg")
+    done = trackkit_("render", stage, "-o", work / "map.png", "--px", "400")
+    assert done.returncode == 0, done.stderr
+    assert (work / "map.png").read_bytes().startswith(b"\x89PNG")
+    done = trackkit_("simulate", stage, "--races", "2", "--seed", "1", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert '"races": 2' in done.stdout
+    # It ran from the wheel, not from the checkout, and cached the library under HOME.
+    done = _run(
+        [bin_dir / "python", "-c", "import trackkit, sys; sys.stdout.write(trackkit.__file__)"],
+        cwd=work,
+        env=env,
+    )
+    assert str(env_dir) in done.stdout and str(REPO) not in done.stdout
+    assert list((home / ".cache" / "trackkit").glob("tiles-*.json"))
