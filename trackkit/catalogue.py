@@ -153,6 +153,12 @@ _CODES = [
         "A hillclimb usually goes uphill: drive climb tiles 'climb: up' or use -1 tokens.",
     ),
     Code("H403", "climb-in-rally", N, "Climb lines also apply in a rally (CLIMB-1..5)."),
+    Code(
+        "H404",
+        "kind-inferred-hillclimb",
+        N,
+        "Write 'kind: hillclimb' (or 'kind: rally') in the stage file, or give --kind.",
+    ),
     # playability (validate --simulate)
     Code(
         "P601",

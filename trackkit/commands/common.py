@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-__all__ = ["OutputFormat", "StageKind", "fail"]
+if TYPE_CHECKING:
+    from trackkit.models.stage import Kind
+
+__all__ = ["KindOption", "OutputFormat", "StageKind", "fail", "kind_of"]
 
 
 class OutputFormat(StrEnum):
@@ -21,6 +25,23 @@ class StageKind(StrEnum):
 
     rally = "rally"
     hillclimb = "hillclimb"
+
+
+KindOption = Annotated[
+    StageKind | None,
+    typer.Option(
+        help="Treat the stage as this event kind. Default: the file's 'kind'; a file without "
+        "one (Rekee and .rgt files never have one) is a hillclimb when it holds a climb tile "
+        "or a climb token, else a rally.",
+    ),
+]
+
+
+def kind_of(option: StageKind | None) -> Kind | None:
+    """The model's kind for a ``--kind`` option value."""
+    from trackkit.models.stage import Kind
+
+    return None if option is None else Kind(option.value)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

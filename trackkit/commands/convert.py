@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import fail
+from trackkit.commands.common import KindOption, fail, kind_of
 from trackkit.errors import InputError
 
 
@@ -25,28 +25,46 @@ def convert(
             ),
         ),
     ],
+    kind: KindOption = None,
 ) -> None:
-    """Convert a stage between native YAML/JSON, Rekee JSON and .rgt."""
+    """Convert a stage between native YAML/JSON, Rekee JSON and .rgt.
+
+    A native file is written with the stage's kind spelled out (the file's own, --kind, or
+    the one inferred from climb tiles and tokens, which is then noted).
+    """
+    from trackkit.assemble import lay_out
     from trackkit.convert import dump_stage
     from trackkit.formats import format_for_path, load_stage, write_text_atomic
+    from trackkit.validate.hillclimb import stage_kind
 
     try:
         stage = load_stage(source)
         fmt = format_for_path(output)
+        layout = lay_out(stage)
+        event, notes = stage_kind(layout, kind_of(kind))
+        for note in notes:
+            typer.echo(f"trackkit: note: {source}: {note.message}", err=True)
+        # Editor files hold no kind: reading one back infers it from its climb tiles.
+        inferred, _ = stage_kind(lay_out(stage.model_copy(update={"kind": None})))
+        stage = stage.model_copy(update={"kind": event})
         if fmt in ("rekee", "rgt"):
             lost = [
                 f"{name}: {value}"
                 for name, value, default in (
-                    ("kind", stage.kind.value, "rally"),
+                    ("kind", event.value, inferred.value),
                     ("ruleset", stage.ruleset, "dirt"),
                     ("boxes", stage.boxes, None),
                 )
                 if value != default
             ]
             if lost:
+                hint = (
+                    f" (give --kind {event.value} to validate and simulate it as such)"
+                    if event != inferred
+                    else ""
+                )
                 typer.echo(
-                    f"trackkit: warning: {output.name} ({fmt}) cannot hold {'; '.join(lost)} "
-                    "(give --kind hillclimb to validate and simulate it as such)",
+                    f"trackkit: warning: {output.name} ({fmt}) cannot hold {'; '.join(lost)}{hint}",
                     err=True,
                 )
         write_text_atomic(output, dump_stage(stage, fmt))

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from trackkit.commands.common import OutputFormat, fail
+from trackkit.commands.common import KindOption, OutputFormat, fail, kind_of
 from trackkit.errors import InputError
 
 
@@ -41,6 +41,7 @@ def simulate(
         Path | None,
         typer.Option(help="Write the full turn log of the first race to this JSON file."),
     ] = None,
+    kind: KindOption = None,
 ) -> None:
     """Race the stage with bots and report times, losses of control and where cars stall."""
     from trackkit.formats import load_stage, write_text_atomic
@@ -85,6 +86,8 @@ def simulate(
                 jobs=jobs,
                 progress=bar.update,
                 want_replay=replay is not None,
+                kind=kind_of(kind),
+                note=lambda text: typer.echo(f"trackkit: note: {text}", err=True),
             )
         except SimulationError as exc:
             raise fail(str(exc)) from None

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import OutputFormat, StageKind
+from trackkit.commands.common import KindOption, OutputFormat, kind_of
 from trackkit.errors import InputError
 
 
@@ -19,10 +19,7 @@ def validate(
             help="Stage files (native YAML/JSON, Rekee JSON or .rgt).", show_default=False
         ),
     ],
-    kind: Annotated[
-        StageKind | None,
-        typer.Option(help="Check as this event kind (default: the file's own 'kind')."),
-    ] = None,
+    kind: KindOption = None,
     output: Annotated[
         OutputFormat, typer.Option("--format", help="text for people, json for scripts.")
     ] = OutputFormat.text,
@@ -39,7 +36,6 @@ def validate(
 ) -> None:
     """Check stages against the rules and report every problem with a code and a place."""
     from trackkit.formats import load_stage
-    from trackkit.models.stage import Kind
     from trackkit.validate import validate as run_validate
     from trackkit.validate.text import report_text
 
@@ -53,7 +49,7 @@ def validate(
             typer.echo(f"trackkit: error: {exc}", err=True)
             entries.append({"file": str(path), "valid": False, "error": exc.message})
             continue
-        report = run_validate(stage, kind=Kind(kind.value) if kind else None, file=str(path))
+        report = run_validate(stage, kind=kind_of(kind), file=str(path))
         if simulate and report.valid:
             from trackkit.sim.playability import playability
 

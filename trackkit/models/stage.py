@@ -91,7 +91,11 @@ class Stage(StrictModel):
     format: Literal["trackkit-stage/1"] = Field(description="File format marker.")
     name: str = Field(default="Untitled stage", max_length=200, description="Stage name.")
     author: str = Field(default="", max_length=200, description="Who designed it.")
-    kind: Kind = Field(default=Kind.RALLY, description="rally or hillclimb.")
+    kind: Kind | None = Field(
+        default=None,
+        description="rally or hillclimb. Left out, a stage that holds a climb tile or a climb "
+        "token is a hillclimb and any other a rally (the validator notes it, H404).",
+    )
     ruleset: Literal["dirt", "gt"] = Field(default="dirt", description="Ruleset: dirt or gt.")
     boxes: list[str] | None = Field(
         default=None,

@@ -35,10 +35,9 @@ def playability(
     max_rounds: int = 200,
 ) -> tuple[list[Finding], dict[str, Any]]:
     """Race a valid stage ``races`` times with cautious bots; findings and summary extras."""
-    stage = report.layout.stage
     prepared = prepare(Track.from_graph(report.graph, report.layout))
     settings = replace(
-        Settings.default(players, hillclimb=stage.kind is Kind.HILLCLIMB), max_rounds=max_rounds
+        Settings.default(players, hillclimb=report.kind is Kind.HILLCLIMB), max_rounds=max_rounds
     )
     results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs)
     tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}

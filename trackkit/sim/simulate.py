@@ -33,21 +33,30 @@ def simulate_files(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     want_replay: bool = False,
+    kind: Kind | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, Any], str | None]:
-    """Race every stage ``races`` times; several stages make a rally (times add up)."""
+    """Race every stage ``races`` times; several stages make a rally (times add up).
+
+    ``kind`` overrides each stage's own event kind (see ``validate``); ``note`` is told,
+    in words, how a stage's kind was inferred when its file gives none.
+    """
     per_stage: list[list[RaceSummary]] = []
     docs = []
     replay_text = None
     settings = None
     for stage, name in zip(stages, names, strict=True):
-        report = validate(stage, file=name)
+        report = validate(stage, kind=kind, file=name)
+        for f in report.findings:
+            if note is not None and f.code == "H404":
+                note(f"{name}: {f.message}")
         if not report.valid:
             raise SimulationError(
                 f"{name}: the stage has errors ({', '.join(report.codes)}); "
                 "run 'trackkit validate' first"
             )
         settings = Settings.default(
-            players, cars=cars, bots=bots, hillclimb=stage.kind is Kind.HILLCLIMB
+            players, cars=cars, bots=bots, hillclimb=report.kind is Kind.HILLCLIMB
         )
         layout = report.layout
         prepared = prepare(Track.from_graph(report.graph, layout))

@@ -22,7 +22,7 @@ from trackkit.graph import build_graph
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Severity
 from trackkit.models.stage import Kind, Stage
-from trackkit.validate.hillclimb import check_hillclimb
+from trackkit.validate.hillclimb import check_hillclimb, stage_kind
 from trackkit.validate.inventory import check_inventory
 from trackkit.validate.rules import check_rules
 from trackkit.validate.structure import check_structure
@@ -41,6 +41,8 @@ class Report:
     summary: dict[str, Any]
     layout: Layout
     graph: nx.DiGraph = field(repr=False)
+    kind: Kind = Kind.RALLY
+    """The event the stage was checked as (``--kind``, the file's ``kind``, or inferred)."""
 
     @property
     def errors(self) -> int:
@@ -112,7 +114,9 @@ def validate(
     findings += check_structure(layout, graph)
     findings += check_rules(layout, graph)
     findings += check_inventory(layout, lib)
-    findings += check_hillclimb(layout, graph, kind or stage.kind)
+    event, notes = stage_kind(layout, kind)
+    findings += notes
+    findings += check_hillclimb(layout, graph, event)
     for face in sorted(
         {t.face.id: t.face for t in layout.tiles if t.face}.values(), key=lambda f: f.id
     ):
@@ -125,7 +129,7 @@ def validate(
         ]
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     findings.sort(key=lambda f: (order[f.severity], f.location.tile_index or 0, f.code))
-    return Report(file, findings, summarize(layout, graph, lib), layout, graph)
+    return Report(file, findings, summarize(layout, graph, lib, event), layout, graph, event)
 
 
 #: The same as :func:`validate`, under the name the top-level package exports.

@@ -1,4 +1,4 @@
-"""Hillclimb checks (HILLCLIMB-1, The Climb)."""
+"""Hillclimb checks (HILLCLIMB-1, The Climb), and which event a stage is for."""
 
 from __future__ import annotations
 
@@ -7,9 +7,48 @@ import networkx as nx
 from trackkit.assemble import Layout
 from trackkit.catalogue import finding
 from trackkit.models.findings import Finding, Location
-from trackkit.models.stage import Kind
+from trackkit.models.stage import Kind, TokenKind
 
-__all__ = ["check_hillclimb", "climb_tiles"]
+__all__ = ["check_hillclimb", "climb_tiles", "stage_kind"]
+
+
+def stage_kind(layout: Layout, override: Kind | None = None) -> tuple[Kind, list[Finding]]:
+    """The event a stage is checked and raced as, and a note when it was inferred.
+
+    ``override`` (the command line's ``--kind``) wins, then the file's ``kind``. A file
+    without one is a hillclimb when a driven tile is a climb face or carries a climb token
+    (HILLCLIMB-1), with an H404 note saying so; otherwise a rally. Editor files (Rekee,
+    ``.rgt``) have no kind, so a hillclimb drawn in an editor is raced as one.
+
+    Examples
+    --------
+    >>> from trackkit.assemble import lay_out
+    >>> from trackkit.models import Stage
+    >>> stage = Stage.model_validate({"format": "trackkit-stage/1", "tiles": [
+    ...     {"tile": "202a"}, {"tile": "418a", "climb": "up"}, {"tile": "203a"}]})
+    >>> kind, notes = stage_kind(lay_out(stage))
+    >>> kind.value, [n.code for n in notes]
+    ('hillclimb', ['H404'])
+    >>> stage_kind(lay_out(stage), Kind.RALLY)[0].value
+    'rally'
+    """
+    if override is not None:
+        return override, []
+    if layout.stage.kind is not None:
+        return layout.stage.kind, []
+    for tile in layout.chain:
+        face = tile.face
+        why = None
+        if face is not None and any(road.climb is not None for road in face.roads):
+            why = "is a climb tile"
+        elif any(tok.kind is TokenKind.CLIMB for tok in tile.tokens):
+            why = "carries a climb token"
+        if why is not None:
+            place = f"tile {tile.index} ({tile.face_id})"
+            text = f"the file gives no 'kind': checked and raced as a hillclimb, because {place}"
+            note = finding("H404", f"{text} {why}", tile.location())
+            return Kind.HILLCLIMB, [note]
+    return Kind.RALLY, []
 
 
 def climb_tiles(graph: nx.DiGraph) -> dict[int, str]:

@@ -9,6 +9,7 @@ import networkx as nx
 
 from trackkit.assemble import Layout
 from trackkit.library import TileLibrary
+from trackkit.models.stage import Kind
 from trackkit.models.tile import ChicaneSection, CornerSection
 from trackkit.validate.hillclimb import climb_tiles
 from trackkit.validate.inventory import boxes_needed, pieces_used
@@ -35,8 +36,10 @@ def shortest_moves(g: nx.DiGraph) -> int | None:
     return None
 
 
-def summarize(layout: Layout, graph: nx.DiGraph, library: TileLibrary) -> dict[str, Any]:
-    """A JSON-ready summary of the stage."""
+def summarize(
+    layout: Layout, graph: nx.DiGraph, library: TileLibrary, kind: Kind
+) -> dict[str, Any]:
+    """A JSON-ready summary of the stage, checked as event ``kind``."""
     chain = [t for t in layout.chain if t.face is not None]
     corners = []
     for t in chain:
@@ -72,7 +75,7 @@ def summarize(layout: Layout, graph: nx.DiGraph, library: TileLibrary) -> dict[s
     return {
         "name": layout.stage.name,
         "author": layout.stage.author,
-        "kind": layout.stage.kind.value,
+        "kind": kind.value,
         "tiles": len(layout.chain),
         "tiles_beside_road": len(layout.scenery),
         "spaces": graph.number_of_nodes(),
