@@ -24,7 +24,7 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_validate_valid_stage_exits_0_and_prints_a_summary():
     code, out, _ = run("validate", str(EXAMPLES / "col-de-turini.yaml"))
     assert code == 0
-    assert "valid (0 error(s)" in out and "12 tiles" in out and "corners (5)" in out
+    assert "valid (0 errors" in out and "12 tiles" in out and "corners (5)" in out
 
 
 def test_validate_broken_stage_exits_1_with_codes():

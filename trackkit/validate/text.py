@@ -6,6 +6,7 @@ from typing import Any
 
 from trackkit.models.findings import Severity
 from trackkit.validate import Report
+from trackkit.words import plural
 
 __all__ = ["report_text", "summary_text"]
 
@@ -18,8 +19,8 @@ def summary_text(summary: dict[str, Any]) -> list[str]:
     length = summary.get("length_spaces")
     mm = summary.get("length_mm")
     lines.append(
-        f"{summary['tiles']} tiles, {summary['spaces']} spaces"
-        + (f", {length} moves start to finish" if length is not None else "")
+        f"{plural(summary['tiles'], 'tile')}, {plural(summary['spaces'], 'space')}"
+        + (f", {plural(length, 'move')} start to finish" if length is not None else "")
         + (f" ({mm / 1000:.2f} m of road)" if mm else "")
     )
     if summary["surfaces"]:
@@ -27,14 +28,16 @@ def summary_text(summary: dict[str, Any]) -> list[str]:
     if summary["danger"]:
         lines.append("danger: " + ", ".join(f"{k} {v}" for k, v in summary["danger"].items()))
     if summary["corners"]:
-        parts = [
-            f"{c['tile']} {c['inner']}/{c['outer']}"
-            if c["inner"] != c["outer"]
-            else f"{c['tile']} {c['inner']}"
-            for c in summary["corners"]
-        ]
-        lines.append(f"corners ({len(parts)}): " + ", ".join(parts))
-    extras = [f"{summary[k]} {k}" for k in ("shortcuts", "jumps", "fords") if summary.get(k)]
+        # one entry per tile: a tile with two corners shows both limits, in driving order
+        by_tile: dict[int, list[str]] = {}
+        names: dict[int, str] = {}
+        for c in summary["corners"]:
+            limits = f"{c['inner']}/{c['outer']}" if c["inner"] != c["outer"] else f"{c['inner']}"
+            by_tile.setdefault(c["tile_index"], []).append(limits)
+            names[c["tile_index"]] = c["tile"]
+        parts = [f"{names[i]} {' + '.join(limits)}" for i, limits in by_tile.items()]
+        lines.append(f"corners ({len(summary['corners'])}): " + ", ".join(parts))
+    extras = [plural(summary[k], k[:-1]) for k in ("shortcuts", "jumps", "fords") if summary.get(k)]
     climb = summary.get("climb", {})
     if climb.get("up") or climb.get("down"):
         extras.append(f"climb tiles {climb['up']} up / {climb['down']} down")
@@ -66,7 +69,8 @@ def report_text(report: Report) -> str:
     """A report as the text ``trackkit validate`` prints."""
     name = report.file or "<stage>"
     state = "valid" if report.valid else "INVALID"
-    out = [f"{name}: {state} ({report.errors} error(s), {report.warnings} warning(s))"]
+    counts = f"{plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}"
+    out = [f"{name}: {state} ({counts})"]
     for f in report.findings:
         out.append(f"  {_MARK[f.severity]} {f.code} at {f.location.describe()}: {f.message}")
         if f.fix and f.severity is not Severity.INFO:
