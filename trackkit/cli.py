@@ -7,8 +7,10 @@ stage valid (warnings allowed), 1 a stage has errors, 2 unusable input (DESIGN.m
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
-from typing import Annotated
+from typing import Annotated, Any, TextIO, cast
 
 import typer
 
@@ -63,10 +65,77 @@ app.command("render")(render.render)
 app.command("print")(print_.print_stage)
 
 
+class OutputError(TrackkitError):
+    """Standard output cannot be written (a full disk, ``> /dev/full``, a closed pipe)."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(f"cannot write output: {exc.strerror or exc}")
+        self.closed_pipe = isinstance(exc, BrokenPipeError)
+
+
+class Interrupted(BaseException):
+    """Ctrl-C. A BaseException of its own, so that nothing on the way turns it into a
+    message of its own ("Aborted!") or a traceback; outputs are written atomically, so an
+    interrupted run leaves the old file in place."""
+
+
+class _GuardedStream:
+    """Standard output that turns a failed write into :class:`OutputError`."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise Interrupted
+
+
+def _report(exc: TrackkitError) -> None:
+    # A reader that stopped early (``trackkit tiles | head``) needs no message.
+    if not (isinstance(exc, OutputError) and exc.closed_pipe):
+        typer.echo(f"trackkit: error: {exc}", err=True)
+
+
 def main() -> None:
-    """Console entry point: never a traceback for bad input."""
+    """Console entry point: exit 0, 1 or 2 with one message, 130 on Ctrl-C; no traceback."""
+    real_stdout = sys.stdout
+    sys.stdout = cast(TextIO, _GuardedStream(real_stdout))
+    previous = signal.signal(signal.SIGINT, _interrupt)
+    code = 0
     try:
         app()
+    except SystemExit as exc:  # typer's own exit, with the command's status
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except Interrupted:
+        typer.echo("trackkit: interrupted", err=True)
+        code = 130
     except TrackkitError as exc:
-        typer.echo(f"trackkit: error: {exc}", err=True)
-        sys.exit(2)
+        _report(exc)
+        code = 2
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        sys.stdout.flush()
+    except OutputError as exc:
+        _report(exc)
+        code = 2
+    finally:
+        sys.stdout = real_stdout
+    with contextlib.suppress(OSError):  # already reported: nothing more can go there
+        real_stdout.flush()
+    sys.exit(code)
