@@ -10,7 +10,7 @@ loss of control whatever the roll; ``jump_risk``: a jump one over its number; ``
 automatic danger; ``free``: CLIMB-5's move without a die) -- marks the plain count does not
 see (a cloud token adds no plan, only a danger).
 
-Each position names the rule ids (``../shared/rules/RULES.md``) whose plans it exercises in
+Each position names the rule ids (``docs/rules.md``) whose plans it exercises in
 ``covers``; ``tests/test_perft.py`` checks that together they cover every feature of the
 plan generator.
 """

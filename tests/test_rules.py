@@ -1,4 +1,4 @@
-"""The rules engine, one rule at a time (ids from ../shared/rules/RULES.md).
+"""The rules engine, one rule at a time (ids from docs/rules.md).
 
 Each test would fail if the rule it cites were broken.
 """

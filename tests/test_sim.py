@@ -601,7 +601,7 @@ def test_plan_memo_tells_apart_a_car_beside_a_space_the_search_could_not_enter()
 
 
 def test_traffic_3_default_a_car_in_a_corner_waits_for_a_car_in_the_other_lane():
-    # rule: TRAFFIC-3 DEFAULT (docs/rules-defaults.md): it may not pass it, so it waits
+    # rule: TRAFFIC-3 DEFAULT (docs/rules.md): it may not pass it, so it waits
     from trackkit.rules.state import OtherCar
 
     ctx = replace(position_on(RALLY, "10:2.O1", gear=2), others=(OtherCar("10:2.I2", 2),))

@@ -3,7 +3,7 @@
 A plan is what a player lays out before rolling (TURN-3): from the car's space and gear,
 each step moves into a next space (graph successor) with one speed die — a gear die one
 above or below the current speed, a gear die with brake dice or a boost die, or a coast /
-leader die — and the plan may end after any die (MOVE-6). The rules of RULES.md sections
+leader die — and the plan may end after any die (MOVE-6). The rules of docs/rules.md sections
 MOVE, CORNER 1-3, SHORTCUT, JUMP, FORD, TRAFFIC 1-4, CLIMB and DASH decide which steps
 exist; :mod:`trackkit.rules.resolve` rolls them.
 

@@ -1,4 +1,4 @@
-"""Ruleset data: the DEFAULT numbers of RULES.md, loaded from ``tile_library/ruleset-*.yaml``.
+"""Ruleset data: the DEFAULT numbers of docs/rules.md, from ``tile_library/ruleset-*.yaml``.
 
 Examples
 --------
