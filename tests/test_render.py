@@ -428,3 +428,35 @@ def test_example_maps_match_the_golden_structure() -> None:
     golden = json.loads((REPO / "tests" / "golden" / "render-examples.json").read_text("utf-8"))
     for name, expected in golden.items():
         assert structure(render_map(load_stage(EXAMPLES / name)).svg) == expected, name
+
+
+# --- labels of tiles beside the road (issue 9) -----------------------------------------------
+
+
+def test_labels_of_tiles_without_road_sit_whole_in_the_middle_of_their_hex() -> None:
+    stage = make_stage(
+        "202a",
+        {"tile": "999x"},  # unknown: drawn without a road
+        "203a",
+        {"tile": "902a", "at": [0, -1], "dir": 2},
+        {"tile": "201a", "at": [1, -2], "dir": 5},
+    )
+    drawn = render_map(stage)
+    root = parse(drawn.svg)
+    size = drawn.layout.size
+    roadless = [t for t in drawn.layout.tiles if t.road is None]
+    assert len(roadless) == 3
+    for tile in roadless:
+        key = f"s{tile.position}" if tile.index is None else str(tile.index)
+        group = by_id(root, f"tile-{key}")
+        texts = [t for t in group.iter(f"{NS}text") if t.get("class", "").startswith("tile-label")]
+        assert texts and texts[0].text and tile.face_id in texts[0].text
+        if tile.face is not None:  # the second line says what the tile is
+            assert [t.text for t in texts[1:]] == [tile.face.kind.value]
+        for text in texts:
+            x, y = float(text.get("x", "")), float(text.get("y", ""))
+            fs = float(text.get("font-size", ""))
+            # Near the middle (the hex is widest there: ``size`` across the flats) ...
+            assert math.hypot(x, y) < 0.1 * size
+            # ... and narrow enough to stay inside it (a bold glyph is under 0.66 em).
+            assert 0.66 * fs * len(text.text or "") < 0.8 * size

@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Literal
 
 import svgwrite
@@ -115,6 +116,8 @@ class TileArt:
     tokens: Sequence[TileToken] = ()
     classes: Sequence[str] = ()
     label: str | None = None
+    sublabel: str | None = None
+    """A second, smaller line under the label (tiles without a road: what they are)."""
     limits: Mapping[str, int | None] = field(default_factory=dict)
     climb_lines: Mapping[int, Climb] = field(default_factory=dict)
     node_prefix: str | None = None
@@ -340,12 +343,32 @@ def draw_tile(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> Group:
     if road is not None:
         _draw_road(dwg, g, art, road, size, turn)
     corners = free_corners(road, size)
-    if art.label:
+    if art.label and road is None:
+        # Nothing else on the tile: the label goes in the middle, where the hex is widest,
+        # so it never runs onto the neighbouring tiles (which are drawn over it).
+        down = _turned((0.0, 1.0), -turn)
+        lines = [(art.label, _fit_size(art.label, 0.75 * size, 0.055 * size), "tile-label")]
+        if art.sublabel:
+            sub = _fit_size(art.sublabel, 0.75 * size, 0.04 * size)
+            lines.append((art.sublabel, sub, "tile-label-sub"))
+        centres = [0.0]
+        for (_, above, _), (_, below, _) in pairwise(lines):
+            centres.append(centres[-1] + 0.65 * (above + below))
+        for (text, fs, cls), c in zip(lines, centres, strict=True):
+            at = _off((0.0, 0.0), down, c - centres[-1] / 2)
+            g.add(upright_text(dwg, text, at, size=fs, turn=turn, cls=cls))
+    elif art.label:
         at = _off((0.0, 0.0), corners[0], LABEL_AT)
-        g.add(upright_text(dwg, art.label, at, size=0.055 * size, turn=turn, cls="tile-label"))
+        fs = _fit_size(art.label, 0.5 * size, 0.055 * size)
+        g.add(upright_text(dwg, art.label, at, size=fs, turn=turn, cls="tile-label"))
     if art.tokens:
         _draw_tokens(dwg, g, art, corners[1], size, turn)
     return g
+
+
+def _fit_size(text: str, width: float, size: float) -> float:
+    """The font size, at most ``size``, at which ``text`` (bold) fits in ``width`` mm."""
+    return min(size, width / (0.66 * max(1, len(text))))
 
 
 def _draw_road(

@@ -228,7 +228,8 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
                 centre=hexgrid.centre_mm(tile.hex, size),
                 tokens=tile.tokens,
                 classes=["scenery", f"surface-{face.surface.value}", f"kind-{face.kind.value}"],
-                label=f"{face.id} {face.kind.value}",
+                label=face.id,
+                sublabel=face.kind.value,
             )
         )
     return arts
