@@ -311,7 +311,7 @@ def test_a_failed_render_leaves_the_good_file(
     def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("renderer crashed")
 
-    steps = [(svg, "render_map")]
+    steps = [(svg, "map_svg")]
     steps += {"png": [(output, "svg_to_png")], "pdf": [(output, "svg_to_pdf")]}.get(suffix, [])
     for module, name in steps:
         with monkeypatch.context() as patch:
