@@ -8,8 +8,10 @@ landscape, and the grid shifted by sixths of a page: whichever prints fewest pag
 Which pages are printed
 -----------------------
 A page is printed only where it holds *road*: the road's spaces (shortcut islands
-included), not bare hex corners, tile labels or scenery. With ``scenery=True`` the
-middle of each tile beside the road (scenery, service areas) earns pages too. A page's
+included), not bare hex corners, tile labels or scenery; tokens on the tiles are shown
+whole too (a page holding one and little road is still a sliver). With
+``scenery=True`` the middle of each tile beside the road (scenery, service areas)
+earns pages too. A page's
 *own part* is its window less the strips it shares with its grid neighbours; a page
 with nothing in its own part is left out when the pages around it already show all of
 its road in their overlap. Road is never lost: every part of every space lies in some
