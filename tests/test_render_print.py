@@ -1,7 +1,9 @@
-"""Printing at true scale, PNG/PDF output and the render commands (issue 3).
+"""Printing at true scale, PNG/PDF output and the render commands (issues 3 and 9).
 
 Page sizes are checked in millimetres (SVG) and points (PDF); the page count of a long
-stage is computed here independently from its extent, the overlap and the paper.
+stage is computed here independently from its extent, the overlap and the paper. PDF
+pages are rasterised (pypdfium2) and compared with their SVG pages (CairoSVG) by the
+road they show; page numbers are read back from the PDF's text (pypdf).
 """
 
 from __future__ import annotations
@@ -13,12 +15,16 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cairosvg
+import pypdf
+import pypdfium2
 import pytest
 import yaml
-from PIL import Image
+from PIL import Image, ImageChops
 from stagekit import REPO, make_stage
 from typer.testing import CliRunner
 
@@ -26,8 +32,21 @@ from trackkit import hexgrid
 from trackkit.assemble import lay_out
 from trackkit.cli import app
 from trackkit.formats import load_stage
-from trackkit.geometry import centre_line, to_world
-from trackkit.render.pages import MARGINS, PAPERS, plan_box, print_pages
+from trackkit.geometry import centre_line, space_polygon, to_world
+from trackkit.library import default_library
+from trackkit.render.convert import SvgDoc
+from trackkit.render.pages import (
+    MARGINS,
+    PAPERS,
+    PrintJob,
+    min_road_area,
+    own_part,
+    plan_box,
+    print_pages,
+    pull_list,
+)
+from trackkit.render.svg import map_svg
+from trackkit.render.theme import make_theme
 from trackkit.validate import validate
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -66,6 +85,94 @@ def pdf_pages(data: bytes) -> list[tuple[float, float]]:
 
 def no_temp_files(folder: Path) -> bool:
     return not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
+
+
+#: A theme that paints every road space one colour no other drawing uses.
+ROAD = "#ff00ff"
+ROAD_THEME = make_theme(
+    {
+        key: ROAD
+        for key in (
+            "road.gravel",
+            "road.asphalt",
+            "road.snow",
+            "road.none",
+            "slide.fill",
+            "shortcut.fill",
+        )
+    }
+)
+PX_PER_MM = 1.5
+
+
+def road_pixels(image: Image.Image) -> tuple[int, tuple[int, int, int, int] | None]:
+    """Pixels painted in the road colour, and their bounding box."""
+    r, g, b = image.convert("RGB").split()
+    mask = ImageChops.multiply(
+        ImageChops.multiply(
+            r.point(lambda v: 255 if v >= 200 else 0), g.point(lambda v: 255 if v <= 100 else 0)
+        ),
+        b.point(lambda v: 255 if v >= 200 else 0),
+    )
+    return mask.histogram()[255], mask.getbbox()
+
+
+def svg_raster(doc: SvgDoc) -> Image.Image:
+    png = cairosvg.svg2png(
+        bytestring=doc.text.encode("utf-8"),
+        output_width=round(doc.width_mm * PX_PER_MM),
+        output_height=round(doc.height_mm * PX_PER_MM),
+    )
+    return Image.open(io.BytesIO(png))
+
+
+def pdf_rasters(data: bytes) -> list[Image.Image]:
+    pdf = pypdfium2.PdfDocument(data)
+    try:
+        return [page.render(scale=PX_PER_MM * 25.4 / 72).to_pil() for page in pdf]
+    finally:
+        pdf.close()
+
+
+def pdf_texts(data: bytes) -> list[str]:
+    return [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+
+
+def world_spaces(layout: Any) -> list[tuple[str, Any]]:
+    """Every space of the stage as a polygon in map millimetres, with its node id."""
+    from shapely import affinity
+
+    out = []
+    for tile in layout.chain:
+        if tile.road is None:
+            continue
+        cx, cy = hexgrid.centre_mm(tile.hex, layout.size)
+        a = math.radians(60 * tile.rotation)
+        matrix = [math.cos(a), -math.sin(a), math.sin(a), math.cos(a), cx, cy]
+        for sid, space in tile.road.spaces.items():
+            poly = space_polygon(tile.road, space, layout.size)
+            out.append((f"{tile.index}:{sid}", affinity.affine_transform(poly, matrix)))
+    return out
+
+
+def token_centres(tile: Any, size: float) -> list[tuple[tuple[float, float], float]]:
+    """Where the tokens of a placed tile are drawn (world mm) and how large they are."""
+    from trackkit.render.draw import mark_spots
+
+    centre = hexgrid.centre_mm(tile.hex, size)
+    return [
+        (to_world(at, centre=centre, rotation=tile.rotation), radius)
+        for at, radius in mark_spots(tile.road, danger=False, tokens=len(tile.tokens), size=size)
+    ]
+
+
+def printed_area(job: PrintJob) -> Any:
+    from shapely.geometry import box
+    from shapely.ops import unary_union
+
+    return unary_union(
+        [box(w.x, w.y, w.right, w.bottom) for w in (c.window for c in job.plan.printed)]
+    )
 
 
 # --- page plan: true scale, paper size, page count -------------------------------------------
@@ -170,8 +277,11 @@ def test_overview_shows_the_grid_of_printed_pages() -> None:
     cells = [r for r in root.iter(f"{NS}rect") if r.get("class") == "cell"]
     assert len(cells) == len(job.plan.printed)
     numbers = {t.text for t in root.iter(f"{NS}text") if t.get("class") == "cell-number"}
-    assert numbers == {str(n) for n in range(1, len(job.plan.printed) + 1)}
+    # The overview is page 1: the map pages are 2..N.
+    assert numbers == {str(n) for n in range(2, len(job.plan.printed) + 2)}
+    assert job.plan.pages == len(job.plan.printed) + 1
     assert root.find(f".//{NS}g[@id='legend']") is not None
+    assert f"page 1 of {job.plan.pages}" in (root.findtext(f"{NS}title") or "")
 
 
 def test_unusable_print_settings_are_refused() -> None:
@@ -180,6 +290,223 @@ def test_unusable_print_settings_are_refused() -> None:
         print_pages(report, report.layout, paper="b5")
     with pytest.raises(ValueError, match="overlap"):
         print_pages(report, report.layout, overlap=100.0)
+
+
+# --- the PDF shows what the SVG pages show (issue 9) ------------------------------------------
+
+
+@dataclass
+class Printed:
+    """A print of a stage in the road-colour theme, and its PDF."""
+
+    layout: Any
+    job: PrintJob
+    pdf: bytes
+
+
+def _stage(name: str) -> Any:
+    return {"turini": load_stage(TURINI), "pikes": load_stage(PIKES)}.get(name) or zigzag(30)
+
+
+@pytest.fixture(scope="module", params=["turini", "pikes", "zigzag 30"])
+def printed(request: pytest.FixtureRequest) -> Printed:
+    """Two shipped examples and a long stage (35 pages), printed on A4."""
+    report = validate(_stage(request.param))
+    job = print_pages(report, report.layout, paper="a4", theme=ROAD_THEME)
+    return Printed(report.layout, job, job.pdf())
+
+
+def test_every_pdf_page_shows_the_road_of_its_svg_page(printed: Printed) -> None:
+    svgs = [printed.job.overview, *printed.job.svg_pages()]
+    rasters = pdf_rasters(printed.pdf)
+    assert len(rasters) == len(svgs) == printed.job.plan.pages
+    for number, (doc, raster) in enumerate(zip(svgs, rasters, strict=True), start=1):
+        expected = svg_raster(doc)
+        assert raster.size == expected.size, number
+        got, got_box = road_pixels(raster)
+        want, want_box = road_pixels(expected)
+        if number > 1:  # every map page shows a fair share of road
+            assert want > 0.002 * expected.size[0] * expected.size[1], number
+        # The same road in the same place. The rasterisers differ at the edges, and
+        # pdfium draws the thin ⊕ marks over the road a pixel wide: a few % at most.
+        assert abs(got - want) <= 0.05 * want + 150, (number, got, want)
+        assert got_box is not None and want_box is not None, number
+        assert all(abs(a - b) <= 3 for a, b in zip(got_box, want_box, strict=True)), number
+
+
+def test_pages_hold_road_and_every_space_and_token_is_printed(printed: Printed) -> None:
+    from shapely.geometry import Point, box
+    from shapely.ops import unary_union
+
+    plan = printed.job.plan
+    spaces = world_spaces(printed.layout)
+    assert len(spaces) > 10 * len(printed.layout.chain) // 2
+    road = unary_union([poly for _, poly in spaces])
+    # No sheet of a sliver: each page's own part (its window less the strips it shares
+    # with its neighbours) holds at least the threshold of road ...
+    for cell in plan.printed:
+        own = own_part(plan, cell)
+        area = road.intersection(box(own.x, own.y, own.right, own.bottom)).area
+        assert area >= min_road_area(printed.layout.size), (cell.name, area)
+    # ... and no road is lost: every part of every space lies on a printed page, and so
+    # does every token placed on the tiles.
+    paper = printed_area(printed.job)
+    for node, poly in spaces:
+        assert poly.difference(paper).area < 1e-3, node
+    root = ET.fromstring(map_svg(validate(printed.layout.stage), printed.layout, legend=False).svg)
+    tokens = [g for g in root.iter(f"{NS}g") if "token" in g.get("class", "").split()]
+    assert len(tokens) == sum(len(t.tokens) for t in printed.layout.tiles)
+    for tile in printed.layout.tiles:
+        for at, radius in token_centres(tile, printed.layout.size):
+            assert Point(at).buffer(radius).difference(paper).area < 1e-3, tile.face_id
+
+
+def test_a_page_whose_road_the_overlap_already_shows_is_left_out(printed: Printed) -> None:
+    from shapely.geometry import box
+    from shapely.ops import unary_union
+
+    plan = printed.job.plan
+    road = unary_union([poly for _, poly in world_spaces(printed.layout)])
+    paper = printed_area(printed.job)
+    skipped = 0
+    for cell in plan.cells:
+        w = cell.window
+        shown = road.intersection(box(w.x, w.y, w.right, w.bottom)).area
+        if cell.number is not None:
+            assert shown > 0, cell.name  # a printed page holds road
+            continue
+        own = own_part(plan, cell)
+        assert road.intersection(box(own.x, own.y, own.right, own.bottom)).area < 1e-3
+        if shown > 0:
+            skipped += 1
+            # what road it would show is on its printed neighbours, in the overlap
+            assert (
+                road.intersection(box(w.x, w.y, w.right, w.bottom)).difference(paper).area < 1e-3
+            ), cell.name
+    assert skipped > 0  # each of these prints has such pages: the rule is at work
+
+
+def test_pdf_page_numbers_are_the_pdf_page_order(printed: Printed) -> None:
+    """Headers, neighbour labels and the overview's grid all use the PDF's page order."""
+    texts = pdf_texts(printed.pdf)
+    total = len(texts)
+    place: dict[str, int] = {}
+    for number, text in enumerate(texts, start=1):
+        assert re.findall(r"page (\d+) of (\d+)", text) == [(str(number), str(total))]
+        if number > 1:
+            found = re.search(r"page \d+ of \d+ · ([A-Z]+\d+)", text)
+            assert found
+            place[found.group(1)] = number
+    assert sorted(place.values()) == list(range(2, total + 1))
+    for text in texts[1:]:
+        for number, name in re.findall(r"[▲▼] (\d+) \(([A-Z]+\d+)\)", text):
+            assert place[name] == int(number)
+    root = ET.fromstring(printed.job.overview.text)
+    grid = root.find(f".//{NS}g[@id='page-grid']")
+    assert grid is not None
+    for rect in grid.iter(f"{NS}rect"):
+        name = rect.get("id", "")[len("cell-") :]
+        label = next(
+            t.text
+            for t in grid.iter(f"{NS}text")
+            if t.get("class") == "cell-number"
+            and math.isclose(
+                float(t.get("x", 0)),
+                float(rect.get("x", 0)) + float(rect.get("width", 0)) / 2,
+                abs_tol=0.02,
+            )
+            and float(rect.get("y", 0))
+            < float(t.get("y", 0))
+            < float(rect.get("y", 0)) + float(rect.get("height", 0))
+        )
+        assert label == str(place[name])
+
+
+@pytest.mark.parametrize("paper", ["letter", "a3"])
+@pytest.mark.parametrize("path", [TURINI, PIKES])
+def test_no_sliver_pages_on_other_papers_and_sizes(path: Path, paper: str) -> None:
+    stage = load_stage(path)
+    report = validate(stage)
+    for size in (240.0, 180.0):
+        layout = report.layout if size == 240.0 else lay_out(stage, size=size)
+        plan = print_pages(report, layout, paper=paper).plan
+        assert min(c.content for c in plan.printed) >= min_road_area(size), (size, paper)
+        assert not plan.slivers
+
+
+def test_scenery_earns_pages_only_when_asked(tmp_path: Path) -> None:
+    from shapely.geometry import Point, box
+    from shapely.ops import unary_union
+
+    report = validate(load_stage(TURINI))
+    layout = report.layout
+    assert layout.scenery  # a filler and a service area beside the road
+    lean = print_pages(report, layout)
+    full = print_pages(report, layout, scenery=True)
+
+    def paper(job: PrintJob) -> Any:
+        return unary_union(
+            [box(c.window.x, c.window.y, c.window.right, c.window.bottom) for c in job.plan.printed]
+        )
+
+    middles = [
+        Point(hexgrid.centre_mm(t.hex, layout.size)).buffer(0.4 * layout.size)
+        for t in layout.scenery
+    ]
+    # By default the middle of some scenery tile is off the pages; with scenery, none is.
+    assert any(m.difference(paper(lean)).area > 1 for m in middles)
+    assert all(m.difference(paper(full)).area < 1e-3 for m in middles)
+    assert len(full.plan.printed) > len(lean.plan.printed)
+    for flag, job in (("--skip-scenery", lean), ("--no-skip-scenery", full)):
+        out = tmp_path / f"t{flag}.svg"
+        result = run("print", TURINI, "-o", out, flag)
+        assert result.exit_code == 0, result.output
+        assert len(list(tmp_path.glob(f"t{flag}-page-*.svg"))) == len(job.plan.printed)
+
+
+# --- the pull list on the overview (issue 9) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [TURINI, PIKES])
+def test_pull_list_names_every_face_by_box_with_copies(path: Path) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    wanted: dict[str, int] = {}
+    for spec in data["tiles"]:
+        wanted[spec["tile"]] = wanted.get(spec["tile"], 0) + 1
+    library = default_library()
+    report = validate(load_stage(path))
+    pulls = pull_list(report.layout)
+    assert {face: n for faces in pulls.values() for face, n in faces} == wanted
+    for box, faces in pulls.items():
+        assert all(library.get(face).box == box for face, _ in faces)
+    # On the overview: a heading per box, then its faces with their copies.
+    root = ET.fromstring(print_pages(report, report.layout).overview.text)
+    block = root.find(f".//{NS}g[@id='pull-list']")
+    assert block is not None
+    texts = [(t.get("class"), t.text or "") for t in block.iter(f"{NS}text")]
+    heads = [text for cls, text in texts if "pull-box" in (cls or "")]
+    assert [h.split(":")[0].split(" (")[0] for h in heads] == list(pulls)
+    shown = [text for cls, text in texts if cls == "pull-face"]
+    assert sorted(shown) == sorted(
+        face + (f" ×{n}" if n > 1 else "") for faces in pulls.values() for face, n in faces
+    )
+    pieces = sum(wanted.values())
+    assert f"{pieces} piece(s)" in texts[0][1]
+
+
+def test_pull_list_of_a_long_stage_fits_the_overview() -> None:
+    report = validate(zigzag(40))
+    job = print_pages(report, report.layout)
+    root = ET.fromstring(job.overview.text)
+    block = root.find(f".//{NS}g[@id='pull-list']")
+    card = root.find(f".//{NS}g[@id='title-block']")
+    assert block is not None and card is not None
+    top = float(re.findall(r"[-\d.]+", block.get("transform", ""))[1])
+    card_top = float(re.findall(r"[-\d.]+", card.get("transform", ""))[1])
+    lowest = max(float(t.get("y", 0)) for t in block.iter(f"{NS}text"))
+    assert top + lowest < card_top  # above the title card, not over it
+    counts = [t.text for t in block.iter(f"{NS}text") if t.get("class") == "pull-face"]
+    assert any("×" in (c or "") for c in counts)  # repeated faces carry their copies
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -224,10 +551,16 @@ def test_print_svg_writes_overview_and_numbered_pages(tmp_path: Path) -> None:
     result = run("print", PIKES, "-o", out, "--paper", "letter", "--tile-size", "200")
     assert result.exit_code == 0, result.output
     pages = sorted(tmp_path.glob("plan-page-*.svg"))
-    assert out.exists() and pages and pages[0].name == "plan-page-01.svg"
-    for page in pages:
+    assert out.exists() and pages and pages[0].name == "plan-page-02.svg"
+    total = len(pages) + 1
+    overview = ET.parse(out).getroot().findtext(f"{NS}title") or ""
+    assert f"page 1 of {total}" in overview
+    for number, page in enumerate(pages, start=2):
+        # Each file is named by the page number it prints, and says so.
+        assert page.name == f"plan-page-{number:02d}.svg"
         root = ET.parse(page).getroot()
         assert sorted([root.get("width"), root.get("height")]) == ["215.9mm", "279.4mm"]
+        assert (root.findtext(f"{NS}title") or "").endswith(f"page {number} of {total}")
     assert no_temp_files(tmp_path)
 
 
@@ -311,7 +644,7 @@ def test_a_failed_render_leaves_the_good_file(
     def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("renderer crashed")
 
-    steps = [(svg, "render_map")]
+    steps = [(svg, "map_svg")]
     steps += {"png": [(output, "svg_to_png")], "pdf": [(output, "svg_to_pdf")]}.get(suffix, [])
     for module, name in steps:
         with monkeypatch.context() as patch:

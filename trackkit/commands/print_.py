@@ -34,9 +34,9 @@ def print_stage(
             "-o",
             "--output",
             metavar="OUT",
-            help="OUT.pdf: one PDF, the assembly overview first, then the numbered pages. "
-            "OUT.svg: the overview in OUT.svg and each page in OUT-page-01.svg, "
-            "OUT-page-02.svg, ... beside it.",
+            help="OUT.pdf: one PDF, page 1 the assembly overview, then the map pages "
+            "2, 3, ... OUT.svg: the overview (page 1) in OUT.svg and each map page beside "
+            "it, named by its page number: OUT-page-02.svg, OUT-page-03.svg, ...",
         ),
     ],
     paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
@@ -52,9 +52,17 @@ def print_stage(
         typer.Option(
             "--all-pages",
             help="Print every page of the grid, also those that would show only empty "
-            "paper or bare tile corners.",
+            "paper, scenery or bare tile corners.",
         ),
     ] = False,
+    skip_scenery: Annotated[
+        bool,
+        typer.Option(
+            "--skip-scenery/--no-skip-scenery",
+            help="Only the road earns pages (default); with --no-skip-scenery the tiles "
+            "beside the road (scenery, service areas) earn pages too.",
+        ),
+    ] = True,
     theme: ThemeOption = None,
 ) -> None:
     """Print a stage at true scale (1:1) over numbered pages with overlap and alignment marks.
@@ -62,7 +70,9 @@ def print_stage(
     grid place, its neighbours' numbers, crop marks, dashed lines where the neighbours
     begin, registration marks in the overlap, and a 100 mm bar to check the printer
     did not scale. An overview page shows how the pages assemble, with the title block
-    and the legend. Pages that would show nothing of the stage are left out.
+    and the legend, and the tiles to take out of the boxes. Only pages that hold road
+    are printed (see --skip-scenery); a page whose only road is a thin strip that its
+    neighbours' overlap already shows is left out.
     """
     from trackkit.assemble import lay_out
     from trackkit.formats import load_stage
@@ -89,6 +99,7 @@ def print_stage(
                 overlap=overlap,
                 theme=colours,
                 all_pages=all_pages,
+                scenery=not skip_scenery,
             )
         except ValueError as exc:
             raise InputError(str(file), str(exc)) from None
@@ -110,7 +121,7 @@ def print_stage(
         )
     plan = job.plan
     typer.echo(
-        f"wrote {written}: {len(plan.printed)} page(s) of {plan.paper.upper()} "
-        f"{'landscape' if plan.landscape else 'portrait'} + overview, "
+        f"wrote {written}: {plan.pages} page(s), the overview and {len(plan.printed)} map "
+        f"page(s) of {plan.paper.upper()} {'landscape' if plan.landscape else 'portrait'}, "
         f"tiles {layout.size:g} mm, overlap {plan.overlap:g} mm"
     )

@@ -66,7 +66,8 @@ def render(
         Path | None,
         typer.Option(
             metavar="SIM.json",
-            help="Colour spaces by losses of control from 'trackkit simulate --format json'.",
+            help="Colour spaces by losses of control from 'trackkit simulate --format json' "
+            "of this stage (a simulation of another stage is refused), with a colour scale.",
         ),
     ] = None,
 ) -> None:
@@ -75,19 +76,27 @@ def render(
     all the same (run 'trackkit validate' for the findings). PDF pages larger than 5 m are
     scaled down to fit PDF's page limit; use 'trackkit print' for pages to tape together.
     """
+    from trackkit.assemble import lay_out
     from trackkit.formats import load_stage
     from trackkit.render.convert import SvgDoc, check_output_folder
+    from trackkit.render.heat import read_heat
     from trackkit.render.output import output_kind, save_document
-    from trackkit.render.svg import render_map
+    from trackkit.render.svg import map_svg
     from trackkit.render.theme import load_theme
+    from trackkit.validate import validate
 
     try:
         kind = output_kind(output, ("svg", "png", "pdf"))
         check_output_folder(output)  # before the work, not after it
         stage = load_stage(file)
         colours = load_theme(theme) if theme is not None else None
-        losses = _heat(heat) if heat is not None else None
-        drawn = render_map(stage, size=tile_size, theme=colours, legend=legend, heat=losses)
+        doc = _read_json(heat) if heat is not None else None
+        report = validate(stage)
+        losses = read_heat(doc, report, source=str(heat)) if heat is not None else None
+        layout = (
+            report.layout if tile_size == report.layout.size else lay_out(stage, size=tile_size)
+        )
+        drawn = map_svg(report, layout, theme=colours, legend=legend, heat=losses)
         view = drawn.frame.view
         save_document(output, SvgDoc(drawn.svg, view.w, view.h), kind=kind, px=px)
     except InputError as exc:
@@ -105,28 +114,12 @@ def render(
     )
 
 
-def _heat(path: Path) -> dict[str, int]:
-    """Losses of control per space from a simulation document (the first stage of a rally)."""
+def _read_json(path: Path) -> object:
+    """The parsed JSON of a simulation file."""
     import json
 
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc: object = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise InputError(str(path), f"cannot read the simulation file: {exc}") from None
-    problem = "not a 'trackkit simulate --format json' document (no loss_of_control.by_space)"
-    if isinstance(doc, dict) and isinstance(doc.get("stages"), list) and doc["stages"]:
-        doc = doc["stages"][0]
-    losses = doc.get("loss_of_control") if isinstance(doc, dict) else None
-    by_space = losses.get("by_space") if isinstance(losses, dict) else None
-    if not isinstance(by_space, dict):
-        raise InputError(str(path), problem)
-    out: dict[str, int] = {}
-    for key, value in by_space.items():
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
-            raise InputError(
-                str(path),
-                f"loss_of_control.by_space[{key!r}]: a count of losses of control is a "
-                f"whole number >= 0, not {value!r}",
-            )
-        out[str(key)] = value
-    return out
+    return doc

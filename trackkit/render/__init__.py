@@ -1,6 +1,6 @@
 """Printable drawings of stages and tiles: SVG maps, true-scale print pages, tile sheets.
 
-The only layer that imports svgwrite (and, for PNG/PDF, CairoSVG); nothing in the core
+The only layer that imports svgwrite (and, for PNG/PDF, CairoSVG and pypdf); nothing in the core
 imports it, and commands import it only when they draw. Everything is drawn from the
 geometry the stage graph is built from (:mod:`trackkit.geometry`).
 
@@ -13,9 +13,13 @@ draw
 svg
     The map of a stage with title block and legend (:func:`svg.render_map`).
 pages
-    True-scale print pages, assembly overview (:func:`pages.print_pages`).
+    True-scale print pages that hold road, assembly overview with the tile pull list
+    (:func:`pages.print_pages`).
+heat
+    Losses of control per space from a simulation of the stage (:func:`heat.read_heat`).
 sheet
     Catalogue sheets of tile faces (:func:`sheet.tile_sheet`).
 convert, output
-    PNG and multi-page PDF through CairoSVG; atomic writing of every output.
+    PNG and PDF through CairoSVG (each page its own SVG), pages joined with pypdf;
+    atomic writing of every output.
 """

@@ -1,18 +1,16 @@
 """SVG to PNG and (multi-page) PDF through CairoSVG, and atomic writing of the results.
 
-CairoSVG draws one SVG per surface; a multi-page PDF is made by letting each page's
-CairoSVG surface draw onto one shared cairo PDF surface (``set_size`` before each page,
-``show_page`` after it), so fonts are embedded once and no PDF merging library is needed.
-A large map shown on many print pages is converted once, into a cairo recording that
-each page paints through its window (the PDF holds the map once).
+Only public APIs: each page is a stand-alone SVG converted by :func:`cairosvg.svg2pdf`,
+and the one-page PDFs are joined into one document with :class:`pypdf.PdfWriter`.
+What a PDF page shows is therefore exactly what its SVG page shows.
 
 Examples
 --------
 >>> doc = SvgDoc('<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" '
 ...              'viewBox="0 0 10 10"><rect width="5" height="5"/></svg>', 10.0, 10.0)
+>>> import io, pypdf
 >>> pdf = svg_to_pdf([doc, doc])
->>> import re
->>> pdf[:5], len(re.findall(rb"/Type\\s*/Page\\b", pdf))
+>>> pdf[:5], len(pypdf.PdfReader(io.BytesIO(pdf)).pages)
 (b'%PDF-', 2)
 >>> svg_to_png(doc, longest_px=64)[:8]
 b'\\x89PNG\\r\\n\\x1a\\n'
@@ -23,14 +21,12 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from trackkit.formats.files import check_output_folder, write_bytes_atomic
 
 __all__ = [
     "MAX_PDF_PAGE_MM",
     "SvgDoc",
-    "Window",
     "check_output_folder",
     "svg_to_pdf",
     "svg_to_png",
@@ -63,87 +59,37 @@ def svg_to_png(doc: SvgDoc, *, longest_px: int) -> bytes:
     return png
 
 
-@dataclass(frozen=True, slots=True)
-class Window:
-    """Part of a shared backdrop shown on a page, under the page's own drawing.
-
-    The backdrop point ``(x, y)`` (mm from the backdrop's top-left) lands on the page at
-    ``(left, top)`` (mm), and only ``width`` x ``height`` mm of it are shown.
-    """
-
-    x: float
-    y: float
-    left: float
-    top: float
-    width: float
-    height: float
-    backdrop: int = 0
-    """Which of the backdrops."""
-
-
-def svg_to_pdf(
-    pages: Sequence[SvgDoc | tuple[SvgDoc, Sequence[Window]]],
-    *,
-    backdrops: Sequence[SvgDoc] = (),
-    max_page_mm: float = MAX_PDF_PAGE_MM,
-) -> bytes:
+def svg_to_pdf(pages: Sequence[SvgDoc], *, max_page_mm: float = MAX_PDF_PAGE_MM) -> bytes:
     """One PDF with one page per SVG, each page the size of its SVG (true scale).
 
     Parameters
     ----------
-    pages : sequence
-        Page drawings; a page given with :class:`Window` s shows parts of ``backdrops``
-        under its own drawing.
-    backdrops : sequence of SvgDoc
-        Drawings shown on many pages (a whole map, the marks every page has), each
-        converted once: the PDF holds each once, and the pages refer to it.
+    pages : sequence of SvgDoc
+        Stand-alone page drawings, in page order.
     max_page_mm : float
         A page larger than this on a side is scaled down to fit (PDF's limit).
+
+    Raises
+    ------
+    ValueError
+        If there is no page.
     """
-    import cairocffi  # type: ignore[import-untyped, unused-ignore]
-    from cairosvg.parser import Tree  # type: ignore[import-untyped, unused-ignore]
-    from cairosvg.surface import PDFSurface  # type: ignore[import-untyped, unused-ignore]
+    import cairosvg
 
-    pt = 72.0 / 25.4
-    out = io.BytesIO()
-    target = cairocffi.PDFSurface(out, 1, 1)
-    recorded: list[Any] = []
-    windows: list[Sequence[Window]] = [()]
-
-    class _Record(PDFSurface):  # type: ignore[misc, unused-ignore]
-        """Converts the backdrop once, into a cairo recording (in PDF points)."""
-
-        def _create_surface(self, width: float, height: float) -> tuple[Any, float, float]:
-            surface = cairocffi.RecordingSurface(
-                cairocffi.CONTENT_COLOR_ALPHA, (0, 0, width, height)
-            )
-            recorded.append(surface)
-            return surface, width, height
-
-    class _Page(PDFSurface):  # type: ignore[misc, unused-ignore]
-        """A CairoSVG PDF surface that draws onto the shared target."""
-
-        def _create_surface(self, width: float, height: float) -> tuple[Any, float, float]:
-            target.set_size(width, height)
-            for w in windows[0]:
-                ctx = cairocffi.Context(target)
-                ctx.rectangle(w.left * pt, w.top * pt, w.width * pt, w.height * pt)
-                ctx.clip()
-                ctx.set_source_surface(
-                    recorded[w.backdrop], (w.left - w.x) * pt, (w.top - w.y) * pt
-                )
-                ctx.paint()
-            return target, width, height
-
-        def finish(self) -> None:  # the target is finished once, after the last page
-            target.show_page()
-
-    for backdrop in backdrops:  # not finished: the recordings are painted on the pages
-        _Record(Tree(bytestring=backdrop.text.encode("utf-8")), None, 96)
-    for item in pages:
-        page, windows[0] = item if isinstance(item, tuple) else (item, ())
-        tree = Tree(bytestring=page.text.encode("utf-8"))
+    if not pages:
+        raise ValueError("a PDF needs at least one page")
+    one_page = []
+    for page in pages:
         scale = min(1.0, max_page_mm / max(page.width_mm, page.height_mm))
-        _Page(tree, None, 96, scale=scale).finish()
-    target.finish()
+        pdf: bytes = cairosvg.svg2pdf(bytestring=page.text.encode("utf-8"), scale=scale)
+        one_page.append(pdf)
+    if len(one_page) == 1:
+        return one_page[0]
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for pdf in one_page:
+        writer.append(PdfReader(io.BytesIO(pdf)))
+    out = io.BytesIO()
+    writer.write(out)
     return out.getvalue()

@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Literal
 
 import svgwrite
@@ -43,6 +44,7 @@ __all__ = [
     "fmt",
     "free_corners",
     "local_hexagon",
+    "mark_spots",
     "place",
     "svg_id",
     "upright_text",
@@ -115,6 +117,8 @@ class TileArt:
     tokens: Sequence[TileToken] = ()
     classes: Sequence[str] = ()
     label: str | None = None
+    sublabel: str | None = None
+    """A second, smaller line under the label (tiles without a road: what they are)."""
     limits: Mapping[str, int | None] = field(default_factory=dict)
     climb_lines: Mapping[int, Climb] = field(default_factory=dict)
     node_prefix: str | None = None
@@ -340,12 +344,32 @@ def draw_tile(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> Group:
     if road is not None:
         _draw_road(dwg, g, art, road, size, turn)
     corners = free_corners(road, size)
-    if art.label:
+    if art.label and road is None:
+        # Nothing else on the tile: the label goes in the middle, where the hex is widest,
+        # so it never runs onto the neighbouring tiles (which are drawn over it).
+        down = _turned((0.0, 1.0), -turn)
+        lines = [(art.label, _fit_size(art.label, 0.75 * size, 0.055 * size), "tile-label")]
+        if art.sublabel:
+            sub = _fit_size(art.sublabel, 0.75 * size, 0.04 * size)
+            lines.append((art.sublabel, sub, "tile-label-sub"))
+        centres = [0.0]
+        for (_, above, _), (_, below, _) in pairwise(lines):
+            centres.append(centres[-1] + 0.65 * (above + below))
+        for (text, fs, cls), c in zip(lines, centres, strict=True):
+            at = _off((0.0, 0.0), down, c - centres[-1] / 2)
+            g.add(upright_text(dwg, text, at, size=fs, turn=turn, cls=cls))
+    elif art.label:
         at = _off((0.0, 0.0), corners[0], LABEL_AT)
-        g.add(upright_text(dwg, art.label, at, size=0.055 * size, turn=turn, cls="tile-label"))
+        fs = _fit_size(art.label, 0.5 * size, 0.055 * size)
+        g.add(upright_text(dwg, art.label, at, size=fs, turn=turn, cls="tile-label"))
     if art.tokens:
         _draw_tokens(dwg, g, art, corners[1], size, turn)
     return g
+
+
+def _fit_size(text: str, width: float, size: float) -> float:
+    """The font size, at most ``size``, at which ``text`` (bold) fits in ``width`` mm."""
+    return min(size, width / (0.66 * max(1, len(text))))
 
 
 def _draw_road(
@@ -407,21 +431,28 @@ def heat_colour(level: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+def _kerb_spots(line: CentreLine, half: float, size: float) -> dict[str, list[tuple[Point, Point]]]:
+    """Where the danger markers go at each end of the road: (point, road heading) pairs."""
+    out: dict[str, list[tuple[Point, Point]]] = {}
+    for end, f in (("entry", 0.035), ("exit", 0.965)):
+        p, d, left = _frame(line, f)
+        out[end] = [(_off(p, left, side * (half + 0.035 * size)), d) for side in (1.0, -1.0)]
+    return out
+
+
 def _draw_danger(pen: _Pen) -> None:
     dwg, feats, art, line, half, size = pen.dwg, pen.feats, pen.art, pen.line, pen.half, pen.size
     face = art.face
     if face is None or face.danger.value == "none":
         return
-    for end, f in (("entry", 0.035), ("exit", 0.965)):
-        p, d, left = _frame(line, f)
+    for end, spots in _kerb_spots(line, half, size).items():
         grp = feats.add(
             dwg.g(
                 id=svg_id("danger", art.key, end),
                 class_=f"feature danger danger-{face.danger.value}",
             )
         )
-        for side in (1.0, -1.0):
-            at = _off(p, left, side * (half + 0.035 * size))
+        for at, d in spots:
             grp.add(place(dwg, "sym-kerb", at, d, 0.022 * size, 0.03 * size))
 
 
@@ -549,20 +580,15 @@ def _draw_limits(pen: _Pen) -> None:
             grp.add(upright_text(dwg, str(shown), at, size=0.056 * size, turn=turn))
 
 
-def _draw_shortcuts(pen: _Pen) -> None:
-    """SHORTCUT-1: the "(" symbol with the shortcut's limit, once per shortcut.
-
-    It sits on the shortcut island; an island too thin to hold it (gentle bends) gets it
-    just beyond, so that it never covers the corner limits.
-    """
-    dwg, feats, key, road, line = pen.dwg, pen.feats, pen.art.key, pen.road, pen.line
-    half, middles, size, turn = pen.half, pen.middles, pen.size, pen.turn
+def _shortcut_spots(
+    road: DrivenRoad, line: CentreLine, half: float, middles: Mapping[str, Point], size: float
+) -> dict[str, tuple[Point, int | None]]:
+    """Where each shortcut's badge goes (by shortcut name), and the limit it shows."""
     groups: dict[str, list[str]] = {}
     for sid, sp in road.spaces.items():
         if sp.kind == "shortcut":
             groups.setdefault(sid.split(".")[0], []).append(sid)
-    down = _turned((0.0, 1.0), -turn)  # world "down" in the tile's frame
-    right = (down[1], -down[0])
+    out: dict[str, tuple[Point, int | None]] = {}
     for name, sids in sorted(groups.items()):
         xs = [middles[s][0] for s in sids]
         ys = [middles[s][1] for s in sids]
@@ -572,7 +598,21 @@ def _draw_shortcuts(pen: _Pen) -> None:
         edge = line.at((first.f0 + last.f1) / 2.0, side * half)
         if math.dist(at, edge) < 0.07 * size:
             at = line.at((first.f0 + last.f1) / 2.0, side * (half + 0.07 * size))
-        limit = first.limit
+        out[name] = (at, first.limit)
+    return out
+
+
+def _draw_shortcuts(pen: _Pen) -> None:
+    """SHORTCUT-1: the "(" symbol with the shortcut's limit, once per shortcut.
+
+    It sits on the shortcut island; an island too thin to hold it (gentle bends) gets it
+    just beyond, so that it never covers the corner limits.
+    """
+    dwg, feats, key, road, line = pen.dwg, pen.feats, pen.art.key, pen.road, pen.line
+    half, middles, size, turn = pen.half, pen.middles, pen.size, pen.turn
+    down = _turned((0.0, 1.0), -turn)  # world "down" in the tile's frame
+    right = (down[1], -down[0])
+    for name, (at, limit) in _shortcut_spots(road, line, half, middles, size).items():
         grp = feats.add(dwg.g(id=svg_id("shortcut", key, name), class_="feature shortcut"))
         grp.add(place(dwg, "sym-badge", at, down, 0.05 * size, 0.034 * size, cls="badge"))
         grp.add(place(dwg, "sym-paren", _off(at, right, -0.018 * size), down, 0.022 * size))
@@ -600,18 +640,57 @@ _TOKEN_TEXT: dict[TokenKind, str] = {
 }
 
 
+#: A token's radius, as a share of the tile size.
+_TOKEN_RADIUS = 0.05
+
+
+def _token_spots(corner: Point, n: int, size: float) -> list[Point]:
+    """Where ``n`` tokens go: in a row across the way to ``corner``."""
+    r = _TOKEN_RADIUS * size
+    base = _off((0.0, 0.0), corner, TOKENS_AT)
+    norm = math.hypot(*corner) or 1.0
+    along = (-corner[1] / norm, corner[0] / norm)
+    return [_off(base, along, (i - (n - 1) / 2.0) * 2.25 * r) for i in range(n)]
+
+
+def mark_spots(
+    road: DrivenRoad | None, *, danger: bool, tokens: int, size: float
+) -> list[tuple[Point, float]]:
+    """Where a tile's marks that may lie off its road's spaces are drawn (local frame).
+
+    Danger markers beside both road ends (if ``danger``), shortcut badges and the
+    ``tokens`` tokens, each as (centre, radius) in millimetres: a print shows them
+    whole, with the road.
+    """
+    out: list[tuple[Point, float]] = []
+    if road is not None:
+        line = centre_line(road, size)
+        half = ROAD_WIDTH_RATIO * size / 2.0
+        if danger:
+            out += [
+                (at, 0.035 * size)
+                for spots in _kerb_spots(line, half, size).values()
+                for at, _ in spots
+            ]
+        middles = space_paths(road, size)[1]
+        out += [
+            (at, 0.055 * size)
+            for at, _ in _shortcut_spots(road, line, half, middles, size).values()
+        ]
+    if tokens:
+        corner = free_corners(road, size)[1]
+        out += [(at, 1.05 * _TOKEN_RADIUS * size) for at in _token_spots(corner, tokens, size)]
+    return out
+
+
 def _draw_tokens(
     dwg: svgwrite.Drawing, g: Group, art: TileArt, corner: Point, size: float, turn: float
 ) -> None:
     """Tokens in a row near the hex corner farthest from the road but one."""
-    r = 0.05 * size
-    n = len(art.tokens)
-    base = _off((0.0, 0.0), corner, TOKENS_AT)
-    norm = math.hypot(*corner) or 1.0
-    along = (-corner[1] / norm, corner[0] / norm)
+    r = _TOKEN_RADIUS * size
     down = _turned((0.0, 1.0), -turn)
-    for i, tok in enumerate(art.tokens):
-        at = _off(base, along, (i - (n - 1) / 2.0) * 2.25 * r)
+    spots = _token_spots(corner, len(art.tokens), size)
+    for i, (tok, at) in enumerate(zip(art.tokens, spots, strict=True)):
         kind = tok.kind
         name = kind.value if kind is not None else "unknown"
         grp = g.add(dwg.g(id=svg_id("token", art.key, i + 1), class_=f"feature token token-{name}"))

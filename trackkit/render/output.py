@@ -4,8 +4,8 @@ Examples
 --------
 >>> output_kind("maps/Turini.PDF", ("svg", "png", "pdf"))
 'pdf'
->>> page_paths("out/plan.svg", 3)[-1].as_posix()
-'out/plan-page-03.svg'
+>>> [p.as_posix() for p in page_paths("out/plan.svg", [2, 3])]
+['out/plan-page-02.svg', 'out/plan-page-03.svg']
 """
 
 from __future__ import annotations
@@ -59,20 +59,21 @@ def save_document(path: str | Path, doc: SvgDoc, *, kind: str, px: int = 3000) -
         raise ValueError(f"unknown output kind {kind!r}")
 
 
-def page_paths(path: str | Path, count: int) -> list[Path]:
-    """File names of the pages of a multi-page SVG output: ``OUT-page-01.svg``, ..."""
+def page_paths(path: str | Path, numbers: Sequence[int]) -> list[Path]:
+    """File names of pages of a multi-page SVG output, by page number: ``OUT-page-02.svg``."""
     p = Path(path)
-    width = max(2, len(str(count)))
-    return [p.with_name(f"{p.stem}-page-{n:0{width}d}{p.suffix}") for n in range(1, count + 1)]
+    width = max(2, len(str(max(numbers, default=1))))
+    return [p.with_name(f"{p.stem}-page-{n:0{width}d}{p.suffix}") for n in numbers]
 
 
 def save_pages(path: str | Path, first: SvgDoc, pages: Sequence[SvgDoc]) -> list[Path]:
-    """Write ``first`` to ``path`` and ``pages`` beside it (``OUT-page-NN.svg``).
+    """Write ``first`` (page 1) to ``path`` and ``pages`` beside it, named by their page
+    numbers 2, 3, ...: ``OUT-page-02.svg``, ``OUT-page-03.svg``, ...
 
     Every page is rendered before anything is written, and each file is written
     atomically. Returns the paths written.
     """
-    paths = [Path(path), *page_paths(path, len(pages))]
+    paths = [Path(path), *page_paths(path, range(2, len(pages) + 2))]
     for target, doc in zip(paths, [first, *pages], strict=True):
         write_text_atomic(target, doc.text)
     return paths

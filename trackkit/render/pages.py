@@ -2,28 +2,48 @@
 
 The map (tiles only, 1 SVG unit = 1 mm of paper) is cut into a grid of page *windows*:
 each window is the paper less its margins, and neighbouring windows share an overlap
-strip of ``overlap`` mm, so the pieces can be glued over each other. Pages on which no
-tile falls are left out (the overview shows them as dashed cells). Portrait or
-landscape: whichever needs fewer pages.
+strip of ``overlap`` mm, so the pieces can be glued over each other. Portrait or
+landscape, and the grid shifted by sixths of a page: whichever prints fewest pages.
 
-Each page carries its number and grid place (row letter, column number), the numbers
-of its neighbours, a frame with corner crop marks, dashed lines where the neighbours'
-windows begin, registration marks (⊕) in the overlap strips that land on the same spot
-of both pages, and a 100 mm scale bar to check that the printer did not scale.
+Which pages are printed
+-----------------------
+A page is printed only where it holds *road*: the road's spaces (shortcut islands
+included), not bare hex corners, tile labels or scenery; tokens on the tiles are shown
+whole too (a page holding one and little road is still a sliver). With
+``scenery=True`` the middle of each tile beside the road (scenery, service areas)
+earns pages too. A page's
+*own part* is its window less the strips it shares with its grid neighbours; a page
+with nothing in its own part is left out when the pages around it already show all of
+its road in their overlap. Road is never lost: every part of every space lies in some
+printed window. A page whose own part holds less than :func:`min_road_area` (one tenth
+of the tile size, squared: 576 mm² for 240 mm tiles, about half a space) is a *sliver*;
+the grid is chosen to print none where it can (a sliver costs as much as two pages).
+
+Numbers
+-------
+The overview (assembly plan, tile pull list, title block) is page 1; map pages are
+numbered 2..N in reading order, the order of the PDF. Each page carries its number and
+grid place (row letter, column number), the numbers of its neighbours, a frame with
+corner crop marks, dashed lines where the neighbours' windows begin, registration marks
+(⊕) in the overlap strips that land on the same spot of both pages, and a 100 mm scale
+bar to check that the printer did not scale.
 
 Examples
 --------
 >>> plan = plan_pages(Box(0, 0, 500, 250), None, paper="a4", overlap=10)
->>> plan.landscape, plan.cols, plan.rows, len(plan.printed)
-(False, 3, 1, 3)
+>>> plan.landscape, plan.cols, plan.rows, [c.number for c in plan.printed], plan.pages
+(False, 3, 1, [2, 3, 4], 4)
 >>> plan.cells[1].window.x - plan.cells[0].window.x == plan.window_w - 10
 True
+>>> min_road_area(240.0)
+576.0
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,14 +51,13 @@ import svgwrite
 from svgwrite.container import Group
 
 from trackkit import hexgrid
-from trackkit.assemble import Layout
-from trackkit.geometry import ROAD_WIDTH_RATIO, centre_line, to_world
-from trackkit.render.convert import SvgDoc, Window, svg_to_pdf
-from trackkit.render.draw import LABEL_AT, TOKENS_AT, clean_text, draw_tile, fmt, free_corners
+from trackkit.assemble import Layout, PlacedTile
+from trackkit.geometry import ROAD_WIDTH_RATIO, centre_line, space_polygon, to_world
+from trackkit.render.convert import SvgDoc, svg_to_pdf
+from trackkit.render.draw import clean_text, draw_tile, fmt, mark_spots
 from trackkit.render.svg import (
     CARD_SIZE,
     Box,
-    desc_text,
     draw_card,
     hex_box,
     new_drawing,
@@ -59,9 +78,14 @@ __all__ = [
     "PrintJob",
     "content_footprints",
     "grid_count",
+    "min_road_area",
+    "own_part",
     "plan_box",
     "plan_pages",
     "print_pages",
+    "pull_list",
+    "road_shapes",
+    "token_footprints",
 ]
 
 #: Paper sizes in millimetres, portrait.
@@ -74,6 +98,16 @@ PAPERS: dict[str, tuple[float, float]] = {
 DEFAULT_OVERLAP_MM = 10.0
 #: A print job larger than this is refused (use a smaller tile size or larger paper).
 MAX_PAGES = 500
+#: Areas below this (mm²) are rounding noise, not content.
+_NOISE_MM2 = 1e-3
+
+
+def min_road_area(size: float) -> float:
+    """The least road (mm²) a map page's own part should hold: ``(size / 10)²``.
+
+    About half a space: 576 mm² for tiles of 240 mm, 144 mm² for tiles of 120 mm.
+    """
+    return (size / 10.0) ** 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +131,9 @@ class Cell:
     col: int
     window: Box
     number: int | None
-    """Page number from 1, or None: no tile falls on it, so it is not printed."""
+    """Page number in the PDF, from 2 (the overview is page 1), or None: not printed."""
+    content: float = 0.0
+    """Road (mm²; with scenery, the middle of scenery tiles too) in the cell's own part."""
 
     @property
     def name(self) -> str:
@@ -127,6 +163,8 @@ class PagePlan:
     cols: int
     rows: int
     cells: tuple[Cell, ...]
+    min_content: float = 0.0
+    """Pages whose own part holds less content than this (mm²) are slivers."""
 
     @property
     def window_w(self) -> float:
@@ -140,14 +178,34 @@ class PagePlan:
 
     @property
     def printed(self) -> list[Cell]:
-        """Cells that become pages, in page order."""
+        """Cells that become map pages, in page order."""
         return [c for c in self.cells if c.number is not None]
+
+    @property
+    def pages(self) -> int:
+        """Pages of the whole print: the overview and the map pages."""
+        return 1 + len(self.printed)
+
+    @property
+    def slivers(self) -> list[Cell]:
+        """Printed cells whose own part holds less than :attr:`min_content`."""
+        return [c for c in self.printed if c.content < self.min_content]
 
     def cell(self, row: int, col: int) -> Cell | None:
         """The cell at a grid place, or None outside the grid."""
         if 0 <= row < self.rows and 0 <= col < self.cols:
             return self.cells[row * self.cols + col]
         return None
+
+
+def own_part(plan: PagePlan, cell: Cell) -> Box:
+    """The part of ``cell``'s window that no neighbouring window of the grid overlaps."""
+    o, w = plan.overlap, cell.window
+    left = o if cell.col > 0 else 0.0
+    right = o if cell.col < plan.cols - 1 else 0.0
+    top = o if cell.row > 0 else 0.0
+    bottom = o if cell.row < plan.rows - 1 else 0.0
+    return Box(w.x + left, w.y + top, w.w - left - right, w.h - top - bottom)
 
 
 def grid_count(length: float, window: float, overlap: float) -> int:
@@ -160,17 +218,58 @@ def grid_count(length: float, window: float, overlap: float) -> int:
     return max(1, math.ceil((length - overlap) / step - 1e-9))
 
 
+class _Content:
+    """What pages must show, as small shapes in an R-tree (fast areas under many boxes)."""
+
+    def __init__(self, shapes: Sequence[Any]) -> None:
+        from shapely import STRtree
+
+        self.tree = STRtree([s for s in shapes if not s.is_empty])
+
+    def hits(self, boxes: Any) -> list[bool]:
+        """Whether any content meets each of ``boxes`` (an array of shapely boxes)."""
+        out = [False] * len(boxes)
+        for i in self.tree.query(boxes, predicate="intersects")[0].tolist():
+            out[i] = True
+        return out
+
+    def areas(self, boxes: Any) -> list[float]:
+        """Content area (mm²) under each of ``boxes`` (an array of shapely boxes)."""
+        import shapely
+
+        out = [0.0] * len(boxes)
+        pairs = self.tree.query(boxes, predicate="intersects")
+        if pairs.shape[1]:
+            parts = shapely.intersection(self.tree.geometries.take(pairs[1]), boxes.take(pairs[0]))
+            for i, area in zip(pairs[0].tolist(), shapely.area(parts).tolist(), strict=True):
+                out[i] += area
+        return out
+
+    def clip(self, box: Any) -> Any:
+        """The content inside ``box``, as one geometry."""
+        import shapely
+
+        found = self.tree.query(box, predicate="intersects")
+        return shapely.union_all(shapely.intersection(self.tree.geometries.take(found), box))
+
+
 def _plan(
     extent: Box,
-    content: Any,
+    content: _Content | None,
     *,
     paper: str,
     landscape: bool,
     overlap: float,
     margins: Margins,
     shift: tuple[float, float] = (0.0, 0.0),
+    min_content: float = 0.0,
+    measure: _Content | None = None,
 ) -> PagePlan:
-    """The grid for one orientation; ``shift`` (share of a step) moves it up and left."""
+    """The grid for one orientation; ``shift`` (share of a step) moves it up and left.
+
+    Pages print ``content``; a page's own part is weighed (slivers) by ``measure``
+    (default: the content itself).
+    """
     import shapely
 
     w, h = PAPERS[paper]
@@ -193,26 +292,73 @@ def _plan(
         y0 = extent.y - (rows * sy + overlap - extent.h) / 2
     else:
         x0, y0 = extent.x - dx, extent.y - dy
-    # Content is needed on a page if it lies where no later page shows it: up to the
-    # next window, or to the far edge on the last row and column.
-    places = [divmod(i, cols) for i in range(rows * cols)]
-    xa = [x0 + c * sx for _, c in places]
-    ya = [y0 + r * sy for r, _ in places]
-    xb = [x + (ww if c == cols - 1 else sx) for x, (_, c) in zip(xa, places, strict=True)]
-    yb = [y + (wh if r == rows - 1 else sy) for y, (r, _) in zip(ya, places, strict=True)]
+    windows = [Box(x0 + c * sx, y0 + r * sy, ww, wh) for r in range(rows) for c in range(cols)]
+    bare = PagePlan(
+        paper,
+        w,
+        h,
+        landscape,
+        overlap,
+        margins,
+        cols,
+        rows,
+        tuple(Cell(*divmod(i, cols), win, None) for i, win in enumerate(windows)),
+    )
     if content is None:
-        used = [True] * len(places)
+        used = [True] * len(windows)
+        own = [0.0] * len(windows)
     else:
-        used = list(shapely.intersects(content, shapely.box(xa, ya, xb, yb)))
+        seen = [i for i, hit in enumerate(content.hits(shapely.box(*_columns(windows)))) if hit]
+        own = [0.0] * len(windows)
+        owns = shapely.box(*_columns([own_part(bare, bare.cells[i]) for i in seen]))
+        for i, area in zip(seen, content.areas(owns), strict=True):
+            own[i] = area
+        used = [a > _NOISE_MM2 for a in own]
+        _cover(content, windows, used, seen)
+        if measure is not None:
+            for i, area in zip(seen, measure.areas(owns), strict=True):
+                own[i] = area
     cells: list[Cell] = []
-    number = 0
-    for i in range(rows * cols):
-        r, c = divmod(i, cols)
+    number = 1  # the overview is page 1
+    for i, cell in enumerate(bare.cells):
         if used[i]:
             number += 1
-        window = Box(x0 + c * sx, y0 + r * sy, ww, wh)
-        cells.append(Cell(r, c, window, number if used[i] else None))
-    return PagePlan(paper, w, h, landscape, overlap, margins, cols, rows, tuple(cells))
+        cells.append(Cell(cell.row, cell.col, cell.window, number if used[i] else None, own[i]))
+    return PagePlan(paper, w, h, landscape, overlap, margins, cols, rows, tuple(cells), min_content)
+
+
+def _columns(boxes: Sequence[Box]) -> tuple[list[float], list[float], list[float], list[float]]:
+    return (
+        [b.x for b in boxes],
+        [b.y for b in boxes],
+        [b.right for b in boxes],
+        [b.bottom for b in boxes],
+    )
+
+
+def _cover(content: _Content, windows: Sequence[Box], used: list[bool], seen: list[int]) -> None:
+    """Print more pages (in ``used``) until every part of the content is in a printed window.
+
+    The pages printed so far hold content in their own parts; what the others show lies
+    only in overlap strips, so it is mostly shown already. What is not is covered
+    greedily, the page showing most of it first.
+    """
+    import shapely
+
+    def shape(i: int) -> Any:
+        b = windows[i]
+        return shapely.box(b.x, b.y, b.right, b.bottom)
+
+    spare = [i for i in seen if not used[i]]
+    if not spare:
+        return
+    printed = shapely.union_all([shape(i) for i in range(len(windows)) if used[i]])
+    missing = shapely.union_all([content.clip(shape(i)) for i in spare]).difference(printed)
+    while missing.area > _NOISE_MM2 and spare:
+        best = max(spare, key=lambda i: (missing.intersection(shape(i)).area, -i))
+        spare.remove(best)
+        used[best] = True
+        missing = missing.difference(shape(best))
 
 
 def plan_pages(
@@ -222,6 +368,8 @@ def plan_pages(
     paper: str = "a4",
     overlap: float = DEFAULT_OVERLAP_MM,
     margins: Margins = MARGINS,
+    min_content: float = 0.0,
+    weighed: Sequence[Any] | None = None,
 ) -> PagePlan:
     """Cut ``extent`` into pages, portrait or landscape, whichever prints fewer pages.
 
@@ -230,32 +378,36 @@ def plan_pages(
     extent : Box
         The part of the map to print (mm).
     footprints : sequence or None
-        Shapes of what must be printed (shapely geometries or :class:`Box` es). Pages
-        that show none of them are left out, and the grid is shifted by thirds of a page
-        to need fewer pages. None: every page of the centred grid is printed.
+        Shapes of what earns pages (shapely geometries or :class:`Box` es): pages are
+        printed only to show them, and the grid is shifted by sixths of a page to need
+        fewer. None: every page of the centred grid is printed.
     paper : str
         ``a4``, ``letter`` or ``a3``.
     overlap : float
         Strip shared by neighbouring pages, in mm.
+    min_content : float
+        A page with less of the footprints than this (mm²) in its own part is a sliver:
+        grids that print slivers are avoided (a sliver counts as two pages).
+    weighed : sequence, optional
+        What a page's own part is weighed by, if not all the footprints (the road
+        without the tokens: a page holding a token and little road is a sliver too).
 
     Raises
     ------
     ValueError
         For an unknown paper, an overlap too wide for the paper, or an absurd grid.
     """
-    import shapely
-    from shapely.ops import unary_union
-
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; papers: {', '.join(PAPERS)}")
     if overlap < 0:
         raise ValueError("the overlap cannot be negative")
-    content = None
+    content = measure = None
     shifts = [(0.0, 0.0)]
     if footprints is not None:
-        content = unary_union([_as_shape(f) for f in footprints])
-        shapely.prepare(content)
-        shifts += [(a / 3, b / 3) for a in range(3) for b in range(3) if a or b]
+        content = _Content([_as_shape(f) for f in footprints])
+        if weighed is not None:
+            measure = _Content([_as_shape(f) for f in weighed])
+        shifts += [(a / 6, b / 6) for a in range(6) for b in range(6) if a or b]
     plans = [
         _plan(
             extent,
@@ -265,11 +417,21 @@ def plan_pages(
             overlap=overlap,
             margins=margins,
             shift=shift,
+            min_content=min_content,
+            measure=measure,
         )
         for landscape in (False, True)
         for shift in shifts
     ]
-    return min(plans, key=lambda p: (len(p.printed), p.cols * p.rows, p.landscape))
+    return min(
+        plans,
+        key=lambda p: (
+            len(p.printed) + len(p.slivers),
+            len(p.slivers),
+            p.cols * p.rows,
+            p.landscape,
+        ),
+    )
 
 
 def _as_shape(footprint: Any) -> Any:
@@ -280,32 +442,93 @@ def _as_shape(footprint: Any) -> Any:
     return footprint
 
 
-def content_footprints(layout: Layout) -> list[Any]:
-    """What a print must show of each tile (world mm): the road with its roadside marks,
-    the tile label and tokens; for tiles without a road, the middle of the hex.
+_ROADS: dict[tuple[str, int, float], Any] = {}
 
-    Bare hex corners are not worth a sheet of paper on their own.
-    """
-    from shapely.geometry import LineString, Point
+
+def _local_road(tile: PlacedTile, size: float) -> Any:
+    """Every space of a tile's road as one shape, in the tile's frame (cached per face)."""
+    from shapely.ops import unary_union
+
+    road = tile.road
+    assert road is not None
+    key = (road.face.id, road.entry, size)
+    if key not in _ROADS:
+        shape = unary_union([space_polygon(road, s, size) for s in road.spaces.values()])
+        _ROADS[key] = shape
+    return _ROADS[key]
+
+
+def road_shapes(layout: Layout) -> list[Any]:
+    """The road of each chain tile (world mm): every space, shortcut islands included."""
+    from shapely import affinity
 
     size = layout.size
-    reach = ROAD_WIDTH_RATIO * size / 2 + 0.11 * size  # kerbs and START/FINISH labels
-    out: list[Any] = []
-    for tile in layout.tiles:
-        centre = hexgrid.centre_mm(tile.hex, size)
+    out = []
+    for tile in layout.chain:
         if tile.road is None:
-            out.append(Point(centre).buffer(0.45 * size))
             continue
-        pts = centre_line(tile.road, size).points[::3]
-        world = [to_world(p, centre=centre, rotation=tile.rotation) for p in pts]
-        out.append(LineString(world).buffer(reach))
-        corners = free_corners(tile.road, size)
-        spots = [(corners[0], LABEL_AT, 0.16 * size)]
-        if tile.tokens:
-            spots.append((corners[1], TOKENS_AT, 0.06 * size * (len(tile.tokens) + 1)))
-        for corner, share, radius in spots:
-            local = (corner[0] * share, corner[1] * share)
-            out.append(Point(to_world(local, centre=centre, rotation=tile.rotation)).buffer(radius))
+        cx, cy = hexgrid.centre_mm(tile.hex, size)
+        a = math.radians(60 * tile.rotation)
+        c, s = math.cos(a), math.sin(a)
+        out.append(affinity.affine_transform(_local_road(tile, size), [c, -s, s, c, cx, cy]))
+    return out
+
+
+def content_footprints(layout: Layout, *, scenery: bool = False) -> list[Any]:
+    """What earns a print page (world mm): the road of every tile (all its spaces).
+
+    Also the middle of chain tiles without a road (unknown tiles) and, with
+    ``scenery``, of the tiles beside the road: a page holding only bare hex corners,
+    tile labels or (by default) scenery is not worth a sheet of paper.
+    """
+    from shapely.geometry import Point
+
+    size = layout.size
+    middles = [t for t in layout.chain if t.road is None]
+    if scenery:
+        middles += layout.scenery
+    return road_shapes(layout) + [
+        Point(hexgrid.centre_mm(t.hex, size)).buffer(0.45 * size) for t in middles
+    ]
+
+
+def token_footprints(layout: Layout) -> list[Any]:
+    """The tokens placed on the tiles (world mm): rules pieces, so a print shows them
+    whole; a page that holds one but little road is still a sliver."""
+    from shapely.geometry import Point
+
+    size = layout.size
+    out = []
+    for tile in layout.tiles:
+        if not tile.tokens:
+            continue
+        centre = hexgrid.centre_mm(tile.hex, size)
+        for at, radius in mark_spots(tile.road, danger=False, tokens=len(tile.tokens), size=size):
+            out.append(Point(to_world(at, centre=centre, rotation=tile.rotation)).buffer(radius))
+    return out
+
+
+def pull_list(layout: Layout) -> dict[str, list[tuple[str, int]]]:
+    """The faces to take out of the boxes, by box: ``{box: [(face id, copies), ...]}``.
+
+    Both faces of a piece are one piece, so a piece whose two faces are both used is
+    needed twice. Boxes in name order, faces by piece number; tiles missing from the
+    library are listed under the box ``""``, last.
+
+    >>> from trackkit.assemble import lay_out
+    >>> from trackkit.models import Stage
+    >>> stage = Stage.model_validate({"format": "trackkit-stage/1", "tiles": [
+    ...     {"tile": "202a"}, {"tile": "205a"}, {"tile": "205a"}, {"tile": "203a"}]})
+    >>> pull_list(lay_out(stage))
+    {'dirt-core': [('202a', 1), ('203a', 1), ('205a', 2)]}
+    """
+    counts: Counter[tuple[str, int, str]] = Counter()
+    for tile in layout.tiles:
+        face = tile.face
+        counts[(face.box, face.number, face.id) if face else ("", 0, tile.raw_id)] += 1
+    out: dict[str, list[tuple[str, int]]] = {}
+    for box, _number, face_id in sorted(counts, key=lambda k: (k[0] == "", k)):
+        out.setdefault(box, []).append((face_id, counts[(box, _number, face_id)]))
     return out
 
 
@@ -314,28 +537,21 @@ def content_footprints(layout: Layout) -> list[Any]:
 
 @dataclass(slots=True)
 class PrintJob:
-    """A print: the assembly overview and the numbered true-scale map pages.
+    """A print: the assembly overview (page 1) and the numbered true-scale map pages.
 
-    The map is drawn once (``map_doc``, the whole page grid); each page adds its marks
-    (``marks``) and shows the map through its window. :meth:`svg_pages` makes stand-alone
-    page SVGs; :meth:`pdf` one PDF that holds the map once.
+    :meth:`svg_pages` makes each map page as a stand-alone SVG; :meth:`pdf` converts
+    the overview and those very pages into one PDF, in page order.
     """
 
     plan: PagePlan
     overview: SvgDoc
-    map_doc: SvgDoc
-    frame_doc: SvgDoc
-    """What every page has: frame, crop marks, scale bar (drawn once in a PDF)."""
-    marks: list[SvgDoc]
-    """What differs between pages: number, neighbours, overlap lines, ⊕ marks."""
-    windows: list[Window]
     _tiles: list[tuple[Box, Group]]
     _theme: Theme
     _name: str
     _size: float
 
     def svg_pages(self) -> list[SvgDoc]:
-        """Each map page as a stand-alone SVG (its tiles clipped to the window)."""
+        """Each map page (pages 2..N) as a stand-alone SVG, its tiles clipped to the window."""
         out = []
         for cell in self.plan.printed:
             tiles = [g for box, g in self._tiles if box.intersects(cell.window)]
@@ -352,11 +568,8 @@ class PrintJob:
         return out
 
     def pdf(self) -> bytes:
-        """Every page in one PDF: the overview, then pages 1..N."""
-        frame = Window(0, 0, 0, 0, self.plan.page_w, self.plan.page_h, backdrop=1)
-        pages: list[SvgDoc | tuple[SvgDoc, Sequence[Window]]] = [self.overview]
-        pages += [(doc, (w, frame)) for doc, w in zip(self.marks, self.windows, strict=True)]
-        return svg_to_pdf(pages, backdrops=(self.map_doc, self.frame_doc))
+        """Every page in one PDF: the overview (page 1), then the map pages 2..N."""
+        return svg_to_pdf([self.overview, *self.svg_pages()])
 
 
 def print_pages(
@@ -367,6 +580,7 @@ def print_pages(
     overlap: float = DEFAULT_OVERLAP_MM,
     theme: Theme | None = None,
     all_pages: bool = False,
+    scenery: bool = False,
 ) -> PrintJob:
     """Cut the map of ``layout`` into true-scale pages, plus an assembly overview.
 
@@ -381,7 +595,9 @@ def print_pages(
     overlap : float
         Strip shared by neighbouring pages, in mm.
     all_pages : bool
-        Print every page of the grid, even those no tile content falls on.
+        Print every page of the grid, even those without road.
+    scenery : bool
+        Tiles beside the road (scenery, service areas) earn pages too, not only the road.
 
     Raises
     ------
@@ -392,8 +608,15 @@ def print_pages(
     theme = theme or make_theme()
     size = layout.size
     extent = tile_extent(layout)
+    earn = content_footprints(layout, scenery=scenery)
+    tokens = token_footprints(layout)
     plan = plan_pages(
-        extent, None if all_pages else content_footprints(layout), paper=paper, overlap=overlap
+        extent,
+        None if all_pages else earn + tokens,
+        paper=paper,
+        overlap=overlap,
+        min_content=min_road_area(size),
+        weighed=earn if tokens else None,
     )
     total = len(plan.printed)
     if total > MAX_PAGES:
@@ -406,34 +629,11 @@ def print_pages(
     arts = stage_arts(layout, report.graph)
     boxes = [hex_box(t, size) for t in [*layout.chain, *layout.scenery]]  # arts' order
     order = sorted(range(len(arts)), key=lambda i: "scenery" not in arts[i].classes)
-    tiles = [(boxes[i], draw_tile(factory, arts[i], size=size)) for i in order]
-
-    grid = plan_box(plan)
-    dwg = new_drawing(grid, theme, title=name, desc=desc_text(report), parts=("base", "map"))
-    whole = dwg.add(dwg.g(id="map"))
-    for _box, g in tiles:
-        whole.add(g)
-    map_doc = SvgDoc(dwg.tostring(), grid.w, grid.h)
-
-    m = plan.margins
-    frame = new_drawing(Box(0, 0, plan.page_w, plan.page_h), theme, parts=(), symbols=False)
-    _frame_marks(frame, frame.add(frame.g(font_family=theme["font"])), plan, name, size, theme)
-    frame_doc = SvgDoc(frame.tostring(), plan.page_w, plan.page_h)
-    marks, windows = [], []
-    for cell in plan.printed:
-        marks.append(_page(plan, cell, name=name, size=size, theme=theme, tiles=None))
-        windows.append(
-            Window(
-                cell.window.x - grid.x,
-                cell.window.y - grid.y,
-                m.left,
-                m.top,
-                plan.window_w,
-                plan.window_h,
-            )
-        )
-    overview = _overview(report, layout, plan, theme=theme)
-    return PrintJob(plan, overview, map_doc, frame_doc, marks, windows, tiles, theme, name, size)
+    # A label may stand out of its hex a little: the box is grown to keep it whole.
+    tiles = [(boxes[i].grow(0.1 * size), draw_tile(factory, arts[i], size=size)) for i in order]
+    skipped = 0 if scenery or all_pages else len(layout.scenery)
+    overview = _overview(report, layout, plan, theme=theme, skipped_scenery=skipped)
+    return PrintJob(plan, overview, tiles, theme, name, size)
 
 
 def plan_box(plan: PagePlan) -> Box:
@@ -454,40 +654,32 @@ def _page(
     name: str,
     size: float,
     theme: Theme,
-    tiles: Sequence[Group] | None,
+    tiles: Sequence[Group],
 ) -> SvgDoc:
-    """One map page, stand-alone with its ``tiles``; or, without them, only what differs
-    between pages (the map and the frame then come from shared PDF backdrops)."""
+    """One map page, stand-alone: its ``tiles`` clipped to the window, and the page marks."""
     m = plan.margins
     ww, wh, o = plan.window_w, plan.window_h, plan.overlap
-    total = len(plan.printed)
+    total = plan.pages
     number = cell.number or 0
-    with_map = tiles is not None
     dwg = new_drawing(
         Box(0, 0, plan.page_w, plan.page_h),
         theme,
         title=f"{name}: page {number} of {total}",
         desc=f"Page {number} of {total} ({cell.name}), true scale, tiles {size:g} mm",
-        parts=("base", "map") if with_map else (),
-        symbols=with_map,
+        parts=("base", "map"),
     )
-    if tiles is not None:
-        clip = dwg.defs.add(dwg.clipPath(id="window"))
-        clip.add(dwg.rect((fmt(m.left), fmt(m.top)), (fmt(ww), fmt(wh))))
-        holder = dwg.add(dwg.g(id="map", clip_path="url(#window)"))
-        inner = holder.add(
-            dwg.g(
-                transform=f"translate({fmt(m.left - cell.window.x)},{fmt(m.top - cell.window.y)})"
-            )
-        )
-        for g in tiles:
-            inner.add(g)
+    clip = dwg.defs.add(dwg.clipPath(id="window"))
+    clip.add(dwg.rect((fmt(m.left), fmt(m.top)), (fmt(ww), fmt(wh))))
+    holder = dwg.add(dwg.g(id="map", clip_path="url(#window)"))
+    inner = holder.add(
+        dwg.g(transform=f"translate({fmt(m.left - cell.window.x)},{fmt(m.top - cell.window.y)})")
+    )
+    for g in tiles:
+        inner.add(g)
 
-    # Marks carry their colours as attributes: a page of marks alone then needs no
-    # style block, which makes converting dozens of pages much faster.
+    # Marks carry their colours as attributes, not classes: they need no style rules.
     marks = dwg.add(dwg.g(id="page-marks", font_family=theme["font"], fill=theme["text"]))
-    if with_map:
-        _frame_marks(dwg, marks, plan, name, size, theme)
+    _frame_marks(dwg, marks, plan, name, size, theme)
     glue = _look(theme, "glue")
     crosses: list[tuple[float, float]] = []
     left, top, right, bottom = m.left, m.top, m.left + ww, m.top + wh
@@ -515,7 +707,13 @@ def _page(
                 dwg.g(transform=f"translate({fmt(tx)},{fmt(top + wh / 2)}) rotate({turn})")
             )
             holder_g.add(
-                dwg.text(label, insert=(0, fmt(0.36 * fs)), font_size=fmt(fs), text_anchor="middle")
+                dwg.text(
+                    label,
+                    insert=(0, fmt(0.36 * fs)),
+                    font_size=fmt(fs),
+                    text_anchor="middle",
+                    class_="neighbour",
+                )
             )
         else:
             y = top + o if side == "up" else bottom - o
@@ -530,6 +728,7 @@ def _page(
                     insert=(fmt(left + ww * 0.75), fmt(ty)),
                     font_size=fmt(fs),
                     text_anchor="middle",
+                    class_="neighbour",
                 )
             )
     if crosses:
@@ -540,7 +739,7 @@ def _page(
             insert=(fmt(left + ww / 2), fmt(top - 5.5)),
             font_size="3.6",
             text_anchor="middle",
-            class_="title",
+            class_="title page-number",
             font_weight="bold",
         )
     )
@@ -652,8 +851,80 @@ def _scale_bar(dwg: svgwrite.Drawing, at: tuple[float, float], theme: Theme) -> 
     return g
 
 
-def _overview(report: Report, layout: Layout, plan: PagePlan, *, theme: Theme) -> SvgDoc:
-    """The assembly page: instructions, a small map under the page grid, the title card.
+# --- the overview: assembly plan and pull list ------------------------------------------
+
+#: The pull list's type: title, box headings and faces (font sizes in mm), line steps,
+#: and the width of one column of faces.
+_PULL_TITLE, _PULL_HEAD, _PULL_FACE = 3.6, 3.0, 2.8
+_PULL_TITLE_STEP, _PULL_HEAD_STEP, _PULL_ROW, _PULL_GAP = 5.4, 4.2, 3.9, 1.6
+_PULL_COLUMN = 17.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """One text of the pull list, placed relative to the list's top-left corner."""
+
+    text: str
+    x: float
+    y: float
+    kind: str
+    """``title``, ``box`` or ``face``."""
+
+
+def _pull_lines(
+    pulls: Mapping[str, Sequence[tuple[str, int]]], boxes: Mapping[str, Any], width: float
+) -> tuple[list[_Line], float]:
+    """The texts of the pull list in columns across ``width`` mm, and the list's height."""
+    columns = max(1, int(width // _PULL_COLUMN))
+    pieces = sum(n for faces in pulls.values() for _, n in faces)
+    lines = [
+        _Line(
+            f"Tiles to take out of the boxes: {pieces} piece(s)",
+            0.0,
+            _PULL_TITLE,
+            "title",
+        )
+    ]
+    y = _PULL_TITLE_STEP
+    for box, faces in pulls.items():
+        count = sum(n for _, n in faces)
+        copies = boxes.get(box)
+        head = box or "not in the tile library"
+        if isinstance(copies, int) and copies > 1:
+            head += f" (× {copies} boxes)"
+        head += f": {count} piece(s)"
+        y += _PULL_HEAD
+        lines.append(_Line(head, 0.0, y, "box"))
+        y += _PULL_HEAD_STEP - _PULL_HEAD
+        rows = math.ceil(len(faces) / columns)
+        for i, (face, n) in enumerate(faces):
+            col, row = divmod(i, rows)  # down the columns, as a list is read
+            text = face + (f" ×{n}" if n > 1 else "")
+            lines.append(_Line(text, col * _PULL_COLUMN, y + (row + 0.75) * _PULL_ROW, "face"))
+        y += rows * _PULL_ROW + _PULL_GAP
+    return lines, y
+
+
+def _draw_pull_list(dwg: svgwrite.Drawing, lines: Sequence[_Line], at: tuple[float, float]) -> Any:
+    g = dwg.g(id="pull-list", transform=f"translate({fmt(at[0])},{fmt(at[1])})")
+    looks: dict[str, dict[str, Any]] = {
+        "title": {"font_size": fmt(_PULL_TITLE), "class_": "title"},
+        "box": {"font_size": fmt(_PULL_HEAD), "class_": "title pull-box"},
+        "face": {"font_size": fmt(_PULL_FACE), "class_": "pull-face"},
+    }
+    for line in lines:
+        g.add(
+            dwg.text(
+                clean_text(line.text, 80), insert=(fmt(line.x), fmt(line.y)), **looks[line.kind]
+            )
+        )
+    return g
+
+
+def _overview(
+    report: Report, layout: Layout, plan: PagePlan, *, theme: Theme, skipped_scenery: int = 0
+) -> SvgDoc:
+    """Page 1: instructions, a small map under the page grid, the pull list, the title card.
 
     It is portrait or landscape, whichever shows the small map larger.
     """
@@ -661,51 +932,78 @@ def _overview(report: Report, layout: Layout, plan: PagePlan, *, theme: Theme) -
     grid = plan_box(plan)
     pw, ph = PAPERS[plan.paper]
     top_h, card_share = 40.0, CARD_SIZE[1] / CARD_SIZE[0]
+    pulls = pull_list(layout)
+    boxes = report.summary.get("boxes") or {}
 
-    def map_scale(w: float, h: float) -> float:
+    def fit(w: float, h: float) -> tuple[float, float, float]:
+        """Map scale, pull list height and card width on paper of ``w`` x ``h``."""
         width = w - m.left - m.right
-        return min(width / grid.w, (h - m.top - m.bottom - top_h - width * card_share) / grid.h)
+        card_w = min(width, 200.0)
+        pull_h = _pull_lines(pulls, boxes, width)[1]
+        free = h - m.top - m.bottom - top_h - card_w * card_share - pull_h - 8
+        return min(width / grid.w, free / grid.h), pull_h, card_w
 
-    if map_scale(ph, pw) > map_scale(pw, ph):
+    if fit(ph, pw)[0] > fit(pw, ph)[0]:
         pw, ph = ph, pw
+    card_w = fit(pw, ph)[2]
     name = str(report.summary.get("name") or "Untitled stage")
-    total = len(plan.printed)
+    total = plan.pages
+    printed = len(plan.printed)
     dwg = new_drawing(
         Box(0, 0, pw, ph),
         theme,
-        title=f"{name}: how the pages assemble",
-        desc=f"{total} page(s) of {plan.paper}, {plan.cols} x {plan.rows} grid",
+        title=f"{name}: page 1 of {total}, how the pages assemble",
+        desc=f"Page 1 of {total}: {printed} map page(s) of {plan.paper}, "
+        f"{plan.cols} x {plan.rows} grid",
     )
     width = pw - m.left - m.right
     y = m.top + 2
     dwg.add(
         dwg.text(
-            clean_text(name, 60) + " — assembly plan",
+            clean_text(name, 50) + " — assembly plan",
             insert=(fmt(m.left), fmt(y)),
             font_size="6",
             class_="title",
         )
     )
+    dwg.add(
+        dwg.text(
+            f"page 1 of {total}",
+            insert=(fmt(pw - m.right), fmt(y)),
+            font_size="3.6",
+            text_anchor="end",
+            class_="title page-number",
+        )
+    )
+    pages = f"pages 2–{total}" if printed > 1 else "page 2"
     lines = [
-        f"{total} map page(s) of {plan.paper.upper()} "
+        f"This page, then {printed} map page(s) ({pages}) of {plan.paper.upper()} "
         f"{'landscape' if plan.landscape else 'portrait'} from a grid of "
         f"{plan.cols} × {plan.rows}; tiles {layout.size:g} mm; overlap {plan.overlap:g} mm.",
         "1. Print at 100 % (actual size, not 'fit to page'): the bar on each page must "
         "measure 100 mm.",
         "2. Cut each page along its frame on the left and top sides.",
         "3. Lay it over its left and upper neighbours, ⊕ marks on ⊕ marks, and tape.",
-        "Parts of the grid without a number are not printed: nothing of the stage is there.",
+        "Grid cells without a number are not printed: no road lies there"
+        + (
+            f" ({skipped_scenery} tile(s) beside the road are shown only on road pages)."
+            if skipped_scenery
+            else "."
+        ),
     ]
     y += 7
     for line in lines:
         dwg.add(dwg.text(line, insert=(fmt(m.left), fmt(y)), font_size="3.1"))
         y += 4.6
 
-    # The title card at the bottom, the map in between.
-    card_k = width / CARD_SIZE[0]
+    # From the bottom up: the title card, the pull list; the small map in between.
+    card_k = card_w / CARD_SIZE[0]
     card_h = CARD_SIZE[1] * card_k
-    card_box = Box(m.left, ph - m.bottom - card_h, width, card_h)
-    area = Box(m.left, y, width, card_box.y - y - 5)
+    card_box = Box(m.left + (width - card_w) / 2, ph - m.bottom - card_h, card_w, card_h)
+    pull_lines, pull_h = _pull_lines(pulls, boxes, width)
+    pull_y = card_box.y - 4 - pull_h
+    # Room above and left of the small map for the grid's column numbers and row letters.
+    area = Box(m.left + 4, y + 4, width - 8, pull_y - 4 - (y + 4))
     k = min(area.w / grid.w, area.h / grid.h)
     ox = area.x + (area.w - grid.w * k) / 2 - grid.x * k
     oy = area.y + (area.h - grid.h * k) / 2 - grid.y * k
@@ -777,5 +1075,6 @@ def _overview(report: Report, layout: Layout, plan: PagePlan, *, theme: Theme) -
         cells.add(
             dwg.text(_row_name(row), insert=(fmt(w.x - 0.5 * fs), fmt(w.y + w.h / 2)), **edge)
         )
+    dwg.add(_draw_pull_list(dwg, pull_lines, (m.left, pull_y)))
     dwg.add(draw_card(dwg, report.summary, report, at=card_box, scale=card_k))
     return SvgDoc(dwg.tostring(), pw, ph)

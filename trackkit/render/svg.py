@@ -40,21 +40,25 @@ from trackkit.render.draw import (
     clean_text,
     draw_tile,
     fmt,
+    heat_colour,
     local_hexagon,
     place,
     upright_text,
 )
+from trackkit.render.heat import Heat
 from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
 from trackkit.validate import Report, validate
 
 __all__ = [
     "CARD_SCALE",
     "CARD_SIZE",
+    "HEAT_SCALE_SIZE",
     "MAP_PADDING",
     "Box",
     "MapFrame",
     "RenderedMap",
     "draw_card",
+    "draw_heat_scale",
     "map_frame",
     "map_svg",
     "new_drawing",
@@ -68,6 +72,8 @@ __all__ = [
 MAP_PADDING = 0.12
 #: Natural size of the title block + legend card (its own units), before scaling.
 CARD_SIZE = (300.0, 92.0)
+#: Natural size of the heat map's colour scale (card units).
+HEAT_SCALE_SIZE = (300.0, 30.0)
 #: Card units per millimetre of map, per millimetre of tile size (2.6 at 240 mm tiles).
 CARD_SCALE = 2.6 / DEFAULT_TILE_SIZE_MM
 
@@ -142,23 +148,39 @@ class MapFrame:
     card: Box | None
     card_scale: float
     view: Box
+    heat: Box | None = None
+    """The heat map's colour scale (card units scaled by ``card_scale``)."""
 
 
-def map_frame(layout: Layout, *, legend: bool = True) -> MapFrame:
-    """Place the map and the title/legend card: below a wide map, right of a tall one."""
+def map_frame(layout: Layout, *, legend: bool = True, heat: bool = False) -> MapFrame:
+    """Place the map and the title/legend card: below a wide map, right of a tall one.
+
+    With ``heat``, the heat map's colour scale goes under the card (under the map
+    without a card).
+    """
     tiles = tile_extent(layout)
     pad = MAP_PADDING * layout.size
     area = tiles.grow(pad)
-    if not legend:
-        return MapFrame(tiles, area, None, 0.0, area)
     k = CARD_SCALE * layout.size
     cw, ch = CARD_SIZE[0] * k, CARD_SIZE[1] * k
-    if area.w >= area.h:
-        card = Box(area.x + max(0.0, (area.w - cw) / 2), area.bottom, cw, ch)
-    else:
-        card = Box(area.right, area.y + max(0.0, (area.h - ch) / 2), cw, ch)
-    view = area.union(card.grow(pad)) if card else area
-    return MapFrame(tiles, area, card, k, view)
+    card = None
+    if legend:
+        if area.w >= area.h:
+            card = Box(area.x + max(0.0, (area.w - cw) / 2), area.bottom, cw, ch)
+        else:
+            card = Box(area.right, area.y + max(0.0, (area.h - ch) / 2), cw, ch)
+    scale = None
+    if heat:
+        hh = HEAT_SCALE_SIZE[1] * k
+        if card is not None:
+            scale = Box(card.x, card.bottom + pad / 2, cw, hh)
+        else:
+            scale = Box(area.x + max(0.0, (area.w - cw) / 2), area.bottom, cw, hh)
+    view = area
+    for extra in (card, scale):
+        if extra is not None:
+            view = view.union(extra.grow(pad))
+    return MapFrame(tiles, area, card, k if legend or heat else 0.0, view, scale)
 
 
 def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]:
@@ -228,7 +250,8 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
                 centre=hexgrid.centre_mm(tile.hex, size),
                 tokens=tile.tokens,
                 classes=["scenery", f"surface-{face.surface.value}", f"kind-{face.kind.value}"],
-                label=f"{face.id} {face.kind.value}",
+                label=face.id,
+                sublabel=face.kind.value,
             )
         )
     return arts
@@ -480,7 +503,7 @@ def map_svg(
     *,
     theme: Theme | None = None,
     legend: bool = True,
-    heat: Mapping[str, int] | None = None,
+    heat: Heat | Mapping[str, int] | None = None,
 ) -> RenderedMap:
     """Draw a validated stage.
 
@@ -494,35 +517,98 @@ def map_svg(
         Colour overrides (:func:`trackkit.render.theme.make_theme`).
     legend : bool
         Add the title block and legend card.
-    heat : dict, optional
-        Losses of control per space (graph node id -> count, from ``trackkit simulate``):
-        those spaces are tinted from pale yellow to red (class ``heat``).
+    heat : Heat or dict, optional
+        Losses of control per space (graph node id -> count, from ``trackkit simulate``;
+        see :func:`trackkit.render.heat.read_heat`): those spaces are tinted from pale
+        yellow to red (class ``heat``), and a colour scale tells what the colours mean.
     """
     layout = layout or report.layout
     theme = theme or make_theme()
-    frame = map_frame(layout, legend=legend)
+    if heat is not None and not isinstance(heat, Heat):
+        heat = Heat(dict(heat))
+    frame = map_frame(layout, legend=legend, heat=heat is not None)
     dwg = new_drawing(
         frame.view, theme, title=str(report.summary.get("name") or ""), desc=desc_text(report)
     )
     v = frame.view
     dwg.add(dwg.rect((fmt(v.x), fmt(v.y)), (fmt(v.w), fmt(v.h)), class_="background"))
     tiles = dwg.add(dwg.g(id="map"))
-    worst = max((heat or {}).values(), default=0)
+    worst = heat.worst if heat is not None else 0
     for art in _ordered(stage_arts(layout, report.graph)):
-        if worst and art.node_prefix is not None:
+        if heat is not None and worst and art.node_prefix is not None:
             prefix = art.node_prefix
             art = replace(
                 art,
                 heat={
                     node[len(prefix) :]: count / worst
-                    for node, count in (heat or {}).items()
+                    for node, count in heat.by_space.items()
                     if node.startswith(prefix)
                 },
             )
         tiles.add(draw_tile(dwg, art, size=layout.size))
     if frame.card is not None:
         dwg.add(draw_card(dwg, report.summary, report, at=frame.card, scale=frame.card_scale))
+    if heat is not None and frame.heat is not None:
+        dwg.add(draw_heat_scale(dwg, heat, at=frame.heat, scale=frame.card_scale))
     return RenderedMap(dwg.tostring(), frame, report, layout)
+
+
+#: Steps of the heat map's colour bar.
+_HEAT_STEPS = 20
+
+
+def draw_heat_scale(dwg: svgwrite.Drawing, heat: Heat, *, at: Box, scale: float) -> Group:
+    """The heat map's colour scale: a bar from pale yellow to red, in losses per race.
+
+    A space's colour is its losses of control relative to the worst space's, so the
+    bar runs from (almost) none to the worst space's losses of control per race.
+    """
+    w, h = HEAT_SCALE_SIZE
+    g = dwg.g(
+        id="heat-scale",
+        class_="heat-scale",
+        transform=f"translate({fmt(at.x)},{fmt(at.y)}) scale({scale:.4f})",
+    )
+    g.add(dwg.rect((0, 0), (w, h), rx=2, class_="card", stroke_width=0.4))
+    per_race = heat.races is not None
+    title = "Heat map: losses of control " + ("per race" if per_race else "(total)")
+    if heat.races is not None:
+        title += f" on the space, over {heat.races} race(s)"
+    g.add(_left(dwg, title, 6, 8.5, 4.2, w - 12, class_="title"))
+    x0, x1, y0, bar_h = 6.0, 200.0, 12.0, 6.0
+    step = (x1 - x0) / _HEAT_STEPS
+    bar = g.add(dwg.g(class_="heat-bar"))
+    for i in range(_HEAT_STEPS):
+        level = (i + 0.5) / _HEAT_STEPS
+        bar.add(
+            dwg.rect(
+                (fmt(x0 + i * step), fmt(y0)),
+                (fmt(step + 0.05), fmt(bar_h)),
+                fill=heat_colour(level),
+                stroke="none",
+            )
+        )
+    g.add(dwg.rect((fmt(x0), fmt(y0)), (fmt(x1 - x0), fmt(bar_h)), class_="card-rule", fill="none"))
+    worst = heat.worst_per_race
+    digits = 2 if per_race else 0
+    for share in (0.0, 0.5, 1.0):
+        x = x0 + share * (x1 - x0)
+        g.add(
+            dwg.line((fmt(x), fmt(y0 + bar_h)), (fmt(x), fmt(y0 + bar_h + 1.5)), class_="card-rule")
+        )
+        anchor = {0.0: "start", 0.5: "middle", 1.0: "end"}[share]
+        g.add(
+            dwg.text(
+                f"{share * worst:.{digits}f}",
+                insert=(fmt(x), fmt(y0 + bar_h + 5.5)),
+                font_size="3.6",
+                text_anchor=anchor,
+                class_="heat-tick",
+            )
+        )
+    note = "no loss of control" if not heat.worst else "untinted spaces: no loss of control"
+    g.add(_left(dwg, note, x1 + 8, y0 + 4.5, 3.4, w - x1 - 14, class_="muted"))
+    return g
 
 
 def _ordered(arts: Iterable[TileArt]) -> Sequence[TileArt]:
@@ -540,7 +626,7 @@ def render_map(
     theme: Theme | None = None,
     legend: bool = True,
     library: TileLibrary | None = None,
-    heat: Mapping[str, int] | None = None,
+    heat: Heat | Mapping[str, int] | None = None,
 ) -> RenderedMap:
     """Validate ``stage`` and draw its map at tile size ``size`` (mm).
 

@@ -202,6 +202,7 @@ def css(theme: Theme, parts: tuple[str, ...] = CSS_PARTS) -> str:
             f".token use.glyph {{ fill: {t['token.text']}; stroke: none; }}",
             f".token text {{ fill: {t['token.text']}; font-weight: bold; }}",
             f".tile-label {{ fill: {t['label']}; font-weight: bold; }}",
+            f".tile-label-sub {{ fill: {t['label']}; }}",
             f".overview-road {{ fill: none; stroke: {t['text']}; stroke-linecap: round; }}",
         ],
         "card": [

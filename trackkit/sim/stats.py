@@ -128,7 +128,12 @@ def summarize_races(
     seed: int,
     tiles: dict[int, str],
 ) -> dict[str, Any]:
-    """The JSON document of ``trackkit simulate`` (DESIGN.md); deterministic for a seed."""
+    """The JSON document of ``trackkit simulate`` (DESIGN.md); deterministic for a seed.
+
+    ``tiles`` maps each tile's number in driving order to its face id; the document
+    names the stage by them (``"stage": {"tiles": [...]}``), so that a reader such as
+    ``trackkit render --heat`` can tell a simulation of another stage.
+    """
     n = len(races)
     drivers = settings.drivers
     per_driver = []
@@ -185,6 +190,8 @@ def summarize_races(
         "wins_by_start_position": {str(i + 1): wins.get(i, 0) for i in range(len(drivers))},
         "rounds": _dist([float(r.rounds) for r in races]),
     }
+    if tiles:
+        doc["stage"] = {"tiles": [tiles[i] for i in sorted(tiles)]}
     if settings.hillclimb:
         doc["hillclimb"] = {"best_of_attempts": _dist(all_times)}
     return doc

@@ -1,0 +1,149 @@
+"""Heat maps: losses of control per space, read from a ``trackkit simulate`` document.
+
+A simulation document names its stage by the face ids in driving order
+(``"stage": {"tiles": [...]}``); a document of another stage is refused, and so is one
+that counts losses on spaces the stage does not have (documents written before the
+``stage`` field are checked by their spaces alone). A rally's document holds one
+document per stage (``"stages"``): the one of the stage drawn is used.
+
+Examples
+--------
+>>> from trackkit.models import Stage
+>>> from trackkit.validate import validate
+>>> report = validate(Stage.model_validate({"format": "trackkit-stage/1",
+...     "tiles": [{"tile": "202a"}, {"tile": "203a"}]}))
+>>> doc = {"settings": {"races": 4}, "stage": {"tiles": ["202a", "203a"]},
+...        "loss_of_control": {"by_space": {"2:1.1L": 2}}}
+>>> heat = read_heat(doc, report, source="sim.json")
+>>> heat.by_space, heat.races, heat.worst_per_race
+({'2:1.1L': 2}, 4, 0.5)
+>>> read_heat({**doc, "stage": {"tiles": ["202a", "205a", "203a"]}}, report,
+...           source="sim.json")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+trackkit.errors.InputError: sim.json: a simulation of another stage ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from trackkit.errors import InputError
+from trackkit.validate import Report
+
+__all__ = ["Heat", "read_heat"]
+
+_NOT_SIM = "not a 'trackkit simulate --format json' document (no loss_of_control.by_space)"
+
+
+@dataclass(frozen=True, slots=True)
+class Heat:
+    """Losses of control per space (graph node id -> count) over ``races`` races."""
+
+    by_space: Mapping[str, int]
+    races: int | None = None
+    """Races simulated (None: the document does not say; counts are then totals)."""
+
+    @property
+    def worst(self) -> int:
+        """The most losses of control on one space."""
+        return max(self.by_space.values(), default=0)
+
+    @property
+    def worst_per_race(self) -> float:
+        """The most losses of control on one space, per race (or in total)."""
+        return self.worst / (self.races or 1)
+
+
+def _tiles_of(doc: Mapping[str, Any]) -> list[str] | None:
+    stage = doc.get("stage")
+    tiles = stage.get("tiles") if isinstance(stage, dict) else None
+    if isinstance(tiles, list) and all(isinstance(t, str) for t in tiles):
+        return tiles
+    return None
+
+
+def _short(tiles: Sequence[str]) -> str:
+    shown = ", ".join(tiles[:6]) + (", ..." if len(tiles) > 6 else "")
+    return f"{len(tiles)} tile(s): {shown}"
+
+
+def _pick_stage(doc: Any, tiles: list[str], source: str) -> dict[str, Any]:
+    """The document of the stage drawn: ``doc`` itself, or one of a rally's ``stages``."""
+    if not isinstance(doc, dict):
+        raise InputError(source, _NOT_SIM)
+    stages = doc.get("stages")
+    if stages is None:
+        return cast(dict[str, Any], doc)
+    if not isinstance(stages, list) or not all(isinstance(s, dict) for s in stages):
+        raise InputError(source, "'stages' is a list of simulation documents, one per stage")
+    named: list[dict[str, Any]] = [s for s in stages if _tiles_of(s) is not None]
+    for s in named:
+        if _tiles_of(s) == tiles:
+            return s
+    if named or not stages:
+        raise InputError(
+            source,
+            f"none of the {len(stages)} stage(s) of this rally's simulation is the stage "
+            f"drawn ({_short(tiles)})",
+        )
+    return cast(dict[str, Any], stages[0])  # written before the "stage" field: the first
+
+
+def read_heat(doc: Any, report: Report, *, source: str) -> Heat:
+    """The losses of control of ``report``'s stage in a simulation document.
+
+    Parameters
+    ----------
+    doc : object
+        The parsed JSON of ``trackkit simulate --format json``.
+    report : Report
+        The validated stage to be drawn.
+    source : str
+        The document's file name, for messages.
+
+    Raises
+    ------
+    InputError
+        If ``doc`` is not a simulation document, is a simulation of another stage, or
+        holds a count that is not a whole number >= 0.
+    """
+    tiles = [t.face_id for t in report.layout.chain]
+    doc = _pick_stage(doc, tiles, source)
+    theirs = _tiles_of(doc)
+    if "stage" in doc and theirs is None:
+        raise InputError(source, "'stage.tiles' is a list of face ids in driving order")
+    if theirs is not None and theirs != tiles:
+        raise InputError(
+            source,
+            f"a simulation of another stage ({_short(theirs)}), not of the stage drawn "
+            f"({_short(tiles)}): simulate this stage first",
+        )
+    losses = doc.get("loss_of_control")
+    by_space = losses.get("by_space") if isinstance(losses, dict) else None
+    if not isinstance(by_space, dict):
+        raise InputError(source, _NOT_SIM)
+    out: dict[str, int] = {}
+    for key, value in by_space.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
+            raise InputError(
+                source,
+                f"loss_of_control.by_space[{key!r}]: a count of losses of control is a "
+                f"whole number >= 0, not {value!r}",
+            )
+        out[str(key)] = value
+    nodes = report.graph.nodes
+    strangers = sorted(k for k in out if k not in nodes)
+    if strangers:
+        raise InputError(
+            source,
+            f"loss_of_control.by_space names {len(strangers)} space(s) this stage does not "
+            f"have ({', '.join(strangers[:3])}): a simulation of another stage",
+        )
+    settings = doc.get("settings")
+    races = settings.get("races") if isinstance(settings, dict) else None
+    if isinstance(races, bool) or not isinstance(races, int) or races < 1:
+        races = None
+    return Heat(out, races)
