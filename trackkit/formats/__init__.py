@@ -13,12 +13,14 @@ from trackkit.formats.files import (
     check_output_folder,
     detect_format,
     format_for_path,
+    load_source,
     load_stage,
+    parse_source,
     parse_stage,
     write_bytes_atomic,
     write_text_atomic,
 )
-from trackkit.formats.source import MAX_FILE_BYTES, MAX_YAML_EVENTS, MAX_YAML_NODES
+from trackkit.formats.source import MAX_FILE_BYTES, MAX_YAML_EVENTS, MAX_YAML_NODES, StageSource
 
 __all__ = [
     "ACCEPTED_FORMATS",
@@ -27,10 +29,13 @@ __all__ = [
     "MAX_YAML_NODES",
     "InputKind",
     "StageFormat",
+    "StageSource",
     "check_output_folder",
     "detect_format",
     "format_for_path",
+    "load_source",
     "load_stage",
+    "parse_source",
     "parse_stage",
     "write_bytes_atomic",
     "write_text_atomic",
