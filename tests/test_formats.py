@@ -699,3 +699,76 @@ def test_editor_files_never_chain_tiles_that_do_not_meet(
         # at most a break at each end of the driven road, and one list
         assert report.codes.count("S117") <= 2 and report.codes.count("S118") <= 1
         assert ("S118" in report.codes) == bool(report.layout.undriven)
+
+
+# --- findings name the file's lines -------------------------------------------------------
+
+BROKEN = Path(__file__).resolve().parents[1] / "examples" / "broken-stage.yaml"
+
+
+def _line_of(text: str, needle: str, start: int = 0) -> int:
+    """Line (from 1) of the first line at or after line ``start`` that contains ``needle``."""
+    lines = text.splitlines()
+    return next(n for n in range(start, len(lines)) if needle in lines[n]) + 1
+
+
+def test_native_yaml_findings_carry_the_line_of_their_tile() -> None:
+    text = BROKEN.read_text(encoding="utf-8")
+    report = _report(BROKEN)
+    by_code = {f.code: f.location for f in report.findings}
+    assert by_code["S101"].line == _line_of(text, "- tile: 999x")
+    assert by_code["S101"].path == "tiles[2]"
+    assert by_code["S110"].line == _line_of(text, "- tile: 301a")
+    assert by_code["R201"].line == _line_of(text, "tokens: [{token: oxygen")
+    assert by_code["H401"].line == _line_of(text, "tiles:")
+    # every finding about a tile has the line of that tile's item
+    for f in report.findings:
+        if f.location.path and f.location.path.startswith("tiles["):
+            assert f.location.line is not None, f.code
+            assert "- tile:" in text.splitlines()[f.location.line - 1] or "tokens" in (
+                f.location.path
+            )
+
+
+def test_native_json_findings_carry_lines_too(tmp_path: Path) -> None:
+    stage = load_stage(BROKEN)
+    path = tmp_path / "broken.json"
+    text = dump_stage(stage, "native-json")
+    path.write_text(text, encoding="utf-8")
+    report = _report(path)
+    (unknown,) = [f for f in report.findings if f.code == "S101"]
+    # the item's line is the line of its opening brace; the id is on the next one
+    assert '"tile": "999x"' in text.splitlines()[unknown.location.line]  # type: ignore[index]
+
+
+def test_editor_findings_name_the_files_own_item_and_line(tmp_path: Path) -> None:
+    path = _turini(tmp_path, {5: {"id": "224x"}})
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text)
+    report = _report(path)
+    (unknown,) = [f for f in report.findings if f.code == "S101"]
+    item = next(i for i, t in enumerate(data["tiles"]) if t["id"] == "224x")
+    assert unknown.location.path == f"tiles[{item}]"
+    # the item's opening brace; its id two lines further down ("q", "r" come first)
+    assert text.splitlines()[unknown.location.line + 2].strip() == '"id": "224x",'  # type: ignore[operator]
+    (brk,) = [f for f in report.findings if f.code == "S117"]
+    item = next(i for i, t in enumerate(data["tiles"]) if t["id"] == "206a")
+    assert brk.location.path == f"tiles[{item}]"
+
+
+def test_locate_maps_tokens_and_leaves_other_places_alone(tmp_path: Path) -> None:
+    from trackkit.formats import load_source
+
+    data = json.loads(dump_stage(load_stage(ROUND_TRIP), "rgt"))
+    data["Tuiles"].reverse()
+    path = tmp_path / "r.rgt"
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    source = load_source(path)
+    n = next(i for i, t in enumerate(source.stage.tiles) if t.tile == "418b")
+    item = next(i for i, t in enumerate(data["Tuiles"]) if t["TuileId"] == "418B")
+    where, line = source.locate(f"tiles[{n}].tokens[1]")
+    assert where == f"Tuiles[{item}].Tokens[1]"
+    assert line is not None and '"TokenId": "climbw"' in path.read_text().splitlines()[line + 3]
+    assert source.locate("tiles")[0] == "Tuiles"
+    assert source.locate("simulation") == ("simulation", None)
+    assert source.locate("tiles[999]") == ("tiles[999]", None)
