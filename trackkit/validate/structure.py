@@ -162,7 +162,9 @@ def _road_break(
     h = hexgrid.neighbour(tile.hex, d)
     at = f"[{h[0]}, {h[1]}]"
     other = by_hex.get(h, [])
-    nxt = other[0] if other else None
+    # of tiles overlapping there, the one not driven is the one the road should have met
+    undriven = {id(t) for t in layout.undriven}
+    nxt = next((o for o in other if id(o) in undriven), other[0] if other else None)
     # the neighbour meets this road end as the tile driven after (exit) or before (entry)
     pred, succ = (tile, None) if which == "exit" else (None, tile)
     fix: str | None = None
