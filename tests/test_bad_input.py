@@ -22,6 +22,7 @@ from trackkit.formats import (
     parse_stage,
 )
 from trackkit.models.stage import MAX_STAGE_TILES, Stage
+from trackkit.validate import validate
 
 GOOD_HEAD = "format: trackkit-stage/1\nname: Test\n"
 
@@ -256,6 +257,19 @@ def test_model_rule_errors_name_the_tile(tmp_path: Path) -> None:
     assert "(line 4)" in message
 
 
+def test_driven_false_without_a_position_names_the_tile_and_line(tmp_path: Path) -> None:
+    text = GOOD_HEAD + "tiles:\n  - tile: 202a\n  - tile: 205a\n    driven: false\n"
+    message = refused_text(tmp_path, text)
+    assert "tiles[1]" in message and "'driven: false' needs 'at' and 'dir'" in message
+    assert "(line 5)" in message
+
+
+def test_driven_is_true_or_false_only(tmp_path: Path) -> None:
+    text = GOOD_HEAD + "tiles:\n  - {tile: 205a, at: [0, 0], dir: 0, driven: 'no'}\n"
+    message = refused_text(tmp_path, text)
+    assert "tiles[0].driven" in message and "(line 4)" in message
+
+
 def test_key_given_twice(tmp_path: Path) -> None:
     text = GOOD_HEAD + "tiles:\n  - tile: 202a\n  - tile: 205a\n    tile: 206a\n"
     message = refused_text(tmp_path, text)
@@ -402,6 +416,7 @@ _json_values = st.recursive(
                 [
                     *("format", "tiles", "tile", "turn", "at", "dir", "q", "r", "id", "Tuiles"),
                     *("X", "Y", "TuileId", "tokens", "token", "value", "title", "name", "enter"),
+                    "driven",
                 ]
             ),
             inner,
@@ -427,6 +442,8 @@ def test_any_json_gives_a_stage_or_an_input_error(value: object, fmt: str | None
     if isinstance(value, dict) and fmt is not None:
         value = {"format": fmt, **value}
     try:
-        parse_stage(json.dumps(value), file="fuzz.json")
+        stage = parse_stage(json.dumps(value), file="fuzz.json")
     except InputError as exc:
         assert str(exc).startswith("fuzz.json: ")
+    else:
+        validate(stage)  # a stage that reads is checked without raising

@@ -140,3 +140,108 @@ def test_python_dash_m_trackkit_runs():
     )
     assert done.returncode == 0, done.stderr
     assert "hillclimb-pikes.yaml: valid" in done.stdout
+
+
+def test_validate_findings_show_the_line_in_text_and_json():
+    broken = str(EXAMPLES / "broken-stage.yaml")
+    lines = (EXAMPLES / "broken-stage.yaml").read_text(encoding="utf-8").splitlines()
+    want = next(n for n, text in enumerate(lines, start=1) if "- tile: 999x" in text)
+    _, out, _ = run("validate", broken)
+    (s101,) = [line for line in out.splitlines() if " S101 " in line]
+    assert f"tiles[2], line {want}:" in s101
+    _, out, _ = run("validate", "--format", "json", broken)
+    (entry,) = json.loads(out)["files"]
+    (finding,) = [f for f in entry["findings"] if f["code"] == "S101"]
+    assert finding["location"] == {
+        "file": broken,
+        "tile_index": 3,
+        "tile": "999x",
+        "path": "tiles[2]",
+        "line": want,
+    }
+
+
+def test_validate_rekee_file_with_a_wrong_id_reports_the_break_once(tmp_path: Path):
+    data = json.loads((EXAMPLES / "col-de-turini.rekee.json").read_text(encoding="utf-8"))
+    data["tiles"][5]["id"] = "224x"
+    data["tiles"].reverse()
+    path = tmp_path / "turini.rekee.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    code, out, _ = run("validate", "--format", "json", str(path))
+    assert code == 1
+    (entry,) = json.loads(out)["files"]
+    assert sorted(f["code"] for f in entry["findings"]) == ["S101", "S117", "S118"]
+    assert all(f["location"]["line"] for f in entry["findings"])
+
+
+def test_tiles_show_json_either_place_of_the_option():
+    code, out, _ = run("tiles", "--format", "json", "show", "224b")
+    assert code == 0
+    face = json.loads(out)["face"]
+    assert (face["id"], face["corners"], face["shortcuts"]) == ("224b", ["3/4"], [5])
+    assert face["road"]["sections"][1]["kind"] == "corner"
+    assert face["lanes"] == {"1": 2, "3": 2}
+    code, again, _ = run("tiles", "show", "224b", "--format", "json")
+    assert code == 0 and again == out
+    code, text, _ = run("tiles", "--format", "json", "show", "224b", "--format", "text")
+    assert code == 0 and text.startswith("224b: dirt-core")
+
+
+def test_tiles_show_unknown_id_suggests_the_ids_meant():
+    code, out, err = run("tiles", "show", "224x")
+    assert code == 2 and out == ""
+    assert "unknown tile '224x'" in err and "224a or 224b" in err
+    code, _, err = run("tiles", "--format", "json", "show", "208")
+    assert code == 2 and "208a or 208b" in err
+
+
+def _listed(*args: str) -> list[str]:
+    code, out, err = run("tiles", *args)
+    assert code == 0, err
+    return [line.split()[0] for line in out.splitlines()]
+
+
+def test_tiles_filters_by_surface_shape_and_limit():
+    from trackkit.library import default_library
+
+    lib = default_library()
+    snow = _listed("--surface", "snow")
+    assert snow and all(lib.get(i).surface.value == "snow" for i in snow)  # type: ignore[union-attr]
+    assert len(snow) == sum(1 for f in lib if f.surface.value == "snow")
+    assert _listed("--shape", "start") == ["202a", "202b", "301a", "301b"]
+    assert _listed("--shape", "finish") == ["203a", "203b", "302a", "302b"]
+    assert set(_listed("--shape", "scenery")) == {f.id for f in lib if f.kind.value == "scenery"}
+    assert _listed("--shape", "s-bend") == _listed("--shape", "kink")
+    assert set(_listed("--shape", "chicane")) == {"231a", "231b"}
+    # --limit N: a corner with N on either lane
+    twos = _listed("--limit", "2")
+    assert "217b" in twos and "210a" in twos  # corners 2/3 and 1/2
+    assert "224b" not in twos  # 3/4
+    assert "231a" in _listed("--limit", "5")  # the chicane's limit
+
+
+def test_tiles_filters_combine():
+    both = _listed("--box", "dirt-core", "--shape", "hairpin", "--limit", "1")
+    assert both
+    assert set(both) == set(_listed("--box", "dirt-core")) & set(
+        _listed("--shape", "hairpin")
+    ) & set(_listed("--limit", "1"))
+    code, out, _ = run("tiles", "--surface", "asphalt", "--shape", "scenery", "--format", "json")
+    assert code == 0 and json.loads(out) == {"faces": []}
+
+
+def test_tiles_filters_refuse_unknown_values_naming_the_accepted_ones():
+    code, _, err = run("tiles", "--shape", "loop")
+    assert code == 2 and "hairpin" in err and "s-bend" in err
+    code, _, err = run("tiles", "--surface", "mud")
+    assert code == 2 and "gravel" in err and "snow" in err
+    code, _, err = run("tiles", "--limit", "7")
+    assert code == 2 and "--limit" in err
+
+
+def test_tiles_shape_choices_are_the_ones_describe_knows():
+    from trackkit.commands.tiles import Shape, Surface
+    from trackkit.describe import SHAPES, SURFACES
+
+    assert tuple(s.value for s in Shape) == SHAPES
+    assert tuple(s.value for s in Surface) == SURFACES

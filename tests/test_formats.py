@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from trackkit import hexgrid
 from trackkit.assemble import lay_out
@@ -220,13 +222,17 @@ def test_rekee_walk_finds_driving_order_in_a_shuffled_file() -> None:
     assert all(t.at is not None and t.dir is not None for t in stage.tiles)
     assert stage.tiles[1].tokens == [TileToken(token="climb", value=-1)]  # position dropped
     assert stage.tiles[-1].tokens == [TileToken(token="finish")]
-    # the driven tiles lay out exactly as the native stage the file was made from (the
-    # unknown PODIUM is laid out after them, for the validator to report)
+    # the unknown PODIUM is not reached: placed where it is, not driven
+    assert [t.tile for t in stage.tiles if not t.driven] == ["PODIUM"]
+    assert stage.tiles[-1].at == (6, -6) and stage.tiles[-1].dir == 1
+    # the driven tiles lay out exactly as the native stage the file was made from
     chain, beside = laid_out(stage)
     want_chain, want_beside = laid_out(load_stage(ROUND_TRIP))
-    assert chain[:7] == want_chain
-    assert [c[0] for c in chain[7:]] == ["PODIUM"]
+    assert chain == want_chain
     assert sorted(beside) == sorted(want_beside)
+    assert [(t.raw_id, t.hex, t.index) for t in lay_out(stage).undriven] == [
+        ("PODIUM", (6, -6), None)
+    ]
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -281,12 +287,44 @@ def test_rekee_walk_stops_where_the_road_does_not_meet() -> None:
     )
     assert ids(stage) == ["202a", "204a", "205a"]
     assert stage.tiles[2].enter is None and stage.tiles[2].at == (-2, 0)
+    assert [t.driven for t in stage.tiles] == [True, True, False]
+    layout = lay_out(stage)
+    assert [t.face_id for t in layout.chain] == ["202a", "204a"]  # 205a is not chained
+    assert [(t.face_id, t.hex, t.rotation) for t in layout.undriven] == [("205a", (-2, 0), 1)]
 
 
-def test_rekee_without_start_tile_keeps_file_order() -> None:
-    stage = parse_stage(_rekee((1, 0, "204a", 0), (0, 0, "205a", 0)), file="r.json")
-    assert ids(stage) == ["204a", "205a"]
-    assert all(t.enter is None for t in stage.tiles)
+def test_rekee_tiles_beside_the_road_are_not_undriven() -> None:
+    # scenery and the service area have no road: they stand beside it, reached or not
+    stage = parse_stage(
+        _rekee((0, 0, "202a", 0), (1, 0, "203a", 3), (5, 5, "902a", 2), (2, 0, "201a", 0)),
+        file="r.json",
+    )
+    assert [(t.tile, t.driven) for t in stage.tiles] == [
+        ("202a", True),
+        ("203a", True),
+        ("902a", True),
+        ("201a", True),
+    ]
+    assert not lay_out(stage).undriven
+
+
+def test_rekee_without_start_tile_walks_from_an_end_of_the_road() -> None:
+    # the start tile's id is wrong: the walk starts at the open end next to it
+    stage = parse_stage(
+        _rekee((2, 0, "203a", 3), (0, 0, "202x", 0), (1, 0, "205a", 0)), file="r.json"
+    )
+    assert ids(stage) == ["205a", "203a", "202x"]
+    assert stage.tiles[0].enter is not None
+    assert [t.driven for t in stage.tiles] == [True, True, False]
+    # a finish is the last choice of where to start: 204a here, though 203a is listed first
+    stage = parse_stage(_rekee((1, 0, "203a", 3), (-1, 0, "204a", 0), (0, 0, "205a", 0)), file="r")
+    assert ids(stage) == ["204a", "205a", "203a"]
+
+
+def test_rekee_without_a_place_to_start_keeps_file_order() -> None:
+    stage = parse_stage(_rekee((1, 0, "PODIUM", 0), (0, 0, "999a", 0)), file="r.json")
+    assert ids(stage) == ["PODIUM", "999a"]
+    assert all(t.enter is None and t.driven for t in stage.tiles)
     assert [t.at for t in stage.tiles] == [(1, 0), (0, 0)]
 
 
@@ -506,3 +544,231 @@ def test_save_stage_picks_the_format_from_the_name(tmp_path: Path, name: str) ->
     stage = load_stage(ROUND_TRIP)
     save_stage(stage, tmp_path / name)
     assert laid_out(load_stage(tmp_path / name)) == laid_out(stage)
+
+
+# --- a break in an editor file: one finding where it breaks, one list of the rest -----------
+
+TURINI_REKEE = Path(__file__).resolve().parents[1] / "examples" / "col-de-turini.rekee.json"
+
+
+def _turini(tmp_path: Path, change: dict[int, dict[str, Any]], *, seed: int = 3) -> Path:
+    """Col de Turini as a Rekee file, tiles changed by file index, then shuffled."""
+    data = json.loads(TURINI_REKEE.read_text(encoding="utf-8"))
+    for i, update in change.items():
+        data["tiles"][i].update(update)
+    random.Random(seed).shuffle(data["tiles"])
+    path = tmp_path / "turini.rekee.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+def _report(path: Path) -> Any:
+    from trackkit.formats import load_source
+    from trackkit.validate import validate
+
+    source = load_source(path)
+    return validate(source.stage, source=source)
+
+
+def test_rekee_wrong_tile_id_is_one_break_and_one_list(tmp_path: Path) -> None:
+    # 227a, the sixth tile driven, mistyped: the road breaks after 206a
+    report = _report(_turini(tmp_path, {5: {"id": "224x"}}))
+    assert sorted(report.codes) == ["S101", "S117", "S118"]  # no S102 cascade, no S107
+    (brk,) = [f for f in report.findings if f.code == "S117"]
+    loc = brk.location
+    assert (loc.tile_index, loc.tile, loc.hex, loc.edge) == (5, "206a", (4, -1), 0)
+    assert "224x" in brk.message and "[5, -1]" in brk.message
+    assert "224a" in brk.fix
+    # the tiles after the break keep their hexes and are not driven
+    layout = report.layout
+    assert [t.face_id for t in layout.chain] == ["202a", "205b", "217b", "208a", "206a"]
+    assert sorted((t.face_id, t.hex) for t in layout.undriven) == [
+        ("203a", (3, 5)),
+        ("204a", (3, 4)),
+        ("207b", (5, 0)),
+        ("222a", (5, 1)),
+        ("224b", (3, 3)),
+        ("224x", (5, -1)),
+        ("231a", (4, 2)),
+    ]
+    assert all(t.index is None for t in layout.undriven)
+    assert report.graph.number_of_nodes() == sum(len(t.road.spaces) for t in layout.chain if t.road)
+    (listed,) = [f for f in report.findings if f.code == "S118"]
+    for t in layout.undriven:
+        assert f"{t.face_id} at [{t.hex[0]}, {t.hex[1]}]" in listed.message
+    # scenery and the service area are beside the road, not "not driven"
+    assert "902a" not in listed.message and "201a" not in listed.message
+    (unknown,) = [f for f in report.findings if f.code == "S101"]
+    assert "224a" in unknown.fix
+
+
+def _new_dir(fix: str) -> tuple[int, int]:
+    import re
+
+    match = re.search(r"\(dir (\d) -> (\d)\)", fix)
+    assert match, fix
+    return int(match.group(1)), int(match.group(2))
+
+
+def test_rekee_tile_turned_wrong_gets_the_turn_that_mends_it(tmp_path: Path) -> None:
+    # 222a (file index 7, dir 1) turned one step clockwise: 207b's exit faces it, but its
+    # road does not face back
+    path = _turini(tmp_path, {7: {"dir": 2}})
+    report = _report(path)
+    assert sorted(report.codes) == ["S117", "S118"]  # nor the R203 of 207b's jump
+    (brk,) = [f for f in report.findings if f.code == "S117"]
+    assert (brk.location.tile_index, brk.location.tile) == (7, "207b")
+    assert "222a" in brk.fix and "anticlockwise" in brk.fix
+    assert _new_dir(brk.fix) == (2, 1)
+    # doing what the fix says gives back the valid stage
+    data = json.loads(path.read_text(encoding="utf-8"))
+    (tile,) = [t for t in data["tiles"] if t["id"] == "222a"]
+    tile["dir"] = _new_dir(brk.fix)[1]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert _report(path).valid
+
+
+def test_rgt_tile_turned_wrong_is_one_break_and_its_own_turn(tmp_path: Path) -> None:
+    # 222a turned two steps: its entry still meets 207b, its exit faces an empty hex
+    text = dump_stage(load_stage(TURINI_REKEE), "rgt")
+    data = json.loads(text)
+    (tile,) = [t for t in data["Tuiles"] if t["TuileId"] == "222A"]
+    tile["Orientation"] = (tile["Orientation"] + 2) % 6
+    random.Random(1).shuffle(data["Tuiles"])
+    path = tmp_path / "turini.rgt"
+    path.write_text(json.dumps(data, indent=3), encoding="utf-8")
+    report = _report(path)
+    assert sorted(report.codes) == ["S117", "S118"]
+    (brk,) = [f for f in report.findings if f.code == "S117"]
+    assert (brk.location.tile_index, brk.location.tile) == (8, "222a")
+    assert brk.location.path == f"Tuiles[{data['Tuiles'].index(tile)}]"
+    old, new = _new_dir(brk.fix)
+    assert old == tile["Orientation"] and "231a" in brk.fix
+    tile["Orientation"] = new
+    path.write_text(json.dumps(data, indent=3), encoding="utf-8")
+    assert _report(path).valid
+
+
+def test_rgt_wrong_tile_id_is_one_break_and_one_list(tmp_path: Path) -> None:
+    data = json.loads(dump_stage(load_stage(TURINI_REKEE), "rgt"))
+    data["Tuiles"][9]["TuileId"] = "208"  # 224B, the tenth tile driven
+    data["Tuiles"].reverse()
+    path = tmp_path / "turini.rgt"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    report = _report(path)
+    assert sorted(report.codes) == ["S101", "S117", "S118"]
+    (brk,) = [f for f in report.findings if f.code == "S117"]
+    assert (brk.location.tile_index, brk.location.tile) == (9, "231a")
+    assert "208a or 208b" in brk.fix
+    assert [t.face_id for t in report.layout.undriven] == ["203a", "204a", "208"]
+
+
+def test_a_break_written_out_and_read_again_is_the_same_break(tmp_path: Path) -> None:
+    path = _turini(tmp_path, {5: {"id": "224x"}})
+    stage = load_stage(path)
+    for fmt in ("native-yaml", "native-json", "rekee", "rgt"):
+        again = parse_stage(dump_stage(stage, fmt), file=f"again.{fmt}")  # type: ignore[arg-type]
+        layout = lay_out(again)
+        assert [t.face_id for t in layout.chain] == ["202a", "205b", "217b", "208a", "206a"], fmt
+        assert len(layout.undriven) == 7, fmt
+    assert "driven: false" in dump_stage(stage, "native-yaml")
+
+
+_FACES = ["202a", "203a", "205a", "206a", "217a", "210a", "224b", "902a", "201a", "224x"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(-2, 2), st.integers(-2, 2), st.sampled_from(_FACES), st.integers(0, 5)
+        ),
+        max_size=12,
+    )
+)
+def test_editor_files_never_chain_tiles_that_do_not_meet(
+    tiles: list[tuple[int, int, str, int]],
+) -> None:
+    from trackkit.validate import validate
+
+    stage = parse_stage(_rekee(*tiles), file="fuzz.json")
+    report = validate(stage)
+    if any(t.tile in ("202a", "205a", "206a", "217a", "210a", "224b", "203a") for t in stage.tiles):
+        # a road to walk: what is driven meets, what is not is listed once
+        assert "S102" not in report.codes
+        # at most a break at each end of the driven road, and one list
+        assert report.codes.count("S117") <= 2 and report.codes.count("S118") <= 1
+        assert ("S118" in report.codes) == bool(report.layout.undriven)
+
+
+# --- findings name the file's lines -------------------------------------------------------
+
+BROKEN = Path(__file__).resolve().parents[1] / "examples" / "broken-stage.yaml"
+
+
+def _line_of(text: str, needle: str, start: int = 0) -> int:
+    """Line (from 1) of the first line at or after line ``start`` that contains ``needle``."""
+    lines = text.splitlines()
+    return next(n for n in range(start, len(lines)) if needle in lines[n]) + 1
+
+
+def test_native_yaml_findings_carry_the_line_of_their_tile() -> None:
+    text = BROKEN.read_text(encoding="utf-8")
+    report = _report(BROKEN)
+    by_code = {f.code: f.location for f in report.findings}
+    assert by_code["S101"].line == _line_of(text, "- tile: 999x")
+    assert by_code["S101"].path == "tiles[2]"
+    assert by_code["S110"].line == _line_of(text, "- tile: 301a")
+    assert by_code["R201"].line == _line_of(text, "tokens: [{token: oxygen")
+    assert by_code["H401"].line == _line_of(text, "tiles:")
+    # every finding about a tile has the line of that tile's item
+    for f in report.findings:
+        if f.location.path and f.location.path.startswith("tiles["):
+            assert f.location.line is not None, f.code
+            assert "- tile:" in text.splitlines()[f.location.line - 1] or "tokens" in (
+                f.location.path
+            )
+
+
+def test_native_json_findings_carry_lines_too(tmp_path: Path) -> None:
+    stage = load_stage(BROKEN)
+    path = tmp_path / "broken.json"
+    text = dump_stage(stage, "native-json")
+    path.write_text(text, encoding="utf-8")
+    report = _report(path)
+    (unknown,) = [f for f in report.findings if f.code == "S101"]
+    # the item's line is the line of its opening brace; the id is on the next one
+    assert '"tile": "999x"' in text.splitlines()[unknown.location.line]  # type: ignore[index]
+
+
+def test_editor_findings_name_the_files_own_item_and_line(tmp_path: Path) -> None:
+    path = _turini(tmp_path, {5: {"id": "224x"}})
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text)
+    report = _report(path)
+    (unknown,) = [f for f in report.findings if f.code == "S101"]
+    item = next(i for i, t in enumerate(data["tiles"]) if t["id"] == "224x")
+    assert unknown.location.path == f"tiles[{item}]"
+    # the item's opening brace; its id two lines further down ("q", "r" come first)
+    assert text.splitlines()[unknown.location.line + 2].strip() == '"id": "224x",'  # type: ignore[operator]
+    (brk,) = [f for f in report.findings if f.code == "S117"]
+    item = next(i for i, t in enumerate(data["tiles"]) if t["id"] == "206a")
+    assert brk.location.path == f"tiles[{item}]"
+
+
+def test_locate_maps_tokens_and_leaves_other_places_alone(tmp_path: Path) -> None:
+    from trackkit.formats import load_source
+
+    data = json.loads(dump_stage(load_stage(ROUND_TRIP), "rgt"))
+    data["Tuiles"].reverse()
+    path = tmp_path / "r.rgt"
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    source = load_source(path)
+    n = next(i for i, t in enumerate(source.stage.tiles) if t.tile == "418b")
+    item = next(i for i, t in enumerate(data["Tuiles"]) if t["TuileId"] == "418B")
+    where, line = source.locate(f"tiles[{n}].tokens[1]")
+    assert where == f"Tuiles[{item}].Tokens[1]"
+    assert line is not None and '"TokenId": "climbw"' in path.read_text().splitlines()[line + 3]
+    assert source.locate("tiles")[0] == "Tuiles"
+    assert source.locate("simulation") == ("simulation", None)
+    assert source.locate("tiles[999]") == ("tiles[999]", None)

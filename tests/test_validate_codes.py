@@ -129,6 +129,89 @@ def test_s116_scenery_needs_a_position_and_service_area_snaps_to_finish():
     assert service.hex == hexgrid.neighbour(finish.hex, finish.exit_world or 0)
 
 
+def test_s117_s118_road_breaks_and_the_tiles_not_driven_are_listed_once():
+    # the road stops at 205a; 206a and the finish lie on the map, placed but not driven
+    stage = make_stage(
+        "202a",
+        "205a",
+        {"tile": "206a", "at": [3, 0], "dir": 0, "driven": False},
+        {"tile": "203a", "at": [4, 0], "dir": 0, "driven": False},
+    )
+    report = validate(stage)
+    assert report.codes == ["S117", "S118"]  # no S107: the finish is among the listed
+    brk, listed = report.findings
+    assert brk.severity is Severity.ERROR and listed.severity is Severity.WARNING
+    assert (brk.location.tile_index, brk.location.hex, brk.location.edge) == (2, (1, 0), 0)
+    assert "[2, 0]" in brk.fix  # the hex where the next tile goes
+    assert [(t.face_id, t.hex, t.index) for t in report.layout.undriven] == [
+        ("206a", (3, 0), None),
+        ("203a", (4, 0), None),
+    ]
+    assert "206a at [3, 0]" in listed.message and "203a at [4, 0]" in listed.message
+    # not driven: no spaces in the graph, but their pieces still count
+    assert {d["tile"] for _, d in report.graph.nodes(data=True)} == {1, 2}
+    assert report.summary["boxes"] == {"dirt-core": 1}
+
+
+def test_s117_at_an_unknown_tile_suggests_the_ids_that_fit():
+    stage = make_stage(
+        "202a",
+        "205a",
+        {"tile": "2O6a", "at": [2, 0], "dir": 0, "driven": False},
+        {"tile": "203a", "at": [3, 0], "dir": 0, "driven": False},
+    )
+    report = validate(stage)
+    assert sorted(report.codes) == ["S101", "S117", "S118"]
+    (brk,) = [f for f in report.findings if f.code == "S117"]
+    assert "206a" in brk.fix
+
+
+def test_s117_s118_a_finished_road_with_a_spare_tile_is_only_listed():
+    stage = make_stage(*GOOD, {"tile": "207a", "at": [5, 5], "dir": 0, "driven": False})
+    assert codes(stage) == ["S118"]
+    assert validate(stage).valid
+
+
+def test_s102_explicit_tile_turned_away_gets_the_turn_that_fixes_it():
+    stage = make_stage("202a", {"tile": "205a", "at": [1, 0], "dir": 1}, "203a")
+    report = validate(stage)
+    (miss,) = [f for f in report.findings if f.code == "S102"]
+    assert "(dir 1 -> 0)" in miss.fix
+    fixed = make_stage("202a", {"tile": "205a", "at": [1, 0], "dir": 0}, "203a")
+    assert validate(fixed).valid
+
+
+def test_s102_turn_of_the_tile_before_when_the_next_one_faces_it():
+    # 205a is turned away from both: turning it mends both meetings (both S102 say so)
+    stage = make_stage(
+        "202a",
+        {"tile": "205a", "at": [1, 0], "dir": 1},
+        {"tile": "203a", "at": [2, 0], "dir": 0},
+    )
+    fixes = [f.fix for f in validate(stage).findings if f.code == "S102"]
+    assert len(fixes) == 2 and all("205a" in f and "(dir 1 -> 0)" in f for f in fixes)
+
+
+def test_s102_no_turn_is_offered_when_no_turn_helps():
+    stage = make_stage("202a", "205a", {"tile": "206a", "at": [5, 5], "dir": 0}, "203a")
+    (miss,) = [f for f in validate(stage).findings if f.code == "S102"]
+    assert miss.fix == CATALOGUE["S102"].fix
+
+
+def test_s101_suggests_the_faces_of_the_number_or_close_ids():
+    report = validate(make_stage("202a", "208", "224x", "2l7a", "103a", "203a"))
+    fixes = {f.location.tile: f.fix for f in report.findings if f.code == "S101"}
+    assert "208a or 208b" in fixes["208"]
+    assert "224a or 224b" in fixes["224x"]
+    assert "217a" in fixes["2l7a"]
+    assert "did you mean" not in fixes["103a"]  # a GT tile, not a typo
+
+
+def test_driven_false_needs_a_position():
+    with pytest.raises(ValueError, match="driven"):
+        make_stage("202a", {"tile": "205a", "driven": False})
+
+
 def test_r201_unknown_token_and_r204_unsupported_editor_token():
     stage = make_stage(
         "202a", {"tile": "205a", "tokens": [{"token": "banana"}, {"token": "water-gravel"}]}, "203a"

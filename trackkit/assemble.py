@@ -2,7 +2,11 @@
 
 Laying out never raises for a bad stage: what cannot be placed is reported as findings
 (unknown tile, wrong turn, tiles that do not meet, lane counts), and the rest is still
-laid out so that one pass reports every problem.
+laid out so that one pass reports every problem. Tiles marked ``driven: false`` lie where
+their ``at``/``dir`` put them and are never chained (:attr:`Layout.undriven`). Findings
+about a tile id or a rotation carry a fix made for them: the ids probably meant
+(:func:`trackkit.formats.suggest.close_tile_ids`, narrowed to the faces whose road would meet
+the neighbours) and the turn that makes two roads meet (:func:`turn_to_meet`).
 
 Examples
 --------
@@ -24,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from trackkit import hexgrid
 from trackkit.catalogue import finding
+from trackkit.formats.suggest import close_tile_ids, unknown_tile_fix
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM, centre_line, road_turn
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Location
@@ -34,7 +39,17 @@ from trackkit.spaces import DrivenRoad, drive, start_entry
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
 
-__all__ = ["Layout", "PlacedTile", "lay_out", "start_entry"]
+__all__ = [
+    "Layout",
+    "PlacedTile",
+    "faces_back",
+    "fitting_faces",
+    "lay_out",
+    "start_entry",
+    "turn_fix",
+    "turn_to_meet",
+    "turn_words",
+]
 
 
 @dataclass(slots=True)
@@ -49,8 +64,9 @@ class PlacedTile:
     rotation: int
     tokens: list[TileToken] = field(default_factory=list)
     index: int | None = None
-    """Number in driving order, from 1 (None: beside the road)."""
+    """Number in driving order, from 1 (None: beside the road, or not driven)."""
     road: DrivenRoad | None = None
+    """The road as driven; for a tile that is not driven, its road one way (for tokens)."""
 
     @property
     def entry_world(self) -> int | None:
@@ -100,11 +116,29 @@ class Layout:
     scenery: list[PlacedTile]
     findings: list[Finding]
     size: float = DEFAULT_TILE_SIZE_MM
+    undriven: list[PlacedTile] = field(default_factory=list)
+    """Tiles with a road (or an unknown id) placed with ``driven: false``: on the map, at
+    their own hex, but not on the driven road (no spaces in the stage graph)."""
 
     @property
     def tiles(self) -> list[PlacedTile]:
-        """Every placed tile, chain first."""
-        return self.chain + self.scenery
+        """Every placed tile: the chain, then beside the road, then not driven."""
+        return self.chain + self.scenery + self.undriven
+
+    @property
+    def road_breaks(self) -> bool:
+        """Whether the driven road stops short of its finish with road tiles left undriven."""
+        if not self.undriven or not self.chain:
+            return False
+        road = self.chain[-1].face.road if self.chain[-1].face else None
+        return not (road and road.start_finish and road.start_finish.kind == "finish")
+
+    def by_hex(self) -> dict[hexgrid.Hex, list[PlacedTile]]:
+        """Every placed tile by its hex (several on one hex overlap)."""
+        out: dict[hexgrid.Hex, list[PlacedTile]] = {}
+        for t in self.tiles:
+            out.setdefault(t.hex, []).append(t)
+        return out
 
     def road_length(self, tile: PlacedTile) -> float:
         """Length of a chain tile's road along its centre line, in millimetres."""
@@ -160,17 +194,38 @@ def lay_out(
     Tiles without ``at`` snap onto the previous tile's exit; with ``at``/``dir`` they are
     placed as given and must meet the previous tile. Faces without a through road (service
     area, scenery) stand beside the road: they need ``at`` unless a service area follows
-    the finish, which is then set against the finish's outer end.
+    the finish, which is then set against the finish's outer end. Tiles with
+    ``driven: false`` are placed as given and left out of the chain.
     """
     lib = library or default_library()
     findings: list[Finding] = []
     chain: list[PlacedTile] = []
     scenery: list[PlacedTile] = []
+    undriven: list[PlacedTile] = []
     prev: PlacedTile | None = None
+    unknown: list[tuple[int, PlacedTile]] = []  # S101 findings: their fix needs every tile
+    misses: list[tuple[int, PlacedTile, PlacedTile]] = []  # S102 findings, likewise
 
     for pos, spec in enumerate(stage.tiles, start=1):
         face = lib.get(spec.tile)
         here = Location(tile=spec.tile, path=f"tiles[{pos - 1}]")
+        s101 = len(findings)
+        has_road = face is not None and face.kind is FaceKind.ROAD and face.road is not None
+        if (
+            not spec.driven
+            and spec.at is not None
+            and spec.dir is not None
+            and (face is None or has_road)
+        ):
+            # placed, not driven: a road tile (or an unknown id) stays where it is put
+            placed = PlacedTile(pos, spec.tile, face, spec.at, spec.dir, list(spec.tokens))
+            if face is not None:
+                placed.road = drive(face, _choose_entry(face, spec, first=False)[0])
+            else:
+                unknown.append((len(findings), placed))
+                findings.append(finding("S101", f"unknown tile '{spec.tile}'", placed.location()))
+            undriven.append(placed)
+            continue
         if face is None:
             findings.append(
                 finding(
@@ -179,10 +234,10 @@ def lay_out(
                     here.model_copy(update={"tile_index": len(chain) + 1}),
                 )
             )
-        elif face.kind is not FaceKind.ROAD or face.road is None:
-            placed = _place_beside(pos, spec, face, prev, findings, here)
-            if placed is not None:
-                scenery.append(placed)
+        elif not has_road:
+            placed_beside = _place_beside(pos, spec, face, prev, findings, here)
+            if placed_beside is not None:
+                scenery.append(placed_beside)
             continue
 
         index = len(chain) + 1
@@ -233,12 +288,213 @@ def lay_out(
             placed.road = drive(face, entry)
         elif face is None:
             placed.road = None
+            unknown.append((s101, placed))
         chain.append(placed)
         if prev is not None:
-            _check_meeting(prev, placed, findings)
+            missed = _check_meeting(prev, placed, findings)
+            if missed:
+                misses.append((len(findings) - 1, prev, placed))
         prev = placed
 
-    return Layout(stage, chain, scenery, findings, size)
+    layout = Layout(stage, chain, scenery, findings, size, undriven)
+    _add_fixes(layout, lib, unknown, misses)
+    return layout
+
+
+def _add_fixes(
+    layout: Layout,
+    lib: TileLibrary,
+    unknown: list[tuple[int, PlacedTile]],
+    misses: list[tuple[int, PlacedTile, PlacedTile]],
+) -> None:
+    """Fixes made for one finding: the ids meant for unknown tiles, a turn for a miss.
+
+    Both look at the tiles around, so they wait until every tile is placed.
+    """
+    by_hex = layout.by_hex()
+    explicit = {t.position for t in layout.tiles if layout.stage.tiles[t.position - 1].at}
+    for n, tile in unknown:
+        ids = close_tile_ids(tile.raw_id, lib)
+        if tile.position in explicit and len(ids) > 1:
+            pred, succ = _chain_neighbours(layout, tile)
+            ids = fitting_faces(ids, lib, tile, by_hex, pred, succ)
+        fix = unknown_tile_fix(tile.raw_id, ids)
+        layout.findings[n] = layout.findings[n].model_copy(update={"fix": fix})
+    for n, prev, tile in misses:
+        turn = _miss_fix(layout, by_hex, explicit, prev, tile)
+        if turn:
+            layout.findings[n] = layout.findings[n].model_copy(update={"fix": turn})
+
+
+def _chain_neighbours(
+    layout: Layout, tile: PlacedTile
+) -> tuple[PlacedTile | None, PlacedTile | None]:
+    """The tiles driven just before and after ``tile`` (the last driven one if not driven)."""
+    chain = layout.chain
+    if tile.index is None:
+        return (chain[-1] if chain else None), None
+    before = chain[tile.index - 2] if tile.index >= 2 else None
+    after = chain[tile.index] if tile.index < len(chain) else None
+    return before, after
+
+
+def fitting_faces(
+    ids: list[str],
+    lib: TileLibrary,
+    tile: PlacedTile,
+    by_hex: dict[hexgrid.Hex, list[PlacedTile]],
+    pred: PlacedTile | None,
+    succ: PlacedTile | None,
+) -> list[str]:
+    """Of ``ids``, the faces whose road, put where ``tile`` is, meets the most neighbours."""
+    met: dict[str, int] = {}
+    for face_id in ids:
+        face = lib.get(face_id)
+        if face is not None and face.road is not None:
+            met[face_id] = _roads_met(face, tile, tile.rotation, by_hex, pred, succ)
+    best = max(met.values(), default=0)
+    return [f for f in ids if met.get(f) == best] if best else ids
+
+
+def faces_back(
+    other: PlacedTile, toward: int, pred: PlacedTile | None, succ: PlacedTile | None
+) -> bool:
+    """Whether ``other``'s road has an end at its side ``toward`` that a road may meet there.
+
+    The tile driven before (``pred``) must have its exit there, the one driven after
+    (``succ``) its entry; a tile that is not driven may have either road end there; other
+    driven tiles never count (a road meeting them would meet them out of driving order).
+    """
+    if other is pred:
+        return other.exit_world == toward
+    if other is succ:
+        return other.entry_world == toward
+    if other.index is not None or other.face is None or other.face.road is None:
+        return False
+    road = other.face.road
+    return hexgrid.local_edge(toward, other.rotation) in (road.from_edge, road.to_edge)
+
+
+def _roads_met(
+    face: TileFace,
+    tile: PlacedTile,
+    rotation: int,
+    by_hex: dict[hexgrid.Hex, list[PlacedTile]],
+    pred: PlacedTile | None,
+    succ: PlacedTile | None,
+) -> int:
+    """How many road ends of ``face``, put on ``tile``'s hex with ``rotation``, meet a road."""
+    road = face.road
+    if road is None:
+        return 0
+    met = 0
+    for end in (road.from_edge, road.to_edge):
+        w = hexgrid.world_edge(end, rotation)
+        others = by_hex.get(hexgrid.neighbour(tile.hex, w), [])
+        met += any(o is not tile and faces_back(o, hexgrid.opposite(w), pred, succ) for o in others)
+    return met
+
+
+def turn_to_meet(
+    tile: PlacedTile,
+    by_hex: dict[hexgrid.Hex, list[PlacedTile]],
+    *,
+    pred: PlacedTile | None = None,
+    succ: PlacedTile | None = None,
+    toward: int | None = None,
+    need: int = 1,
+) -> int | None:
+    """A new rotation of ``tile`` whose road meets at least ``need`` roads around it.
+
+    Parameters
+    ----------
+    tile : PlacedTile
+        A tile with a known road face.
+    by_hex : dict
+        Every placed tile by hex (:meth:`Layout.by_hex`).
+    pred, succ : PlacedTile, optional
+        The tiles to be driven just before and after ``tile`` (see :func:`faces_back`).
+    toward : int, optional
+        A world direction the road must have an end at.
+    need : int
+        How many road ends must meet a road (1 or 2).
+
+    Returns
+    -------
+    int or None
+        The rotation (0..5) meeting the most roads, the smallest turn among equals; None
+        if no other rotation does.
+    """
+    face = tile.face
+    if face is None or face.road is None:
+        return None
+    ends = (face.road.from_edge, face.road.to_edge)
+    best: tuple[int, int, int, int] | None = None
+    for rot in range(6):
+        if rot == tile.rotation:
+            continue
+        if toward is not None and toward not in {hexgrid.world_edge(e, rot) for e in ends}:
+            continue
+        met = _roads_met(face, tile, rot, by_hex, pred, succ)
+        if met < need:
+            continue
+        steps = (rot - tile.rotation) % 6
+        key = (-met, min(steps, 6 - steps), steps, rot)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[3]
+
+
+def turn_words(old: int, new: int) -> str:
+    """A turn from rotation ``old`` to ``new`` in words (``dir`` turns clockwise).
+
+    Examples
+    --------
+    >>> turn_words(2, 3), turn_words(0, 4), turn_words(1, 4)
+    ('by one step clockwise', 'by two steps anticlockwise', 'by half a turn (three steps)')
+    """
+    steps = (new - old) % 6
+    if steps == 3:
+        return "by half a turn (three steps)"
+    n, way = (steps, "clockwise") if steps < 3 else (6 - steps, "anticlockwise")
+    return f"by {'one step' if n == 1 else 'two steps'} {way}"
+
+
+def turn_fix(tile: PlacedTile, new: int, then: str) -> str:
+    """``Turn 214b at [3, 1] by one step clockwise (dir 2 -> 3): <then>.``"""
+    name = f"tile {tile.index} ({tile.face_id})" if tile.index else tile.face_id
+    return (
+        f"Turn {name} at [{tile.hex[0]}, {tile.hex[1]}] {turn_words(tile.rotation, new)} "
+        f"(dir {tile.rotation} -> {new}): {then}."
+    )
+
+
+def _miss_fix(
+    layout: Layout,
+    by_hex: dict[hexgrid.Hex, list[PlacedTile]],
+    explicit: set[int],
+    prev: PlacedTile,
+    tile: PlacedTile,
+) -> str | None:
+    """A turn of ``tile`` or of ``prev`` (placed by hand) that makes their roads meet."""
+    d = hexgrid.direction_between(prev.hex, tile.hex)
+    if d is None:
+        return None  # not neighbours: no turn brings them together
+    _, after = _chain_neighbours(layout, tile)
+    if d == prev.exit_world and tile.position in explicit:
+        rot = turn_to_meet(tile, by_hex, pred=prev, succ=after, toward=hexgrid.opposite(d))
+        if rot is not None:
+            return turn_fix(tile, rot, f"its road then meets tile {prev.index} ({prev.face_id})")
+    if (
+        d != prev.exit_world
+        and prev.position in explicit
+        and tile.entry_world == (hexgrid.opposite(d))
+    ):
+        pp, _ = _chain_neighbours(layout, prev)
+        rot = turn_to_meet(prev, by_hex, pred=pp, succ=tile, toward=d, need=2 if pp else 1)
+        if rot is not None:
+            return turn_fix(prev, rot, f"its road then goes on to tile {tile.index}")
+    return None
 
 
 def _place_beside(
@@ -275,12 +531,15 @@ def _place_beside(
     return None
 
 
-def _check_meeting(prev: PlacedTile, tile: PlacedTile, findings: list[Finding]) -> None:
-    """BOARD-1: the previous exit must face this tile's entry, with equal lanes."""
+def _check_meeting(prev: PlacedTile, tile: PlacedTile, findings: list[Finding]) -> bool:
+    """BOARD-1: the previous exit must face this tile's entry, with equal lanes.
+
+    Returns whether the roads miss each other (an S102 finding was added).
+    """
     d = hexgrid.direction_between(prev.hex, tile.hex)
     loc = tile.location()
     if prev.road is None or tile.road is None or prev.face is None or tile.face is None:
-        return
+        return False
     if d is None or d != prev.exit_world:
         where = "is not next to" if d is None else "does not sit on the road end of"
         findings.append(
@@ -291,7 +550,7 @@ def _check_meeting(prev: PlacedTile, tile: PlacedTile, findings: list[Finding]) 
                 loc,
             )
         )
-        return
+        return True
     if tile.entry_world != hexgrid.opposite(d):
         findings.append(
             finding(
@@ -301,7 +560,7 @@ def _check_meeting(prev: PlacedTile, tile: PlacedTile, findings: list[Finding]) 
                 loc,
             )
         )
-        return
+        return True
     lanes_out = prev.face.lanes.get(prev.road.exit)
     lanes_in = tile.face.lanes.get(tile.road.entry)
     if lanes_out != lanes_in:
@@ -313,3 +572,4 @@ def _check_meeting(prev: PlacedTile, tile: PlacedTile, findings: list[Finding]) 
                 loc,
             )
         )
+    return False

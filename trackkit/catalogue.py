@@ -96,6 +96,20 @@ _CODES = [
         W,
         "Give tiles beside the road an explicit 'at: [q, r]' and 'dir'.",
     ),
+    Code(
+        "S117",
+        "road-breaks",
+        E,
+        "Put the next tile of the road on the hex this road end faces, turn it so that its "
+        "road faces back, or turn this tile so that its road goes on.",
+    ),
+    Code(
+        "S118",
+        "tiles-not-driven",
+        W,
+        "These tiles lie on the map but the road does not run through them: mend the break "
+        "reported above (S117), or remove them.",
+    ),
     # rules
     Code(
         "R201",
@@ -194,13 +208,19 @@ _CODES = [
 CATALOGUE: dict[str, Code] = {c.code: c for c in _CODES}
 
 
-def finding(code: str, message: str, location: Location | None = None) -> Finding:
-    """A finding with the catalogue's severity and fix for ``code``."""
+def finding(
+    code: str, message: str, location: Location | None = None, *, fix: str | None = None
+) -> Finding:
+    """A finding with the catalogue's severity for ``code``, and its fix.
+
+    ``fix`` replaces the catalogue's general fix with one made for this finding (a tile id
+    that was probably meant, a rotation that makes two roads meet).
+    """
     entry = CATALOGUE[code]
     return Finding(
         code=code,
         severity=entry.severity,
         message=message,
         location=location or Location(),
-        fix=entry.fix,
+        fix=fix or entry.fix,
     )

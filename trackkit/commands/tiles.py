@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -10,23 +11,73 @@ import typer
 from trackkit.commands.common import OutputFormat, fail
 
 
+class Surface(StrEnum):
+    """Surfaces ``--surface`` accepts (``trackkit.describe.SURFACES``)."""
+
+    gravel = "gravel"
+    asphalt = "asphalt"
+    snow = "snow"
+
+
+class Shape(StrEnum):
+    """Shapes ``--shape`` accepts (``trackkit.describe.SHAPES``)."""
+
+    straight = "straight"
+    bend = "bend"
+    hairpin = "hairpin"
+    kink = "kink"
+    s_bend = "s-bend"
+    double_hairpin = "double-hairpin"
+    chicane = "chicane"
+    start = "start"
+    finish = "finish"
+    service = "service"
+    scenery = "scenery"
+
+
+FormatOption = Annotated[OutputFormat, typer.Option("--format", help="text or json.")]
+
+
 def tiles(
     ctx: typer.Context,
     box: Annotated[str | None, typer.Option(help="Only faces of this box.")] = None,
-    output: Annotated[
-        OutputFormat, typer.Option("--format", help="text or json.")
-    ] = OutputFormat.text,
+    surface: Annotated[Surface | None, typer.Option(help="Only faces of this surface.")] = None,
+    shape: Annotated[
+        Shape | None,
+        typer.Option(
+            help="Only faces of this shape: the road's shape (straight; bend, 60 degrees; "
+            "hairpin, 120 degrees; kink or s-bend, a curved road that still ends on the "
+            "opposite edge; double-hairpin; chicane), start or finish (the faces with that "
+            "line, which are straights too), or service / scenery (faces without a road)."
+        ),
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=6,
+            help="Only faces with a corner or chicane whose printed limit is exactly N on "
+            "either lane (--limit 2 finds corners 1/2 and 2/3).",
+            metavar="N",
+        ),
+    ] = None,
+    output: FormatOption = OutputFormat.text,
 ) -> None:
-    """List the tile faces of the library."""
+    """List the tile faces of the library; the filters combine (a face must pass them all)."""
     if ctx.invoked_subcommand is not None:
         return
-    from trackkit.describe import face_facts, face_line
+    from trackkit.describe import face_facts, face_line, select_faces
     from trackkit.library import default_library
 
     lib = default_library()
     if box is not None and box not in lib.tilesets:
         raise fail(f"unknown box '{box}'; boxes: {', '.join(lib.boxes())}")
-    faces = lib.in_box(box) if box else list(lib)
+    faces = select_faces(
+        lib.in_box(box) if box else list(lib),
+        surface=surface.value if surface else None,
+        shape=shape.value if shape else None,
+        limit=limit,
+    )
     if output is OutputFormat.json:
         typer.echo(json.dumps({"faces": [face_facts(f) for f in faces]}, indent=2))
     else:
@@ -35,13 +86,32 @@ def tiles(
 
 
 def tiles_show(
+    ctx: typer.Context,
     face_id: Annotated[str, typer.Argument(metavar="ID", help="Face id, e.g. 217a.")],
+    output: Annotated[
+        OutputFormat | None,
+        typer.Option(
+            "--format", help="text or json (default: the --format given to 'trackkit tiles')."
+        ),
+    ] = None,
 ) -> None:
     """Describe one face in words: road, sections, spaces per lane, features."""
-    from trackkit.describe import describe_face
+    from trackkit.describe import describe_face, face_details
+    from trackkit.formats.suggest import close_tile_ids, did_you_mean
     from trackkit.library import default_library
 
-    face = default_library().get(face_id)
+    if output is None:  # 'trackkit tiles --format json show ID'
+        parent = ctx.parent.params.get("output") if ctx.parent else None
+        output = parent if isinstance(parent, OutputFormat) else OutputFormat.text
+    lib = default_library()
+    face = lib.get(face_id)
     if face is None:
-        raise fail(f"unknown tile '{face_id}' (try 'trackkit tiles')")
-    typer.echo(describe_face(face))
+        guess = did_you_mean(close_tile_ids(face_id, lib))
+        shown = face_id if len(face_id) <= 40 else face_id[:37] + "..."
+        raise fail(
+            f"unknown tile '{shown}'" + (f": {guess}" if guess else "") + " (try 'trackkit tiles')"
+        )
+    if output is OutputFormat.json:
+        typer.echo(json.dumps({"face": face_details(face)}, indent=2, ensure_ascii=False))
+    else:
+        typer.echo(describe_face(face))

@@ -35,7 +35,7 @@ def validate(
     seed: Annotated[int, typer.Option(help="Seed of the simulated races.")] = 1,
 ) -> None:
     """Check stages against the rules and report every problem with a code and a place."""
-    from trackkit.formats import load_stage
+    from trackkit.formats import load_source
     from trackkit.validate import validate as run_validate
     from trackkit.validate.text import report_text
 
@@ -43,13 +43,13 @@ def validate(
     entries: list[dict[str, object]] = []
     for path in files:
         try:
-            stage = load_stage(path)
+            source = load_source(path)
         except InputError as exc:
             status = 2
             typer.echo(f"trackkit: error: {exc}", err=True)
             entries.append({"file": str(path), "valid": False, "error": exc.message})
             continue
-        report = run_validate(stage, kind=kind_of(kind), file=str(path))
+        report = run_validate(source.stage, kind=kind_of(kind), file=str(path), source=source)
         if simulate and report.valid:
             from trackkit.sim.playability import playability
 

@@ -1,7 +1,9 @@
 """Stage files: native YAML/JSON (``trackkit-stage/1``), Rekee JSON and ``.rgt``.
 
 Reading detects the format from the content; every unusable input raises
-:class:`~trackkit.errors.InputError` naming the file and the place. Writing lays editor
+:class:`~trackkit.errors.InputError` naming the file and the place. :func:`load_source`
+also keeps the way back from a place in the stage to the file's key path and line
+(:class:`StageSource`), for findings. Writing lays editor
 formats take tiles already placed (:mod:`trackkit.convert` places them: this layer sits
 above the placement layer); :func:`write_text_atomic` never leaves a half-written file.
 """
@@ -13,12 +15,14 @@ from trackkit.formats.files import (
     check_output_folder,
     detect_format,
     format_for_path,
+    load_source,
     load_stage,
+    parse_source,
     parse_stage,
     write_bytes_atomic,
     write_text_atomic,
 )
-from trackkit.formats.source import MAX_FILE_BYTES, MAX_YAML_EVENTS, MAX_YAML_NODES
+from trackkit.formats.source import MAX_FILE_BYTES, MAX_YAML_EVENTS, MAX_YAML_NODES, StageSource
 
 __all__ = [
     "ACCEPTED_FORMATS",
@@ -27,10 +31,13 @@ __all__ = [
     "MAX_YAML_NODES",
     "InputKind",
     "StageFormat",
+    "StageSource",
     "check_output_folder",
     "detect_format",
     "format_for_path",
+    "load_source",
     "load_stage",
+    "parse_source",
     "parse_stage",
     "write_bytes_atomic",
     "write_text_atomic",

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from trackkit.errors import InputError
 from trackkit.formats.native import FORMAT_ID, read_native
-from trackkit.formats.source import decode_bytes, parse_document, read_bytes
+from trackkit.formats.source import StageSource, decode_bytes, parse_document, read_bytes
 from trackkit.library import TileLibrary
 from trackkit.models.stage import Stage
 
@@ -31,7 +31,9 @@ __all__ = [
     "check_output_folder",
     "detect_format",
     "format_for_path",
+    "load_source",
     "load_stage",
+    "parse_source",
     "parse_stage",
     "write_bytes_atomic",
     "write_text_atomic",
@@ -87,8 +89,10 @@ def detect_format(data: dict[str, Any], *, file: str = "<string>") -> InputKind:
     )
 
 
-def parse_stage(text: str, *, file: str = "<string>", library: TileLibrary | None = None) -> Stage:
-    """A stage from the text of a stage file in any accepted format.
+def parse_source(
+    text: str, *, file: str = "<string>", library: TileLibrary | None = None
+) -> StageSource:
+    """A stage from the text of a stage file in any accepted format, with its source lines.
 
     Parameters
     ----------
@@ -99,6 +103,11 @@ def parse_stage(text: str, *, file: str = "<string>", library: TileLibrary | Non
     library : TileLibrary, optional
         Faces used to find the driving order of editor files (default: the shipped one).
 
+    Returns
+    -------
+    StageSource
+        The stage, and :meth:`~StageSource.locate` from a place in it to the file's line.
+
     Raises
     ------
     InputError
@@ -107,7 +116,7 @@ def parse_stage(text: str, *, file: str = "<string>", library: TileLibrary | Non
     doc = parse_document(text, file=file)
     kind = detect_format(doc.data, file=file)
     if kind == "native":
-        return read_native(doc)
+        return StageSource(read_native(doc), doc, "native")
     # editor formats load their modules only when met (start-up time of a native read)
     if kind == "rekee":
         from trackkit.formats.rekee import read_rekee
@@ -118,6 +127,31 @@ def parse_stage(text: str, *, file: str = "<string>", library: TileLibrary | Non
     return read_rgt(doc, library)
 
 
+def parse_stage(text: str, *, file: str = "<string>", library: TileLibrary | None = None) -> Stage:
+    """A stage from the text of a stage file in any accepted format.
+
+    The same as :func:`parse_source`, without the way back to the file's lines.
+
+    Raises
+    ------
+    InputError
+        For anything unusable, naming ``file`` and the place in it.
+    """
+    return parse_source(text, file=file, library=library).stage
+
+
+def load_source(path: str | Path, *, library: TileLibrary | None = None) -> StageSource:
+    """A stage and its source lines from a file in any accepted format.
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable, too large, binary, not YAML/JSON, unknown format or invalid.
+    """
+    file, raw = read_bytes(path)
+    return parse_source(decode_bytes(raw, file=file), file=file, library=library)
+
+
 def load_stage(path: str | Path, *, library: TileLibrary | None = None) -> Stage:
     """A stage from a file in any accepted format (detected from the content).
 
@@ -126,8 +160,7 @@ def load_stage(path: str | Path, *, library: TileLibrary | None = None) -> Stage
     InputError
         Missing, unreadable, too large, binary, not YAML/JSON, unknown format or invalid.
     """
-    file, raw = read_bytes(path)
-    return parse_stage(decode_bytes(raw, file=file), file=file, library=library)
+    return load_source(path, library=library).stage
 
 
 def format_for_path(path: str | Path) -> StageFormat:

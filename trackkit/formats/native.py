@@ -63,6 +63,8 @@ def _plain(stage: Stage) -> dict[str, Any]:
     for tile in data["tiles"]:
         if not tile.get("tokens"):
             tile.pop("tokens", None)
+        if tile.get("driven") is True:
+            tile.pop("driven")  # the default: only 'driven: false' is written
     return data
 
 

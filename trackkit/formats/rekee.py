@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from trackkit.errors import InputError
-from trackkit.formats.source import Document, validation_message
+from trackkit.formats.source import Document, StageSource, validation_message
 from trackkit.formats.tokens import rekee_token_id, token_from_id
 from trackkit.formats.walk import EditorModel, Placement, editor_stage
 from trackkit.library import TileLibrary
@@ -62,8 +62,8 @@ def looks_like_rekee(data: dict[str, Any]) -> bool:
     return isinstance(first, dict) and "tile" not in first and bool({"q", "r", "id"} & set(first))
 
 
-def read_rekee(doc: Document, library: TileLibrary | None = None) -> Stage:
-    """A native stage from a parsed Rekee file."""
+def read_rekee(doc: Document, library: TileLibrary | None = None) -> StageSource:
+    """A native stage (and its way back to the file's lines) from a parsed Rekee file."""
     try:
         rekee = RekeeFile.model_validate(doc.data)
     except ValidationError as exc:
@@ -80,7 +80,7 @@ def read_rekee(doc: Document, library: TileLibrary | None = None) -> Stage:
         for t in rekee.tiles
     ]
     return editor_stage(
-        doc, "Rekee file", placements, name=rekee.title, author=rekee.author, library=library
+        doc, "rekee", placements, name=rekee.title, author=rekee.author, library=library
     )
 
 

@@ -16,7 +16,7 @@ from pydantic import Field, ValidationError
 
 from trackkit import hexgrid
 from trackkit.errors import InputError
-from trackkit.formats.source import Document, validation_message
+from trackkit.formats.source import Document, StageSource, validation_message
 from trackkit.formats.tokens import rgt_token_id, token_from_id
 from trackkit.formats.walk import EditorModel, Placement, editor_stage
 from trackkit.library import TileLibrary
@@ -53,8 +53,8 @@ class RgtFile(EditorModel):
     Tuiles: list[RgtTile] = Field(max_length=MAX_STAGE_TILES, description="Tiles, any order.")
 
 
-def read_rgt(doc: Document, library: TileLibrary | None = None) -> Stage:
-    """A native stage from a parsed ``.rgt`` file."""
+def read_rgt(doc: Document, library: TileLibrary | None = None) -> StageSource:
+    """A native stage (and its way back to the file's lines) from a parsed ``.rgt`` file."""
     try:
         rgt = RgtFile.model_validate(doc.data)
     except ValidationError as exc:
@@ -70,9 +70,7 @@ def read_rgt(doc: Document, library: TileLibrary | None = None) -> Stage:
         )
         for t in rgt.Tuiles
     ]
-    return editor_stage(
-        doc, ".rgt file", placements, name=rgt.Name, author=rgt.Author, library=library
-    )
+    return editor_stage(doc, "rgt", placements, name=rgt.Name, author=rgt.Author, library=library)
 
 
 def dump_rgt(stage: Stage, placements: Sequence[Placement]) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -31,7 +32,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from trackkit.errors import InputError
-from trackkit.models.stage import MAX_STAGE_TILES
+from trackkit.models.stage import MAX_STAGE_TILES, Stage
 
 __all__ = [
     "MAX_ERRORS_SHOWN",
@@ -39,6 +40,7 @@ __all__ = [
     "MAX_YAML_EVENTS",
     "MAX_YAML_NODES",
     "Document",
+    "StageSource",
     "decode_bytes",
     "parse_document",
     "read_bytes",
@@ -144,6 +146,73 @@ class Document:
         if self.node is None:
             return None
         return _node_line(self.node, loc)
+
+
+_TILE_PATH = re.compile(r"^tiles\[(\d+)\]((?:\.\w+|\[\d+\])*)$")
+_PATH_PART = re.compile(r"\.(\w+)|\[(\d+)\]")
+
+
+@dataclass(frozen=True, slots=True)
+class StageSource:
+    """A stage as read from a file, and the way back from its parts to the file's lines.
+
+    Findings name places in the stage (``tiles[3].tokens[0]``); an editor file lists its
+    tiles in another order and under other keys, so :meth:`locate` turns such a place into
+    the file's own key path and line.
+
+    Examples
+    --------
+    >>> from trackkit.formats import parse_source
+    >>> text = '''{"title": "t", "tiles": [
+    ...   {"q": 1, "r": 0, "id": "205a", "dir": 0},
+    ...   {"q": 0, "r": 0, "id": "202a", "dir": 0}]}'''
+    >>> source = parse_source(text, file="t.json")
+    >>> [t.tile for t in source.stage.tiles], source.locate("tiles[1].tokens[0]")
+    (['202a', '205a'], ('tiles[0].tokens[0]', 2))
+    """
+
+    stage: Stage
+    document: Document = field(repr=False)
+    format: Literal["native", "rekee", "rgt"]
+    items: tuple[int, ...] | None = None
+    """The file's item of each stage tile, in stage order (None: the same order)."""
+    tiles_key: str = "tiles"
+    """The key of the file's tile list (``Tuiles`` in ``.rgt`` files)."""
+    tokens_key: str = "tokens"
+    """The key of a tile's token list in the file (``Tokens`` in ``.rgt`` files)."""
+
+    @property
+    def file(self) -> str:
+        """The file's name as messages show it."""
+        return self.document.file
+
+    def locate(self, path: str) -> tuple[str, int | None]:
+        """The file's key path and line (None: unknown) of a place named in the stage."""
+        loc: Loc
+        match = _TILE_PATH.match(path)
+        if path == "tiles":
+            loc = (self.tiles_key,)
+        elif match is not None:
+            n = int(match.group(1))
+            if self.items is not None:
+                if n >= len(self.items):
+                    return path, None
+                n = self.items[n]
+            rest: Loc = tuple(
+                int(index) if index else key for key, index in _PATH_PART.findall(match.group(2))
+            )
+            if rest and rest[0] == "tokens":
+                rest = (self.tokens_key, *rest[1:])
+            elif self.format != "native":
+                rest = ()  # other keys are the stage's own (enter, driven): the tile's line
+            loc = (self.tiles_key, n, *rest)
+        elif self.format == "native":
+            loc = tuple(
+                int(index) if index else key for key, index in _PATH_PART.findall("." + path)
+            )
+        else:
+            return path, None
+        return format_loc(loc), self.document.line_of(loc)
 
 
 def _compose(text: str) -> yaml.Node | None:

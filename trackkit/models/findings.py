@@ -29,6 +29,9 @@ class Location(StrictModel):
     space: str | None = Field(default=None, description="Space id in the stage graph.")
     edge: int | None = Field(default=None, description="World edge (direction) 0..5.")
     path: str | None = Field(default=None, description="Place in the input file (key path).")
+    line: int | None = Field(
+        default=None, description="Line of that place in the input file, from 1 (when known)."
+    )
 
     def describe(self) -> str:
         """Location in words, for text output."""
@@ -45,6 +48,8 @@ class Location(StrictModel):
             parts.append(f"space {self.space}")
         if self.path:
             parts.append(self.path)
+        if self.line is not None:
+            parts.append(f"line {self.line}")
         return ", ".join(parts) or "stage"
 
 

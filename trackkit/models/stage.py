@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import Field, StrictInt, model_validator
+from pydantic import Field, StrictBool, StrictInt, model_validator
 
 from trackkit.models.base import StrictModel
 
@@ -71,6 +71,13 @@ class StageTile(StrictModel):
         default=None, ge=0, le=5, description="Explicit rotation 0..5 (as Rekee)."
     )
     tokens: list[TileToken] = Field(default_factory=list, description="Tokens on this tile.")
+    driven: StrictBool = Field(
+        default=True,
+        description="false: the tile lies on the map at 'at'/'dir' but is not part of the "
+        "driven road, so it is neither chained to the tile before nor driven (its copies and "
+        "tokens still count). Reading an editor file marks so the road tiles that the walk "
+        "from the start tile cannot reach. Needs 'at' and 'dir'.",
+    )
 
     @model_validator(mode="after")
     def _one_way_to_orient(self) -> StageTile:
@@ -79,6 +86,8 @@ class StageTile(StrictModel):
             raise ValueError(f"give only one of turn, climb, enter (got {', '.join(given)})")
         if (self.at is None) != (self.dir is None):
             raise ValueError("explicit placement needs both 'at' and 'dir'")
+        if not self.driven and self.at is None:
+            raise ValueError("a tile with 'driven: false' needs 'at' and 'dir'")
         for q in self.at or ():
             if abs(q) > 100_000:
                 raise ValueError(f"hex coordinate {q} is out of range")

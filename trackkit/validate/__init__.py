@@ -18,6 +18,7 @@ from typing import Any
 import networkx as nx
 
 from trackkit.assemble import Layout, lay_out
+from trackkit.formats.source import StageSource
 from trackkit.graph import build_graph
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Severity
@@ -41,6 +42,8 @@ class Report:
     summary: dict[str, Any]
     layout: Layout
     graph: nx.DiGraph = field(repr=False)
+    source: StageSource | None = field(default=None, repr=False)
+    """The file the stage was read from, when known: findings name its paths and lines."""
     kind: Kind = Kind.RALLY
     """The event the stage was checked as (``--kind``, the file's ``kind``, or inferred)."""
 
@@ -61,13 +64,7 @@ class Report:
 
     def add(self, findings: list[Finding], summary: dict[str, Any] | None = None) -> None:
         """Add findings made after validation (playability) and summary entries."""
-        file = self.file
-        self.findings += [
-            f.model_copy(update={"location": f.location.model_copy(update={"file": file})})
-            if file
-            else f
-            for f in findings
-        ]
+        self.findings += _placed_in_file(findings, self.file, self.source)
         self.summary.update(summary or {})
 
     @property
@@ -102,16 +99,31 @@ def validate(
     kind: Kind | None = None,
     library: TileLibrary | None = None,
     file: str | None = None,
+    source: StageSource | None = None,
 ) -> Report:
     """Lay out ``stage``, build its graph and report every problem found.
 
     Raises nothing for a bad stage: problems are findings.
+
+    Parameters
+    ----------
+    stage : Stage
+        The stage.
+    kind : Kind, optional
+        Check as this event kind (default: the stage's own).
+    library : TileLibrary, optional
+        The faces (default: the shipped library).
+    file : str, optional
+        The file named in every finding's location (default: ``source``'s file).
+    source : StageSource, optional
+        Where ``stage`` was read from (:func:`trackkit.formats.load_source`): findings then
+        name the file's own key paths and lines (``location.path``, ``location.line``).
     """
     lib = library or default_library()
     layout = lay_out(stage, lib)
     graph = build_graph(layout)
     findings = list(layout.findings)
-    findings += check_structure(layout, graph)
+    findings += check_structure(layout, graph, lib)
     findings += check_rules(layout, graph)
     findings += check_inventory(layout, lib)
     event, notes = stage_kind(layout, kind)
@@ -122,14 +134,27 @@ def validate(
     ):
         if default_library().faces.get(face.id) is not face:
             findings += check_face(face)  # user tiles get the shipped tiles' own checks
-    if file:
-        findings = [
-            f.model_copy(update={"location": f.location.model_copy(update={"file": file})})
-            for f in findings
-        ]
+    file = file or (source.file if source else None)
+    findings = _placed_in_file(findings, file, source)
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     findings.sort(key=lambda f: (order[f.severity], f.location.tile_index or 0, f.code))
-    return Report(file, findings, summarize(layout, graph, lib, event), layout, graph, event)
+    summary = summarize(layout, graph, lib, event)
+    return Report(file, findings, summary, layout, graph, source, event)
+
+
+def _placed_in_file(
+    findings: list[Finding], file: str | None, source: StageSource | None
+) -> list[Finding]:
+    """Findings whose locations name ``file``, and the file's key paths and lines."""
+    out = []
+    for f in findings:
+        update: dict[str, Any] = {"file": file} if file else {}
+        if source is not None and f.location.path:
+            update["path"], update["line"] = source.locate(f.location.path)
+        out.append(
+            f.model_copy(update={"location": f.location.model_copy(update=update)}) if update else f
+        )
+    return out
 
 
 #: The same as :func:`validate`, under the name the top-level package exports.

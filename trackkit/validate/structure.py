@@ -1,18 +1,26 @@
-"""Structure checks: start and finish, overlaps, road ends, a path from start to finish."""
+"""Structure checks: start and finish, overlaps, road ends, a path from start to finish.
+
+A road that stops before its finish while road tiles lie on the map undriven (an editor
+file whose walk broke off, or tiles marked ``driven: false``) is one break (S117) and one
+list of the tiles not driven (S118), not a finding per tile.
+"""
 
 from __future__ import annotations
-
-from collections import defaultdict
 
 import networkx as nx
 
 from trackkit import hexgrid
-from trackkit.assemble import Layout, PlacedTile
+from trackkit.assemble import Layout, PlacedTile, fitting_faces, turn_fix, turn_to_meet
 from trackkit.catalogue import finding
+from trackkit.formats.suggest import close_tile_ids, unknown_tile_fix
 from trackkit.graph import has_path_to_finish
+from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Location
 
 __all__ = ["check_structure"]
+
+#: At most this many tiles are named in the list of tiles not driven (S118).
+MAX_LISTED = 20
 
 
 def _line_kind(tile: PlacedTile) -> str | None:
@@ -21,8 +29,11 @@ def _line_kind(tile: PlacedTile) -> str | None:
     return tile.face.road.start_finish.kind
 
 
-def check_structure(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
+def check_structure(
+    layout: Layout, graph: nx.DiGraph, library: TileLibrary | None = None
+) -> list[Finding]:
     """Every structural problem of a laid-out stage (BOARD-1, BOARD-3)."""
+    lib = library or default_library()
     out: list[Finding] = []
     chain = layout.chain
     if not chain:
@@ -30,9 +41,7 @@ def check_structure(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
         return out
 
     # rule: BOARD-1 (tiles may not overlap)
-    by_hex: dict[hexgrid.Hex, list[PlacedTile]] = defaultdict(list)
-    for t in layout.tiles:
-        by_hex[t.hex].append(t)
+    by_hex = layout.by_hex()
     for h, tiles in by_hex.items():
         if len(tiles) > 1:
             names = ", ".join(f"tile {_name(t)}" for t in tiles)
@@ -43,9 +52,10 @@ def check_structure(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
     # rule: BOARD-3 (one start first, one finish last)
     starts = [t for t in chain if _line_kind(t) == "start"]
     finishes = [t for t in chain if _line_kind(t) == "finish"]
-    if not starts:
+    # a start or finish the road does not reach is named in the S118 list instead
+    if not starts and not any(_line_kind(t) == "start" for t in layout.undriven):
         out.append(finding("S106", "the stage has no start tile", chain[0].location()))
-    if not finishes:
+    if not finishes and not any(_line_kind(t) == "finish" for t in layout.undriven):
         out.append(finding("S107", "the stage has no finish tile", chain[-1].location()))
     for extra in starts[1:]:
         out.append(finding("S108", f"a second start tile: tile {_name(extra)}", extra.location()))
@@ -69,17 +79,27 @@ def check_structure(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
         )
 
     # open road ends: the first tile's entry (unless a start) and the last tile's exit
-    # (unless a finish); gaps inside the chain are S102, reported while laying out
+    # (unless a finish); gaps inside the chain are S102, reported while laying out.
+    # With road tiles left undriven, the exit (or an entry facing one of them) is the break.
     ends: list[tuple[str, PlacedTile]] = []
+    undriven = {id(t) for t in layout.undriven}
     if _line_kind(chain[0]) != "start":
         ends.append(("entry", chain[0]))
     if _line_kind(chain[-1]) != "finish":
         ends.append(("exit", chain[-1]))
-    for which, t in ends:
-        d = t.entry_world if which == "entry" else t.exit_world
-        if d is None:
+    open_ends = [
+        (which, t, d, by_hex.get(hexgrid.neighbour(t.hex, d), []))
+        for which, t in ends
+        if (d := t.entry_world if which == "entry" else t.exit_world) is not None
+    ]
+    # the break is where a road end faces an undriven tile; failing that, the exit
+    facing = {which for which, _, _, other in open_ends if any(id(o) in undriven for o in other)}
+    if not facing and layout.road_breaks:
+        facing = {"exit"}
+    for which, t, d, other in open_ends:
+        if which in facing:
+            out.append(_road_break(layout, by_hex, lib, which, t, d))
             continue
-        other = by_hex.get(hexgrid.neighbour(t.hex, d), [])
         if not other:
             out.append(
                 finding(
@@ -114,6 +134,9 @@ def check_structure(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
                 )
             )
 
+    if layout.undriven:
+        out.append(_not_driven(layout.undriven))
+
     # rule: BOARD-3 (a stage runs from start to finish)
     if starts and finishes and not has_path_to_finish(graph):
         out.append(
@@ -124,6 +147,110 @@ def check_structure(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
             )
         )
     return out
+
+
+def _road_break(
+    layout: Layout,
+    by_hex: dict[hexgrid.Hex, list[PlacedTile]],
+    lib: TileLibrary,
+    which: str,
+    tile: PlacedTile,
+    d: int,
+) -> Finding:
+    """S117: where the road stops, what its end faces, and a fix made for it."""
+    chain = layout.chain
+    h = hexgrid.neighbour(tile.hex, d)
+    at = f"[{h[0]}, {h[1]}]"
+    other = by_hex.get(h, [])
+    # of tiles overlapping there, the one not driven is the one the road should have met
+    undriven = {id(t) for t in layout.undriven}
+    nxt = next((o for o in other if id(o) in undriven), other[0] if other else None)
+    # the neighbour meets this road end as the tile driven after (exit) or before (entry)
+    pred, succ = (tile, None) if which == "exit" else (None, tile)
+    fix: str | None = None
+    if nxt is None:
+        what = f"faces the empty hex {at}"
+    elif nxt.face is None:
+        what = f"faces tile '{nxt.raw_id}' at {at}, an unknown tile id"
+        ids = fitting_faces(close_tile_ids(nxt.raw_id, lib), lib, nxt, by_hex, pred, succ)
+        fix = unknown_tile_fix(nxt.raw_id, ids)
+    elif nxt.face.road is None:
+        what = f"faces {nxt.face_id} at {at}, which has no road"
+    elif nxt.index is not None:
+        what = f"meets tile {_name(nxt)} out of driving order"
+    else:
+        what = f"faces {nxt.face_id} at {at}, whose road does not face back"
+        rot = turn_to_meet(nxt, by_hex, pred=pred, succ=succ, toward=hexgrid.opposite(d))
+        if rot is not None:
+            fix = turn_fix(nxt, rot, f"its road then meets tile {_name(tile)}")
+    if fix is None:
+        fix = _turn_this(chain, by_hex, which, tile)
+    if fix is None:
+        fix = (
+            f"Put the next tile of the road on hex {at} (beyond edge {d} of tile "
+            f"{_name(tile)}) with its road facing back, or turn tile {_name(tile)}."
+        )
+    return finding(
+        "S117",
+        f"the road breaks at tile {_name(tile)}: its {which}, edge {d}, {what}",
+        tile.location(edge=d),
+        fix=fix,
+    )
+
+
+def _turn_this(
+    chain: list[PlacedTile],
+    by_hex: dict[hexgrid.Hex, list[PlacedTile]],
+    which: str,
+    tile: PlacedTile,
+) -> str | None:
+    """A turn of the tile at the break that keeps its other end and makes the road go on."""
+    if which == "exit":
+        pred = chain[-2] if len(chain) >= 2 else None
+        keep = None if pred is None or pred.exit_world is None else pred.exit_world
+        rot = turn_to_meet(
+            tile,
+            by_hex,
+            pred=pred,
+            toward=None if keep is None else hexgrid.opposite(keep),
+            need=2 if pred else 1,
+        )
+    else:
+        succ = chain[1] if len(chain) >= 2 else None
+        keep = None if succ is None or succ.entry_world is None else succ.entry_world
+        rot = turn_to_meet(
+            tile,
+            by_hex,
+            succ=succ,
+            toward=None if keep is None else hexgrid.opposite(keep),
+            need=2 if succ else 1,
+        )
+    if rot is None or tile.face is None or tile.face.road is None:
+        return None
+    road = tile.face.road
+    beyond = [
+        o
+        for e in (road.from_edge, road.to_edge)
+        for o in by_hex.get(hexgrid.neighbour(tile.hex, hexgrid.world_edge(e, rot)), [])
+        if o.index is None and o.face is not None and o.face.road is not None
+    ]
+    then = f"its road then goes on to {_name(beyond[0])}" if beyond else "its road then goes on"
+    return turn_fix(tile, rot, then)
+
+
+def _not_driven(tiles: list[PlacedTile]) -> Finding:
+    """S118: the tiles with a road that lie on the map but are not driven, in one finding."""
+    names = [f"{t.face_id} at [{t.hex[0]}, {t.hex[1]}]" for t in tiles[:MAX_LISTED]]
+    if len(tiles) > MAX_LISTED:
+        names.append(f"and {len(tiles) - MAX_LISTED} more")
+    lines = [k for k in ("start", "finish") if any(_line_kind(t) == k for t in tiles)]
+    note = f" (the {' and '.join(lines)} among them)" if lines else ""
+    return finding(
+        "S118",
+        f"{len(tiles)} tile(s) lie on the map but the road does not run through them"
+        f"{note}: {', '.join(names)}",
+        tiles[0].location(),
+    )
 
 
 def _name(t: PlacedTile) -> str:
