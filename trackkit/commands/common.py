@@ -8,9 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from trackkit.models.findings import Finding
     from trackkit.models.stage import Kind
 
-__all__ = ["KindOption", "OutputFormat", "StageKind", "fail", "kind_of"]
+__all__ = ["KindOption", "OutputFormat", "StageKind", "echo_kind_note", "fail", "kind_of"]
 
 
 class OutputFormat(StrEnum):
@@ -30,6 +33,7 @@ class StageKind(StrEnum):
 KindOption = Annotated[
     StageKind | None,
     typer.Option(
+        "--kind",
         help="Treat the stage as this event kind. Default: the file's 'kind'; a file without "
         "one (Rekee and .rgt files never have one) is a hillclimb when it holds a climb tile "
         "or a climb token, else a rally.",
@@ -42,6 +46,14 @@ def kind_of(option: StageKind | None) -> Kind | None:
     from trackkit.models.stage import Kind
 
     return None if option is None else Kind(option.value)
+
+
+def echo_kind_note(findings: Iterable[Finding], file: object) -> None:
+    """Say on stderr how the stage's kind was inferred (H404), for commands that are
+    not ``validate`` (whose report lists it)."""
+    for f in findings:
+        if f.code == "H404":
+            typer.echo(f"trackkit: note: {file}: {f.message}", err=True)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

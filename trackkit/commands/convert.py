@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import KindOption, fail, kind_of
+from trackkit.commands.common import KindOption, echo_kind_note, fail, kind_of
 from trackkit.errors import InputError
 
 
@@ -42,8 +42,7 @@ def convert(
         fmt = format_for_path(output)
         layout = lay_out(stage)
         event, notes = stage_kind(layout, kind_of(kind))
-        for note in notes:
-            typer.echo(f"trackkit: note: {source}: {note.message}", err=True)
+        echo_kind_note(notes, source)
         # Editor files hold no kind: reading one back infers it from its climb tiles.
         inferred, _ = stage_kind(lay_out(stage.model_copy(update={"kind": None})))
         stage = stage.model_copy(update={"kind": event})

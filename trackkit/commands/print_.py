@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import fail
+from trackkit.commands.common import KindOption, echo_kind_note, fail, kind_of
 from trackkit.commands.render import (
     DEFAULT_TILE_SIZE_MM,
     StageFileArgument,
@@ -64,6 +64,7 @@ def print_stage(
         ),
     ] = True,
     theme: ThemeOption = None,
+    event: KindOption = None,
 ) -> None:
     """Print a stage at true scale (1:1) over numbered pages with overlap and alignment marks.
     Portrait or landscape, whichever needs fewer pages. Each page has its number and
@@ -87,7 +88,8 @@ def print_stage(
         check_output_folder(output)  # before the work, not after it
         stage = load_stage(file)
         colours = load_theme(theme) if theme is not None else None
-        report = validate(stage)
+        report = validate(stage, kind=kind_of(event))
+        echo_kind_note(report.findings, file)
         layout = (
             report.layout if tile_size == report.layout.size else lay_out(stage, size=tile_size)
         )

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import fail
+from trackkit.commands.common import KindOption, echo_kind_note, fail, kind_of
 from trackkit.errors import InputError
 
 #: The library's default tile size (trackkit.geometry.DEFAULT_TILE_SIZE_MM), repeated here
@@ -52,6 +52,7 @@ def render(
         ),
     ],
     theme: ThemeOption = None,
+    event: KindOption = None,
     tile_size: TileSizeOption = DEFAULT_TILE_SIZE_MM,
     legend: Annotated[
         bool, typer.Option("--legend/--no-legend", help="Add the title block and legend.")
@@ -91,7 +92,8 @@ def render(
         stage = load_stage(file)
         colours = load_theme(theme) if theme is not None else None
         doc = _read_json(heat) if heat is not None else None
-        report = validate(stage)
+        report = validate(stage, kind=kind_of(event))
+        echo_kind_note(report.findings, file)
         losses = read_heat(doc, report, source=str(heat)) if heat is not None else None
         layout = (
             report.layout if tile_size == report.layout.size else lay_out(stage, size=tile_size)

@@ -459,12 +459,15 @@ def _local_road(tile: PlacedTile, size: float) -> Any:
 
 
 def road_shapes(layout: Layout) -> list[Any]:
-    """The road of each chain tile (world mm): every space, shortcut islands included."""
+    """The road of each tile on the map (world mm): every space, shortcut islands included.
+
+    Tiles the road does not run through (``layout.undriven``) are on the map too.
+    """
     from shapely import affinity
 
     size = layout.size
     out = []
-    for tile in layout.chain:
+    for tile in [*layout.chain, *layout.undriven]:
         if tile.road is None:
             continue
         cx, cy = hexgrid.centre_mm(tile.hex, size)
@@ -484,7 +487,7 @@ def content_footprints(layout: Layout, *, scenery: bool = False) -> list[Any]:
     from shapely.geometry import Point
 
     size = layout.size
-    middles = [t for t in layout.chain if t.road is None]
+    middles = [t for t in [*layout.chain, *layout.undriven] if t.road is None]
     if scenery:
         middles += layout.scenery
     return road_shapes(layout) + [
@@ -627,7 +630,7 @@ def print_pages(
     name = str(report.summary.get("name") or "Untitled stage")
     factory = svgwrite.Drawing(debug=False)
     arts = stage_arts(layout, report.graph)
-    boxes = [hex_box(t, size) for t in [*layout.chain, *layout.scenery]]  # arts' order
+    boxes = [hex_box(t, size) for t in layout.tiles]  # arts' order: chain, scenery, undriven
     order = sorted(range(len(arts)), key=lambda i: "scenery" not in arts[i].classes)
     # A label may stand out of its hex a little: the box is grown to keep it whole.
     tiles = [(boxes[i].grow(0.1 * size), draw_tile(factory, arts[i], size=size)) for i in order]
@@ -1011,7 +1014,7 @@ def _overview(
         dwg.g(id="overview-map", transform=f"translate({fmt(ox)},{fmt(oy)}) scale({k:.5f})")
     )
     size = layout.size
-    for tile in [*layout.scenery, *layout.chain]:
+    for tile in [*layout.scenery, *layout.chain, *layout.undriven]:
         face = tile.face
         surface = face.surface.value if face is not None else "none"
         t = mini.add(

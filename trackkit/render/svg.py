@@ -254,6 +254,25 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
                 sublabel=face.kind.value,
             )
         )
+    # Tiles on the map that the road does not run through (an editor file's road breaks
+    # before them): drawn where they lie, with their printed limits, marked not driven.
+    for tile in layout.undriven:
+        face = tile.face
+        name = face.id if face is not None else f"? {clean_text(tile.raw_id, 40)}"
+        surface = [f"surface-{face.surface.value}", f"danger-{face.danger.value}"] if face else []
+        arts.append(
+            TileArt(
+                key=f"u{tile.position}",
+                face=face,
+                road=tile.road if face is not None else None,
+                rotation=tile.rotation,
+                centre=hexgrid.centre_mm(tile.hex, size),
+                tokens=tile.tokens,
+                classes=["undriven", *surface] if face else ["undriven", "unknown"],
+                label=name if tile.road is None else f"{name} · not driven",
+                sublabel="not driven" if tile.road is None else None,
+            )
+        )
     return arts
 
 

@@ -168,6 +168,9 @@ def css(theme: Theme, parts: tuple[str, ...] = CSS_PARTS) -> str:
                 for s in ("gravel", "asphalt", "snow", "none")
             ),
             f".unknown .hex {{ fill: {t['unknown.fill']}; stroke-dasharray: 4 3; }}",
+            # on the map but not on the road (an editor file's road breaks before it)
+            ".undriven { opacity: 0.55; }",
+            ".undriven .hex { stroke-dasharray: 4 3; }",
             f".space {{ stroke: {t['space.line']}; stroke-width: 0.7; stroke-linejoin: round; }}",
             f".space.kind-slide {{ fill: {t['slide.fill']}; fill-opacity: 0.5; stroke: none; }}",
             f".slide {{ stroke: {t['slide.line']}; stroke-width: 1.2; "
