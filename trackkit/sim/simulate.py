@@ -7,18 +7,27 @@ from dataclasses import replace
 from typing import Any
 
 from trackkit.errors import TrackkitError
+from trackkit.models.findings import Severity
 from trackkit.models.stage import Kind, Stage
 from trackkit.rules.track import Track
-from trackkit.sim.race import Settings, prepare, run_race
+from trackkit.sim.race import MAX_ROUNDS, Settings, prepare, run_race
 from trackkit.sim.replay import replay_document
 from trackkit.sim.stats import RaceSummary, race_seed, run_many, summarize_races
-from trackkit.validate import validate
+from trackkit.validate import Report, validate
 
 __all__ = ["SimulationError", "simulate_files"]
 
 
 class SimulationError(TrackkitError):
-    """A stage that cannot be raced (it has errors)."""
+    """Stages that cannot be raced: they have errors (``reports`` holds their findings)."""
+
+    def __init__(self, message: str, reports: Sequence[Report] = ()) -> None:
+        super().__init__(message)
+        self.reports = list(reports)
+
+
+def _errors(report: Report) -> list[str]:
+    return [f.code for f in report.findings if f.severity is Severity.ERROR]
 
 
 def simulate_files(
@@ -33,21 +42,34 @@ def simulate_files(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     want_replay: bool = False,
+    max_rounds: int = MAX_ROUNDS,
 ) -> tuple[dict[str, Any], str | None]:
-    """Race every stage ``races`` times; several stages make a rally (times add up)."""
+    """Race every stage ``races`` times; several stages make a rally (times add up).
+
+    Raises
+    ------
+    SimulationError
+        If any stage has errors (none is raced then).
+    """
     per_stage: list[list[RaceSummary]] = []
     docs = []
     replay_text = None
     settings = None
-    for stage, name in zip(stages, names, strict=True):
-        report = validate(stage, file=name)
-        if not report.valid:
-            raise SimulationError(
-                f"{name}: the stage has errors ({', '.join(report.codes)}); "
-                "run 'trackkit validate' first"
-            )
+    reports = [validate(stage, file=name) for stage, name in zip(stages, names, strict=True)]
+    invalid = [r for r in reports if not r.valid]
+    if invalid:
+        raise SimulationError(
+            "; ".join(f"{r.file}: the stage has errors ({', '.join(_errors(r))})" for r in invalid)
+            + "; run 'trackkit validate' for the fixes",
+            invalid,
+        )
+    for stage, report in zip(stages, reports, strict=True):
         settings = Settings.default(
-            players, cars=cars, bots=bots, hillclimb=stage.kind is Kind.HILLCLIMB
+            players,
+            cars=cars,
+            bots=bots,
+            hillclimb=stage.kind is Kind.HILLCLIMB,
+            max_rounds=max_rounds,
         )
         layout = report.layout
         prepared = prepare(Track.from_graph(report.graph, layout))
@@ -84,6 +106,11 @@ def simulate_files(
                 ),
                 rounds=sum(r.rounds for r in rows),
                 start_positions=rows[0].start_positions,
+                # the first stage a driver did not finish says why (spots: per stage)
+                dnf=tuple(
+                    next((r.dnf[i] for r in rows if r.dnf and r.dnf[i]), None)
+                    for i in range(players)
+                ),
             )
         )
     rally = replace(settings, hillclimb=False)
