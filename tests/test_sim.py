@@ -833,3 +833,17 @@ def test_simulate_refuses_an_invalid_stage_with_exit_1_and_its_findings_on_stder
     both = runner.invoke(app, ["simulate", str(EXAMPLES / "col-de-turini.yaml"), str(stage)])
     assert both.exit_code == 1 and both.stdout == "" and "R206" in both.stderr
 
+
+def test_validate_simulate_explains_the_par_time():
+    runner = CliRunner()
+    stage = str(EXAMPLES / "col-de-turini.yaml")
+    text = runner.invoke(app, ["validate", stage, "--simulate", "2"])
+    assert text.exit_code == 0, text.output
+    doc = json.loads(
+        runner.invoke(app, ["validate", stage, "--simulate", "2", "--format", "json"]).stdout
+    )
+    summary = doc["files"][0]["summary"]
+    assert summary["par_time_note"] == "lower bound, fastest legal line with no dice risk"
+    line = f"par {summary['par_time']} s: lower bound, fastest legal line with no dice risk"
+    assert line in text.stdout
+    assert summary["simulation"]["dnf"] == {"stuck": 0, "round cap": 0}
