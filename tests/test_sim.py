@@ -18,7 +18,7 @@ from trackkit.rules.testing import track_of
 from trackkit.rules.track import Track
 from trackkit.sim.bots import BOTS, MAX_STEPS, Cautious, make_bot
 from trackkit.sim.memo import PlanMemo
-from trackkit.sim.race import Dnf, DriverSpec, Prepared, Settings, prepare, run_race
+from trackkit.sim.race import MAX_ROUNDS, Dnf, DriverSpec, Prepared, Settings, prepare, run_race
 from trackkit.sim.replay import check_replay, replay_document
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
@@ -724,6 +724,20 @@ def test_a_car_that_lost_the_dice_a_ford_takes_is_stuck_before_it():
         assert stuck_spot(RALLY.track, board, RALLY.ruleset, able, {}, stayed=True) is None
 
 
+def test_a_car_too_fast_for_the_only_way_left_is_stuck():
+    # rule: SHORTCUT-1, CORNER-1, MOVE-4 (hairpins of 314a closed; its shortcut takes at most
+    # gear 3: from gear 5, G3 with the one brake die; from gear 6 no die gets there)
+    track = track_of(CLEAN_314)
+    rules = RALLY.ruleset
+    board = dashboard("dirt", rules)
+    for gear, stuck in ((5, False), (6, True)):
+        car = CarState(car_id=0, space="3:1.1R", gear=gear)
+        spot = stuck_spot(track, board, rules, car, {3: 2}, stayed=True)
+        assert (spot is not None) is stuck
+    assert spot is not None and "shortcut on tile 3 (314a, limit 3)" in spot.cause
+    assert "closed both lanes of its first hairpin" in spot.cause
+
+
 def _ends_stuck(ctx: PlanContext, plan: Plan) -> bool:
     last = plan.steps[-1]
     return not last.finishes and reach_of(ctx.track).traps(ctx)(last.space, last.speed)
@@ -806,7 +820,7 @@ def test_max_rounds_is_the_round_cap_and_cars_still_racing_then_are_dnf_round_ca
     text = runner.invoke(app, [*args, "--max-rounds", "3"])
     assert "0 stuck, 4 at the round cap (3 rounds)" in text.stdout
     default = json.loads(runner.invoke(app, [*args, "--format", "json"]).stdout)
-    assert default["settings"]["max_rounds"] == 200 and default["finish_rate"] == 1.0
+    assert default["settings"]["max_rounds"] == MAX_ROUNDS and default["finish_rate"] == 1.0
     helped = runner.invoke(app, ["simulate", "--help"], terminal_width=200)
     assert "--max-rounds" in helped.stdout and "round cap" in helped.stdout
     bad = runner.invoke(app, [*args, "--max-rounds", "0"])

@@ -50,7 +50,7 @@ def simulate(
             'then are DNF "round cap". (A car that can never get past a spot is DNF '
             '"stuck" at once.)',
         ),
-    ] = 200,
+    ] = 200,  # trackkit.sim.race.MAX_ROUNDS (not imported here: the help stays fast)
 ) -> None:
     """Race the stage with bots and report times, losses of control and where cars stall.
 

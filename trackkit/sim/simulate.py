@@ -60,7 +60,7 @@ def simulate_files(
     if invalid:
         raise SimulationError(
             "; ".join(f"{r.file}: the stage has errors ({', '.join(_errors(r))})" for r in invalid)
-            + "; run 'trackkit validate' for the fixes",
+            + ": not raced (the fixes are in the findings)",
             invalid,
         )
     for stage, report in zip(stages, reports, strict=True):

@@ -114,6 +114,9 @@ class Reach:
             if info.kind in ("corner", "chicane") and info.limit is not None:
                 corners[info.tile].append((node, info.limit))
         self._corners = dict(corners)
+        self._faces = {
+            info.tile: str(track.graph.nodes[n]["face"]) for n, info in track.spaces.items()
+        }
         self._alive: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
         self._base = self.alive({})
         self._dead: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
@@ -272,19 +275,17 @@ class Reach:
                 shut = [n for _p, n in ahead if spaces[n].corner == corner]
         if not shut:  # no corner closed it: the road itself ends (not on a valid stage)
             tile = self.track.spaces[space].tile if space else 0
-            return StuckSpot(tile, self._face(tile), where, "no road leads on to the finish")
-        words = corner_closures(self.track, shut, mud)
+            return StuckSpot(tile, self.face_of(tile), where, "no road leads on to the finish")
+        words = _closures(self.track, shut, mud)
         tile = self.track.spaces[shut[0]].tile
-        return StuckSpot(tile, self._face(tile), where, "; ".join(words))
+        return StuckSpot(tile, self.face_of(tile), where, "; ".join(words))
 
-    def _face(self, tile: int) -> str:
-        for info in self.track.spaces.values():
-            if info.tile == tile:
-                return str(self.track.graph.nodes[info.node]["face"])
-        return "?"
+    def face_of(self, tile: int) -> str:
+        """The face id of the tile at ``tile`` in driving order ("?" if none)."""
+        return self._faces.get(tile, "?")
 
 
-def corner_closures(track: Track, shut: Iterable[str], mud: Mapping[int, int]) -> list[str]:
+def _closures(track: Track, shut: Iterable[str], mud: Mapping[int, int]) -> list[str]:
     """Closed corner spaces in words, per tile: "two mud tokens on tile 3 (314a) closed ..."."""
     spaces, nodes = track.spaces, track.graph.nodes
     by_tile: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
@@ -359,24 +360,28 @@ def no_move_cause(ctx: PlanContext) -> StuckSpot:
             shut.append(target)
         elif info.kind == "shortcut":
             reasons.append(
-                f"the shortcut on tile {info.tile} (limit {info.limit}) cannot be entered "
-                f"from gear {gear}"
+                f"the shortcut on tile {info.tile} ({reach.face_of(info.tile)}, limit "
+                f"{info.limit}) cannot be entered from gear {gear}"
             )  # rule: SHORTCUT-1
         elif info.ford:
             reasons.append(
-                f"the ford on tile {info.tile} takes a coast die or gear 1 from gear 2"
+                f"the ford on tile {info.tile} ({reach.face_of(info.tile)}) takes a coast die "
+                "or gear 1 from gear 2"
             )  # rule: FORD-1
         else:
             continue
         first_tile = info.tile if first_tile is None else first_tile
-    words = corner_closures(track, shut, ctx.mud) if shut else []
+    words = _closures(track, shut, ctx.mud) if shut else []
     words += list(dict.fromkeys(reasons))
     if not words:
         words = [f"no die left can move it on from gear {gear}"]
     tile = first_tile if first_tile is not None else spaces[here].tile
     state = f"in gear {gear}" + (f", damage: {', '.join(lost)} lost" if lost else "")
     return StuckSpot(
-        tile, reach._face(tile), here, f"no legal move from {here} {state}: " + ", and ".join(words)
+        tile,
+        reach.face_of(tile),
+        here,
+        f"no legal move from {here} {state}: " + ", and ".join(words),
     )
 
 
