@@ -738,6 +738,30 @@ def test_a_car_too_fast_for_the_only_way_left_is_stuck():
     assert "closed both lanes of its first hairpin" in spot.cause
 
 
+@pytest.mark.parametrize("where", ["rally", "hillclimb", "muddy 314a"])
+def test_traps_agree_with_the_rules_engine_on_every_space_and_gear(where: str):
+    # the fast answers (a plain step on: no need to ask) equal asking legal_plans every time
+    stage = {
+        "rally": RALLY,
+        "hillclimb": prepared("hillclimb-pikes.yaml"),
+        "muddy 314a": _prepared_tiles(CLEAN_314),
+    }[where]
+    track, rules = stage.track, stage.ruleset
+    muds: list[dict[int, int]] = [{}, {3: 1}, {3: 2}] if where == "muddy 314a" else [{}]
+    for car in ("dirt", "r5"):
+        board = dashboard(car, rules)
+        for damage in (Damage(), Damage(coast=2), Damage(gear=5, brake=1)):
+            for mud in muds:
+                ctx = PlanContext(track, board, rules, CarState(0, None, damage=damage), mud=mud)
+                trapped = reach_of(track).traps(ctx)
+                dead = reach_of(track).dead(mud)
+                for space in track.spaces:
+                    for gear in range(7):
+                        alone = replace(ctx, car=CarState(0, space, gear, damage=damage))
+                        none = next(legal_plans(alone, max_steps=1), None) is None
+                        assert trapped(space, gear) == (space in dead or none), (space, gear)
+
+
 def _ends_stuck(ctx: PlanContext, plan: Plan) -> bool:
     last = plan.steps[-1]
     return not last.finishes and reach_of(ctx.track).traps(ctx)(last.space, last.speed)

@@ -154,13 +154,9 @@ def _dead_ends(ctx: PlanContext) -> frozenset[str]:
 
 
 def _stuck_after(ctx: PlanContext) -> Callable[[PlanStep], bool]:
-    """Whether a turn ending with a step leaves the car stuck (:meth:`Reach.traps`)."""
+    """Whether a turn ending with a step leaves the car stuck (``Reach.traps``)."""
     trapped = reach_of(ctx.track).traps(ctx)
-
-    def stuck_after(last: PlanStep) -> bool:
-        return not last.finishes and trapped(last.space, last.speed)
-
-    return stuck_after
+    return lambda last: not last.finishes and trapped(last.space, last.speed)
 
 
 def _candidates(ctx: PlanContext) -> list[tuple[float, Plan]]:

@@ -29,7 +29,7 @@ from trackkit.rules.table import Table, new_table
 from trackkit.rules.track import Track
 from trackkit.sim.bots import MAX_STEPS, Bot, make_bot
 from trackkit.sim.memo import PlanMemo
-from trackkit.sim.stuck import StuckSpot, stuck_spot
+from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
 
 __all__ = [
     "Dnf",
@@ -241,6 +241,7 @@ def run_race(
     """Race ``settings.drivers`` on the stage; the same seed gives the same race."""
     rng = random.Random(seed)
     rules, track = prepared.ruleset, prepared.track
+    reach = reach_of(track)
     table: Table = new_table(rules, rng)
     seats = [
         _Seat(
@@ -281,7 +282,12 @@ def run_race(
         for i in order:
             mud = table.mud_for(i)
             seat = seats[i]
-            spot = stuck_spot(track, seat.board, rules, seat.car, mud, stayed=seat.stayed)
+            # (with no mud for it and a stage open everywhere, only a car that stayed can be)
+            spot = (
+                stuck_spot(track, seat.board, rules, seat.car, mud, stayed=seat.stayed)
+                if mud or seat.stayed or not reach.open
+                else None
+            )
             if spot is not None:  # its race is over now, not at the round cap
                 _retire(seat, results[i], spot)
                 log.append(TurnLog(rnd, i, seat.attempt, "(stuck)", "dnf", [_stuck_event(spot)]))

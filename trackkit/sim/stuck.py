@@ -118,12 +118,14 @@ class Reach:
             info.tile: str(track.graph.nodes[n]["face"]) for n, info in track.spaces.items()
         }
         self._alive: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
-        self._base = self.alive({})
         self._dead: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
-        self._traps: dict[Hashable, dict[tuple[str, int], bool]] = {}
+        self._traps: dict[Hashable, Callable[[str, int], bool]] = {}
         self._boards: dict[int, tuple[Dashboard, Hashable, bool]] = {}
         self._plain: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
         self._rulesets: dict[int, Ruleset] = {}
+        self._base = self.alive({})
+        self.open = not self.dead({})
+        """Whether, before any mud is drawn, every space leads to the finish (valid stages)."""
 
     def _key(self, mud: Mapping[int, int]) -> tuple[tuple[int, int], ...]:
         """The mud that can close something, as a key (tiles without corners left out)."""
@@ -186,16 +188,22 @@ class Reach:
         mud = tuple(sorted((t, n) for t, n in ctx.mud.items() if n)) if ctx.mud else ()
         self._rulesets.setdefault(id(ctx.ruleset), ctx.ruleset)  # kept: its id stays its own
         key = (seen[1], id(ctx.ruleset), ctx.car.damage, mud)
-        known = self._traps.get(key)
-        if known is None:
+        hit = self._traps.get(key)
+        if hit is None:
             if len(self._traps) >= 1024:
                 self._traps.clear()
-            known = self._traps[key] = {}
-        dead = self.dead(ctx.mud)
+            hit = self._traps[key] = self._trap_test(ctx, mud, every_gear=seen[2])
+        return hit
+
+    def _trap_test(
+        self, ctx: PlanContext, mud: tuple[tuple[int, int], ...], *, every_gear: bool
+    ) -> Callable[[str, int], bool]:
+        known: dict[tuple[str, int], bool] = {}
+        dead = self.dead(dict(mud))
         car = ctx.car
         # MOVE-2, DAMAGE-3: with every gear value and a gear die left, a plain step always
         # has a die (one gear up, or down from 6): no need to ask the rules engine
-        plain = self.plain(ctx.mud) if seen[2] and car.damage.gear < 6 else frozenset()
+        plain = self.plain(dict(mud)) if every_gear and car.damage.gear < 6 else frozenset()
 
         def trapped(space: str, gear: int) -> bool:
             if space in dead:
@@ -216,24 +224,31 @@ class Reach:
     def plain(self, mud: Mapping[int, int]) -> frozenset[str]:
         """Spaces with a plain step on, which any gear has a die for (see :meth:`traps`).
 
-        A plain step crosses no climb line and goes into a space that is no ford, jump or
+        A plain step crosses no climb line and goes into a space that is no ford or
         shortcut (lane, full width, slide, or a corner that is not closed: entering it too
-        fast is a legal plan, which loses control).
+        fast is a legal plan, which loses control); a jump space counts if it has open
+        landings one and two spaces on (JUMP-1: whatever the die, it lands).
         """
         key = self._key(mud)
         hit = self._plain.get(key)
         if hit is None:
             closed = self.closed(dict(key))
-            spaces = self.track.spaces
+            spaces, successors = self.track.spaces, self.track.successors
+
+            def lands(jump: str) -> bool:
+                one = [a for a, _c in successors[jump] if a not in closed]
+                two = [b for a, _c in successors[jump] for b, _c2 in successors[a]]
+                return bool(one) and any(b not in closed for b in two)
+
             hit = self._plain[key] = frozenset(
                 node
-                for node, succs in self.track.successors.items()
+                for node, succs in successors.items()
                 if any(
                     climb is None
                     and spaces[t].kind in ("lane", "full", "slide", "corner", "chicane")
                     and not spaces[t].ford
-                    and not spaces[t].jump
                     and t not in closed
+                    and (not spaces[t].jump or lands(t))
                     for t, climb in succs
                 )
             )
