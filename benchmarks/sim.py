@@ -6,7 +6,10 @@
 - ``--jobs 2`` speed-up (target >= 1.7x), both runs from a fresh stage, on a short run
   (120 races) and a long one (1,000 races): each worker process fills its own plan memo,
   so the speed-up of a short run is lower;
-- peak memory of 10,000 races (target under 300 MB), measured in a child process.
+- peak memory of 10,000 races (target under 300 MB), measured in a child process;
+- races per second where mud can close corners (the double hairpins with shortcuts of
+  314a and 215b, mixed bots), so that cars get stuck and the stuck checks of
+  ``trackkit/sim/stuck.py`` do real work (no target: watch it against the first figure).
 
 Beside the speed-up, the machine's own ceiling: the same pure-Python loop run twice in one
 process, then once in each of two processes (two "cores" of a virtual machine often give
@@ -80,6 +83,12 @@ def _ceiling(n: int = 2_000_000) -> float:
     return one / (time.perf_counter() - start)
 
 
+def _muddy() -> Prepared:
+    tiles = [{"tile": t} for t in ("202a", "204a", "314a", "206a", "205a", "215b", "204b", "203a")]
+    report = validate(Stage.model_validate({"format": "trackkit-stage/1", "tiles": tiles}))
+    return prepare(Track.from_graph(report.graph, report.layout))
+
+
 def _memory(races: int) -> None:
     """Child process: run ``races`` races and print the peak RSS in MB."""
     run_many(_prepared(), Settings.default(4), races=races, seed=2, jobs=1)
@@ -102,6 +111,12 @@ def main(quick: bool = False) -> None:
     )
     bare = _rate(replace(_prepared(), memo=None), settings, races)
     print(f"  the same without the plan memo: {bare:.1f} races/s")
+    mixed = Settings.default(4, bots=("cautious", "aggressive", "planner"))
+    muddy = [_rate(_muddy(), mixed, races) for _ in range(3)]
+    print(
+        f"races/s where mud closes hairpins (314a, 215b), mixed bots, {races} races: "
+        f"median {statistics.median(muddy):.1f}"
+    )
     for n in (120, 1000):
         ratios = []
         for _ in range(1 if quick else 3):

@@ -12,13 +12,16 @@ from typer.testing import CliRunner
 from trackkit.cli import app
 from trackkit.formats import load_stage
 from trackkit.rules.dashboard import dashboard
-from trackkit.rules.plans import PlanContext, legal_plans
-from trackkit.rules.state import CarState
+from trackkit.rules.plans import Plan, PlanContext, legal_plans
+from trackkit.rules.state import CarState, Damage, OtherCar
+from trackkit.rules.testing import track_of
 from trackkit.rules.track import Track
+from trackkit.sim.bots import BOTS, MAX_STEPS, Cautious, make_bot
 from trackkit.sim.memo import PlanMemo
-from trackkit.sim.race import DriverSpec, Prepared, Settings, prepare, run_race
+from trackkit.sim.race import MAX_ROUNDS, Dnf, DriverSpec, Prepared, Settings, prepare, run_race
 from trackkit.sim.replay import check_replay, replay_document
 from trackkit.sim.stats import run_many, summarize_races
+from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
 from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
@@ -183,6 +186,7 @@ def test_summary_document_and_staggered_start():
         "cars": ["dirt"] * 4,
         "bots": ["cautious"] * 4,
         "hillclimb": False,
+        "max_rounds": 200,
     }
     assert set(doc["time"]["overall"]) == {"n", "mean", "p10", "p50", "p90"}
     first = run_race(RALLY, settings, 3)
@@ -259,7 +263,7 @@ def test_simulate_command_json_is_deterministic_and_replay_command(tmp_path: Pat
     rep = runner.invoke(app, ["replay", str(tmp_path / "r.json")])
     assert rep.exit_code == 0 and "every event matches" in rep.stdout
     broken = runner.invoke(app, ["simulate", str(EXAMPLES / "broken-stage.yaml")])
-    assert broken.exit_code == 2 and "has errors" in broken.stderr
+    assert broken.exit_code == 1 and "has errors" in broken.stderr
 
 
 def test_validate_simulate_adds_playability_and_par_time():
@@ -608,3 +612,276 @@ def test_traffic_3_default_a_car_in_a_corner_waits_for_a_car_in_the_other_lane()
     assert list(legal_plans(ctx)) == []
     gone = replace(ctx, others=())
     assert any(p.steps[0].space == "10:2.O2" for p in legal_plans(gone))
+
+
+# --- stuck cars: DNF with a reason, not the round cap ------------------------------------
+
+MUD = {"token": "mud", "value": -1}
+#: A hairpin with no shortcut closed by two mud tokens: no car can ever finish.
+CLOSED = ["202a", "205a", {"tile": "210a", "tokens": [MUD, MUD]}, "203a"]
+#: 314a (a double hairpin with a shortcut from the right lane) under two mud tokens: the
+#: shortcut still goes round, but from its left lane 3:1.1L there is no way on.
+MUDDY_314 = ["202a", "204a", {"tile": "314a", "tokens": [MUD, MUD]}, "206a", "203a"]
+#: The same road with no mud in the stage file (drawn mud is given to the car instead).
+CLEAN_314 = ["202a", "204a", "314a", "206a", "203a"]
+
+
+def _prepared_tiles(tiles: list[str | dict[str, object]]) -> Prepared:
+    return prepare(track_of(tiles))
+
+
+def test_a_car_that_can_never_finish_is_dnf_stuck_at_once_not_at_the_round_cap():
+    # rule: CORNER-1, SHORTCUT-2 (two mud tokens: inner 1 -> -1, outer 2 -> 0, both closed)
+    settings = Settings.default(3)
+    result = run_race(_prepared_tiles(CLOSED), settings, 1)
+    assert result.rounds < 5 < settings.max_rounds  # today's race waited for round 200
+    for d in result.drivers:
+        assert not d.finished and d.out is Dnf.STUCK
+        assert d.stuck is not None and (d.stuck.tile, d.stuck.face) == (3, "210a")
+        assert d.stuck.cause == "two mud tokens on tile 3 (210a) closed both lanes of its hairpin"
+    # the log says so too (replays carry it)
+    assert [e.kind for t in result.log for e in t.events if e.kind == "stuck"] == ["stuck"] * 3
+
+
+class _IntoTheLeftLane(Cautious):
+    """Drives onto 3:1.1L whenever a plan ends there (the way a careless player might)."""
+
+    name = "into-the-left-lane"
+
+    def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
+        for plan in legal_plans(ctx, max_steps=MAX_STEPS):
+            if plan.end == "3:1.1L" and not any(s.loc for s in plan.steps):
+                return plan, None
+        return super().search(ctx)
+
+
+def test_a_car_in_a_dead_end_made_by_mud_is_stuck_and_the_text_names_spot_and_cause(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    # rule: CORNER-1, SHORTCUT-2, MOVE-1 (3:1.1L leads only into the closed hairpin; the
+    # shortcut starts from the right lane, and no car moves sideways within a row)
+    monkeypatch.setitem(BOTS, _IntoTheLeftLane.name, _IntoTheLeftLane)
+    stage = _prepared_tiles(MUDDY_314)
+    careless = Settings((DriverSpec("careless", bot=_IntoTheLeftLane.name),))
+    result = run_race(stage, careless, 1)
+    (d,) = result.drivers
+    assert d.out is Dnf.STUCK and d.stuck_at == "3:1.1L" and result.rounds < 10
+    assert d.stuck == StuckSpot(
+        3,
+        "314a",
+        "3:1.1L",
+        "two mud tokens on tile 3 (314a) closed both lanes of its first hairpin",
+    )
+    # a car that keeps to the right lane takes the shortcut round it and finishes
+    for bot in BOTS_SHIPPED:
+        ok = run_race(stage, Settings((DriverSpec("d", bot=bot),)), 1)
+        assert ok.drivers[0].finished and ok.drivers[0].out is None, bot
+
+
+BOTS_SHIPPED = ("cautious", "aggressive", "planner")
+
+
+def test_reach_follows_the_graph_without_closed_spaces():
+    # rule: CORNER-1, SHORTCUT-2 (drawn mud counts only for the other cars)
+    reach = reach_of(track_of(CLEAN_314))
+    assert reach.closed({}) == frozenset()
+    assert reach.closed({3: 1}) == {"3:2.I1", "3:4.I1"}  # inner lanes: limit 1 -> 0
+    assert reach.can_finish("3:1.1L", {3: 1})  # the outer lane, limit 1, is still open
+    assert not reach.can_finish("3:1.1L", {3: 2}) and reach.can_finish("3:1.1R", {3: 2})
+    assert reach.can_finish(None, {3: 2})  # from the start grid: by the shortcut
+    assert "3:1.1L" in reach.dead({3: 2}) and "3:1.1R" not in reach.dead({3: 2})
+    # a car already in the outer lane of the first hairpin when it closes: no way on
+    assert not reach.can_finish("3:2.O2", {3: 2})
+
+
+def test_a_car_blocked_only_by_traffic_is_not_stuck():
+    # rule: TRAFFIC-3 (231a: the chicane 9:2.C1 spans both lanes; a car on it blocks the road)
+    board = dashboard("dirt", RALLY.ruleset)
+    car = CarState(car_id=0, space="9:1.1L", gear=3)
+    blocked = PlanContext(
+        RALLY.track, board, RALLY.ruleset, car, (OtherCar("9:2.C1", 3),), leader=True
+    )
+    assert list(legal_plans(blocked)) == []  # no legal move this turn
+    assert stuck_spot(RALLY.track, board, RALLY.ruleset, car, {}, stayed=True) is None
+    # and in whole races: cars are blocked again and again, none is called stuck
+    hill = prepared("hillclimb-pikes.yaml")
+    races = run_many(hill, Settings.default(6, hillclimb=True), races=4, seed=3)
+    assert sum(len(r.blocked) for r in races) > 0
+    assert all(reason != Dnf.STUCK.value for r in races for reason in r.dnf)
+
+
+def test_a_car_that_lost_the_dice_a_ford_takes_is_stuck_before_it():
+    # rule: FORD-1, DAMAGE-3 (207b, tile 7: row 2 is a ford; without coast dice only gear 1
+    # from gear 2 crosses it, and a car in gear 4 that cannot move keeps its gear)
+    board = dashboard("dirt", RALLY.ruleset)
+    car = CarState(car_id=0, space="7:1.1L", gear=4, damage=Damage(coast=2))
+    spot = stuck_spot(RALLY.track, board, RALLY.ruleset, car, {}, stayed=True)
+    assert spot is not None and (spot.tile, spot.face, spot.space) == (7, "207b", "7:1.1L")
+    assert "ford on tile 7" in spot.cause and "two coast dice lost" in spot.cause
+    # judged only once it could not move; and with gear 2 or a coast die left it can cross
+    assert stuck_spot(RALLY.track, board, RALLY.ruleset, car, {}, stayed=False) is None
+    for able in (replace(car, gear=2), replace(car, damage=Damage(coast=1))):
+        assert stuck_spot(RALLY.track, board, RALLY.ruleset, able, {}, stayed=True) is None
+
+
+def test_a_car_too_fast_for_the_only_way_left_is_stuck():
+    # rule: SHORTCUT-1, CORNER-1, MOVE-4 (hairpins of 314a closed; its shortcut takes at most
+    # gear 3: from gear 5, G3 with the one brake die; from gear 6 no die gets there)
+    track = track_of(CLEAN_314)
+    rules = RALLY.ruleset
+    board = dashboard("dirt", rules)
+    for gear, stuck in ((5, False), (6, True)):
+        car = CarState(car_id=0, space="3:1.1R", gear=gear)
+        spot = stuck_spot(track, board, rules, car, {3: 2}, stayed=True)
+        assert (spot is not None) is stuck
+    assert spot is not None and "shortcut on tile 3 (314a, limit 3)" in spot.cause
+    assert "closed both lanes of its first hairpin" in spot.cause
+
+
+@pytest.mark.parametrize("where", ["rally", "hillclimb", "muddy 314a"])
+def test_traps_agree_with_the_rules_engine_on_every_space_and_gear(where: str):
+    # the fast answers (a plain step on: no need to ask) equal asking legal_plans every time
+    stage = {
+        "rally": RALLY,
+        "hillclimb": prepared("hillclimb-pikes.yaml"),
+        "muddy 314a": _prepared_tiles(CLEAN_314),
+    }[where]
+    track, rules = stage.track, stage.ruleset
+    muds: list[dict[int, int]] = [{}, {3: 1}, {3: 2}] if where == "muddy 314a" else [{}]
+    for car in ("dirt", "r5"):
+        board = dashboard(car, rules)
+        for damage in (Damage(), Damage(coast=2), Damage(gear=5, brake=1)):
+            for mud in muds:
+                ctx = PlanContext(track, board, rules, CarState(0, None, damage=damage), mud=mud)
+                trapped = reach_of(track).traps(ctx)
+                dead = reach_of(track).dead(mud)
+                for space in track.spaces:
+                    for gear in range(7):
+                        alone = replace(ctx, car=CarState(0, space, gear, damage=damage))
+                        none = next(legal_plans(alone, max_steps=1), None) is None
+                        assert trapped(space, gear) == (space in dead or none), (space, gear)
+
+
+def _ends_stuck(ctx: PlanContext, plan: Plan) -> bool:
+    last = plan.steps[-1]
+    return not last.finishes and reach_of(ctx.track).traps(ctx)(last.space, last.speed)
+
+
+@pytest.mark.parametrize("bot", BOTS_SHIPPED)
+def test_bots_never_stop_where_they_would_be_stuck_if_another_plan_exists(bot: str):
+    # rule: CORNER-1, SHORTCUT-2 (drawn mud: two tokens on 314a close both of its hairpins
+    # for this car), FORD-1 (no coast dice left before the ford of col-de-turini's 207b)
+    muddy = _prepared_tiles(CLEAN_314)
+    board = dashboard("dirt", muddy.ruleset)
+    cases = [
+        PlanContext(muddy.track, board, muddy.ruleset, CarState(0, s, g), mud={3: 2})
+        for s in muddy.track.spaces
+        if muddy.track.spaces[s].tile in (1, 2)
+        for g in range(0, 7)
+    ] + [
+        PlanContext(RALLY.track, board, RALLY.ruleset, CarState(0, s, g, damage=Damage(coast=2)))
+        for s in RALLY.track.spaces
+        if RALLY.track.spaces[s].tile == 6
+        for g in range(0, 7)
+    ]
+    chooser = make_bot(bot)  # no memo: every position searched
+    checked = 0
+    for ctx in cases:
+        plans = list(legal_plans(ctx, max_steps=MAX_STEPS))
+        if not plans or all(_ends_stuck(ctx, p) for p in plans):
+            continue  # no choice to make
+        if not any(_ends_stuck(ctx, p) for p in plans):
+            continue  # no trap to avoid
+        checked += 1
+        plan = chooser.plan(ctx)
+        assert plan.steps and not _ends_stuck(ctx, plan), (ctx.car, str(plan))
+    assert checked >= 20  # positions with a trap and a way round it
+
+
+def test_simulate_json_names_the_stuck_spots_and_dnf_reasons_the_same_with_any_jobs(
+    tmp_path: Path,
+):
+    # rule: SHORTCUT-2 (mud drawn on 314a's shortcuts closes its hairpins for later cars);
+    # seed 1 of these bots has planners sitting in 3:1.1L when the second mud token comes
+    stage = tmp_path / "muddy.yaml"
+    stage.write_text(
+        "format: trackkit-stage/1\ntiles: [{tile: 202a}, {tile: 204a}, {tile: 314a}, "
+        "{tile: 206a}, {tile: 203a}]\n"
+    )
+    runner = CliRunner()
+    args = ["simulate", str(stage), "--races", "60", "--seed", "1"]
+    args += ["--bot", "cautious", "--bot", "aggressive", "--bot", "planner"]
+    one = runner.invoke(app, [*args, "--format", "json"])
+    two = runner.invoke(app, [*args, "--format", "json", "--jobs", "2"])
+    assert one.exit_code == 0, one.output
+    assert one.stdout == two.stdout  # byte for byte
+    doc = json.loads(one.stdout)
+    spots = doc["stuck_spots"]
+    assert spots and all(set(s) == {"tile_index", "tile", "space", "cause", "count"} for s in spots)
+    assert {(s["tile_index"], s["tile"]) for s in spots} == {(3, "314a")}
+    stuck = sum(d["dnf"]["stuck"] for d in doc["time"]["drivers"])
+    assert stuck == sum(s["count"] for s in spots) > 0
+    assert all(d["dnf"]["round cap"] == 0 for d in doc["time"]["drivers"])
+    assert doc["stuck"] == {s["space"]: s["count"] for s in spots}  # where they stopped
+    for d in doc["time"]["drivers"]:  # a DNF is stuck or round cap, nothing else
+        assert d["finish_rate"] == pytest.approx(1 - sum(d["dnf"].values()) / 60, abs=1e-4)
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0
+    assert f"did not finish: {stuck} stuck, 0 at the round cap (200 rounds)" in text.stdout
+    assert "closed both lanes of its first hairpin" in text.stdout and "on 3:1.1L" in text.stdout
+
+
+def test_max_rounds_is_the_round_cap_and_cars_still_racing_then_are_dnf_round_cap():
+    runner = CliRunner()
+    args = ["simulate", str(EXAMPLES / "col-de-turini.yaml"), "--races", "2", "--players", "2"]
+    out = runner.invoke(app, [*args, "--max-rounds", "3", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.stdout)
+    assert doc["settings"]["max_rounds"] == 3 and doc["rounds"]["p90"] <= 3
+    assert doc["finish_rate"] == 0.0
+    assert [d["dnf"] for d in doc["time"]["drivers"]] == [{"stuck": 0, "round cap": 2}] * 2
+    assert doc["stuck_spots"] == []
+    text = runner.invoke(app, [*args, "--max-rounds", "3"])
+    assert "0 stuck, 4 at the round cap (3 rounds)" in text.stdout
+    default = json.loads(runner.invoke(app, [*args, "--format", "json"]).stdout)
+    assert default["settings"]["max_rounds"] == MAX_ROUNDS and default["finish_rate"] == 1.0
+    helped = runner.invoke(app, ["simulate", "--help"], terminal_width=200)
+    assert "--max-rounds" in helped.stdout and "round cap" in helped.stdout
+    bad = runner.invoke(app, [*args, "--max-rounds", "0"])
+    assert bad.exit_code == 2
+
+
+def test_simulate_refuses_an_invalid_stage_with_exit_1_and_its_findings_on_stderr(
+    tmp_path: Path,
+):
+    # rule: CORNER-1 (mud laid in the stage file closes the hairpin: R206, an error)
+    stage = tmp_path / "closed.yaml"
+    stage.write_text(
+        "format: trackkit-stage/1\ntiles: [{tile: 202a}, {tile: 205a}, "
+        "{tile: 210a, tokens: [{token: mud, value: -1}, {token: mud, value: -1}]}, "
+        "{tile: 203a}]\n"
+    )
+    runner = CliRunner()
+    out = runner.invoke(app, ["simulate", str(stage), "--format", "json"])
+    assert out.exit_code == 1 and out.stdout == ""
+    assert "INVALID" in out.stderr and "R206" in out.stderr
+    valid = runner.invoke(app, ["validate", str(stage)])
+    assert valid.exit_code == 1  # the same status as validate
+    # a rally with one bad stage races none of them
+    both = runner.invoke(app, ["simulate", str(EXAMPLES / "col-de-turini.yaml"), str(stage)])
+    assert both.exit_code == 1 and both.stdout == "" and "R206" in both.stderr
+
+
+def test_validate_simulate_explains_the_par_time():
+    runner = CliRunner()
+    stage = str(EXAMPLES / "col-de-turini.yaml")
+    text = runner.invoke(app, ["validate", stage, "--simulate", "2"])
+    assert text.exit_code == 0, text.output
+    doc = json.loads(
+        runner.invoke(app, ["validate", stage, "--simulate", "2", "--format", "json"]).stdout
+    )
+    summary = doc["files"][0]["summary"]
+    assert summary["par_time_note"] == "lower bound, fastest legal line with no dice risk"
+    line = f"par {summary['par_time']} s: lower bound, fastest legal line with no dice risk"
+    assert line in text.stdout
+    assert summary["simulation"]["dnf"] == {"stuck": 0, "round cap": 0}

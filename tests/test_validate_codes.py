@@ -340,6 +340,23 @@ def test_t_codes_for_a_broken_user_tile():
     assert "T503" in codes(make_stage("202a", "998a", "203a"), library=lib)
 
 
+def test_p605_cars_stuck_names_the_tile_the_spot_and_the_cause():
+    # rule: CORNER-1, SHORTCUT-2 (two mud tokens close both lanes of the 210a hairpin; the
+    # stage is invalid, R206, but its races show what validate --simulate reports)
+    from trackkit.sim.playability import playability
+
+    mud = {"token": "mud", "value": -1}
+    report = validate(make_stage("202a", "205a", {"tile": "210a", "tokens": [mud, mud]}, "203a"))
+    found, extras = playability(report, races=2, players=2)
+    stuck = [f for f in found if f.code == "P605"]
+    assert [(f.location.tile_index, f.location.tile, f.severity) for f in stuck] == [
+        (3, "210a", Severity.WARNING)
+    ]
+    assert stuck[0].fix and "mud" in stuck[0].fix
+    assert extras["simulation"]["dnf"] == {"stuck": 4, "round cap": 0}
+    assert "P601" in [f.code for f in found]  # nobody finished, either
+
+
 def test_every_error_code_has_a_fix_and_every_code_is_tested():
     from pathlib import Path
 

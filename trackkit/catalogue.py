@@ -198,6 +198,13 @@ _CODES = [
         W,
         "One start position wins far too often: lengthen the stage before the first corner.",
     ),
+    Code(
+        "P605",
+        "cars-stuck",
+        W,
+        "Mud or damage left cars no legal way on: put fewer mud tokens on that tile (each "
+        "lowers its corner limits by 1), or use a corner with higher limits there.",
+    ),
     # tile data
     Code("T501", "space-unreachable", E, "Every space must lie on a path from entry to exit."),
     Code("T502", "limit-out-of-range", E, "Corner and shortcut limits are gears 1..6."),

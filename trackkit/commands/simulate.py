@@ -41,9 +41,22 @@ def simulate(
         Path | None,
         typer.Option(help="Write the full turn log of the first race to this JSON file."),
     ] = None,
+    max_rounds: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=10_000,
+            help="Round cap: a race ends after this many rounds, and cars still racing "
+            'then are DNF "round cap". (A car that can never get past a spot is DNF '
+            '"stuck" at once.)',
+        ),
+    ] = 200,  # trackkit.sim.race.MAX_ROUNDS (not imported here: the help stays fast)
     kind: KindOption = None,
 ) -> None:
-    """Race the stage with bots and report times, losses of control and where cars stall."""
+    """Race the stage with bots and report times, losses of control and where cars stall.
+
+    An invalid stage is not raced: its errors go to stderr and the exit status is 1.
+    """
     from trackkit.formats import load_stage, write_text_atomic
     from trackkit.sim.bots import BOTS
     from trackkit.sim.simulate import SimulationError, simulate_files
@@ -86,11 +99,16 @@ def simulate(
                 jobs=jobs,
                 progress=bar.update,
                 want_replay=replay is not None,
+                max_rounds=max_rounds,
                 kind=kind_of(kind),
                 note=lambda text: typer.echo(f"trackkit: note: {text}", err=True),
             )
         except SimulationError as exc:
-            raise fail(str(exc)) from None
+            from trackkit.validate.text import report_text
+
+            for report in exc.reports:  # the findings, as 'trackkit validate' prints them
+                typer.echo(report_text(report), err=True)
+            raise fail(str(exc), code=1) from None
     if replay is not None and replay_text is not None:
         try:
             write_text_atomic(replay, replay_text)
@@ -141,11 +159,37 @@ def text_report(doc: dict[str, Any]) -> str:
             "most dangerous tiles: "
             + ", ".join(f"tile {k} ({v['tile']}) {v['per_race']:.2f}/race" for k, v in worst)
         )
-    if doc["stuck"]:
-        lines.append(
-            "cars stuck (turn cap): " + ", ".join(f"{k} x{v}" for k, v in doc["stuck"].items())
-        )
+    lines += _dnf_lines(doc)
     return "\n".join(lines)
+
+
+def _dnf_lines(doc: dict[str, Any]) -> list[str]:
+    """Who did not finish and why: stuck for good (where, by what), or the round cap."""
+    drivers = doc["time"]["drivers"]
+    stuck = sum(d.get("dnf", {}).get("stuck", 0) for d in drivers)
+    capped = sum(d.get("dnf", {}).get("round cap", 0) for d in drivers)
+    if not doc["stuck"] and not stuck and not capped:
+        return []
+    cap = doc["settings"].get("max_rounds")
+    lines = [
+        "",
+        f"did not finish: {stuck} stuck, {capped} at the round cap"
+        + (f" ({cap} rounds)" if cap else "")
+        + (
+            "; cars stopped at " + ", ".join(f"{k} x{v}" for k, v in doc["stuck"].items())
+            if doc["stuck"]
+            else ""
+        ),
+    ]
+    for d in drivers:
+        dnf = d.get("dnf", {})
+        if any(dnf.values()):
+            parts = [f"{n} {reason}" for reason, n in dnf.items() if n]
+            lines.append(f"  {d['name']}: " + ", ".join(parts))
+    for spot in doc.get("stuck_spots", []):
+        where = "at the start" if spot["space"] == "start" else f"on {spot['space']}"
+        lines.append(f"stuck x{spot['count']} {where}: {spot['cause']}")
+    return lines
 
 
 def replay_cmd(

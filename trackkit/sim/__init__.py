@@ -1,14 +1,17 @@
-"""Races with bots: the race loop, bots, statistics, replays and par time."""
+"""Races with bots: the race loop, bots, stuck cars, statistics, replays and par time."""
 
 from trackkit.sim.bots import BOTS, make_bot
-from trackkit.sim.race import DriverSpec, RaceResult, Settings, prepare, run_race
+from trackkit.sim.race import Dnf, DriverSpec, RaceResult, Settings, prepare, run_race
 from trackkit.sim.stats import run_many, summarize_races
+from trackkit.sim.stuck import StuckSpot
 
 __all__ = [
     "BOTS",
+    "Dnf",
     "DriverSpec",
     "RaceResult",
     "Settings",
+    "StuckSpot",
     "make_bot",
     "prepare",
     "run_many",

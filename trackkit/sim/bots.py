@@ -7,7 +7,9 @@
 
 All three search the same legal plans (:func:`trackkit.rules.plans.legal_plans`), pruned
 to steps a sensible driver considers, and break ties by plan order: the same seed and
-position always give the same choice.
+position always give the same choice. None of them ends a turn where it can see it would
+be stuck (no path to the finish left, :mod:`trackkit.sim.stuck`) while another plan keeps
+a path open.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView
 from trackkit.rules.risk import RiskSoFar, flat_out_risk
 from trackkit.rules.track import Track
 from trackkit.sim.memo import PlanMemo
+from trackkit.sim.stuck import dashboard_key, reach_of
 
 __all__ = ["BOTS", "Bot", "Choice", "make_bot", "pruners"]
 
@@ -145,13 +148,30 @@ def _scorer(ctx: PlanContext) -> Callable[[PlanStep], float]:
     return score
 
 
+def _dead_ends(ctx: PlanContext) -> frozenset[str]:
+    """Spaces from which this car could never finish (mud closed the way on: CORNER-1)."""
+    return reach_of(ctx.track).dead(ctx.mud)
+
+
+def _stuck_after(ctx: PlanContext) -> Callable[[PlanStep], bool]:
+    """Whether a turn ending with a step leaves the car stuck (``Reach.traps``)."""
+    trapped = reach_of(ctx.track).traps(ctx)
+    return lambda last: not last.finishes and trapped(last.space, last.speed)
+
+
 def _candidates(ctx: PlanContext) -> list[tuple[float, Plan]]:
+    """Scored plans to choose from: none that leaves the car stuck if another does not."""
     keep, keep_move = pruners(ctx)
     plans = legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move)
     out = [(_score(ctx, p), p) for p in plans]
     if not out:  # nothing a sensible driver would do: any legal plan, safest first
         out = [(_score(ctx, p), p) for p in legal_plans(ctx, max_steps=2)]
-    return out
+    stuck_after = _stuck_after(ctx)
+    kept = [(score, p) for score, p in out if not stuck_after(p.steps[-1])]
+    if not kept and out:  # every sensible plan leaves it stuck: any legal one that does not
+        every = legal_plans(ctx, max_steps=MAX_STEPS)
+        kept = [(_score(ctx, p), p) for p in every if not stuck_after(p.steps[-1])]
+    return kept or out
 
 
 class _Bot:
@@ -176,19 +196,7 @@ class _Bot:
     def _board_key(self, board: Dashboard) -> Hashable:
         # a seat keeps its dashboard all race: its key is worked out once
         if self._board is None or self._board[0] is not board:
-            columns = tuple(
-                (s, tuple(c.gears), c.brake, c.coast, c.boost, c.danger_limit)
-                for s, c in sorted(board.columns.items())
-            )
-            key = (
-                board.name,
-                columns,
-                tuple(sorted(board.leader_surfaces)),
-                tuple(sorted(board.forced_leader_surfaces)),
-                board.sisu,
-                board.puncture_proof,
-            )
-            self._board = (board, key)
+            self._board = (board, dashboard_key(board))
         return self._board[1]
 
 
@@ -273,10 +281,14 @@ def _greedy(ctx: PlanContext, *, max_risk: float) -> tuple[Plan, set[str] | None
     score_of = _scorer(ctx)
     sisu = ctx.car.sisu_token
     risk = RiskSoFar()
+    dead = _dead_ends(ctx)
+    stuck_after = _stuck_after(ctx)
     best_plan, best_score = Plan(()), float("-inf")
     for _ in range(MAX_STEPS):
         step_best: tuple[float, PlanStep, RiskSoFar] | None = None
         for step in builder.options():
+            if dead and step.space in dead and not step.finishes:
+                continue  # a dead end stays one whatever follows (the fallback may take it)
             score = score_of(step)
             if step_best is not None and score <= step_best[0]:
                 continue  # cannot beat the best so far: its risk does not matter
@@ -287,7 +299,7 @@ def _greedy(ctx: PlanContext, *, max_risk: float) -> tuple[Plan, set[str] | None
         if step_best is None:
             break
         score, step, risk = step_best
-        if score > best_score:
+        if score > best_score and not stuck_after(step):  # never stop where stuck for good
             best_plan, best_score = builder.plan(step), score
         if step.finishes:
             break

@@ -15,7 +15,10 @@ from trackkit.sim.race import Settings, prepare
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.validate import Report
 
-__all__ = ["findings_from", "playability"]
+__all__ = ["PAR_TIME_NOTE", "findings_from", "playability"]
+
+#: What the par time is (the summary says it beside the figure).
+PAR_TIME_NOTE = "lower bound, fastest legal line with no dice risk"
 
 #: Thresholds of the playability findings.
 UNFINISHED_RATE = 0.05
@@ -43,13 +46,20 @@ def playability(
     tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
     doc = summarize_races(results, settings, seed=seed, tiles=tiles)
     rates = {int(k): v["per_race"] for k, v in doc["loss_of_control"]["by_tile"].items()}
+    dnf = {
+        reason: sum(d["dnf"][reason] for d in doc["time"]["drivers"])
+        for reason in doc["time"]["drivers"][0]["dnf"]
+    }
     extras = {
         "par_time": par_time(prepared),
+        "par_time_note": PAR_TIME_NOTE,
         "simulation": {
             "races": races,
             "seed": seed,
             "players": players,
+            "max_rounds": max_rounds,
             "finish_rate": doc["finish_rate"],
+            "dnf": dnf,
             "mean_time": doc["time"]["overall"]["mean"],
             "losses_per_race": doc["loss_of_control"]["per_race"],
             "most_dangerous_tiles": [
@@ -70,11 +80,29 @@ def findings_from(
     unfinished = 1.0 - doc["finish_rate"]
     if unfinished > UNFINISHED_RATE:
         where = ", ".join(f"{k} x{v}" for k, v in list(doc["stuck"].items())[:3])
+        dnf = [d.get("dnf", {}) for d in doc.get("time", {}).get("drivers", [])]
+        why = ", ".join(
+            f"{sum(d.get(reason, 0) for d in dnf)} {reason}" for reason in ("stuck", "round cap")
+        )
         out.append(
             finding(
                 "P601",
-                f"{unfinished:.0%} of drivers did not finish (stuck at {where or 'start'})",
+                f"{unfinished:.0%} of drivers did not finish"
+                + (f" ({why})" if dnf else "")
+                + f"; cars stopped at {where or 'start'}",
                 Location(path="simulation"),
+            )
+        )
+    for spot in doc.get("stuck_spots", []):  # no legal way on, ever (sim/stuck.py)
+        tile = by_index.get(spot["tile_index"])
+        space = spot["space"] if spot["space"] != "start" else None
+        loc = tile.location(space=space) if tile else Location(path="simulation", space=space)
+        out.append(
+            finding(
+                "P605",
+                f"{spot['count']} car(s) in {races} races got stuck "
+                f"{'at the start' if space is None else 'on ' + space}: {spot['cause']}",
+                loc,
             )
         )
     for space, count in doc["blocked_turns"]["by_space"].items():

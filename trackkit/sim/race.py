@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from trackkit.rules.dashboard import Dashboard, dashboard
 from trackkit.rules.plans import PlanContext
@@ -28,8 +29,10 @@ from trackkit.rules.table import Table, new_table
 from trackkit.rules.track import Track
 from trackkit.sim.bots import MAX_STEPS, Bot, make_bot
 from trackkit.sim.memo import PlanMemo
+from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
 
 __all__ = [
+    "Dnf",
     "DriverResult",
     "DriverSpec",
     "Prepared",
@@ -50,14 +53,22 @@ class DriverSpec:
     bot: str = "cautious"
 
 
+#: Rounds a race lasts at most (``simulate --max-rounds``): cars still racing then are DNF.
+MAX_ROUNDS = 200
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How races are run."""
+    """How races are run.
+
+    ``max_rounds`` is the round cap: a car that has not finished when it is reached is out
+    of the race, DNF "round cap" (a car that can never finish is out at once, "stuck").
+    """
 
     drivers: tuple[DriverSpec, ...]
     hillclimb: bool = False
     attempts: int = 3
-    max_rounds: int = 200
+    max_rounds: int = MAX_ROUNDS
     short_game: bool = True
 
     @classmethod
@@ -68,13 +79,23 @@ class Settings:
         cars: tuple[str, ...] = ("dirt",),
         bots: tuple[str, ...] = ("cautious",),
         hillclimb: bool = False,
+        max_rounds: int = MAX_ROUNDS,
     ) -> Settings:
         """``players`` drivers cycling through the given cars and bots."""
         drivers = tuple(
             DriverSpec(f"driver {i + 1}", cars[i % len(cars)], bots[i % len(bots)])
             for i in range(players)
         )
-        return cls(drivers, hillclimb=hillclimb)
+        return cls(drivers, hillclimb=hillclimb, max_rounds=max_rounds)
+
+
+class Dnf(StrEnum):
+    """Why a driver's race ended before it made all its attempts (did not finish)."""
+
+    STUCK = "stuck"
+    """No legal move could ever get the car past its spot (:mod:`trackkit.sim.stuck`)."""
+    ROUND_CAP = "round cap"
+    """Still racing when the race reached ``Settings.max_rounds``."""
 
 
 #: The token each kind of crash damage is when it goes back in the bag (DAMAGE-1).
@@ -147,6 +168,11 @@ class DriverResult:
     blocked: list[str] = field(default_factory=list)
     turns: int = 0
     stuck_at: str | None = None
+    """Where the car stood when its race ended early ("start": not on the stage)."""
+    out: Dnf | None = None
+    """Why its race ended early (None: it made every attempt)."""
+    stuck: StuckSpot | None = None
+    """Where and why it got stuck (``out`` is :attr:`Dnf.STUCK`)."""
 
     @property
     def best(self) -> int | None:
@@ -173,6 +199,8 @@ class _Seat:
     attempt: int = 0
     done: bool = False
     waiting_since: int | None = None
+    stayed: bool = False
+    """Its last turn was on the track and it did not move (blocked, or no plan)."""
 
 
 def _occupied(seats: list[_Seat], me: int) -> set[str]:
@@ -212,7 +240,8 @@ def run_race(
 ) -> RaceResult:
     """Race ``settings.drivers`` on the stage; the same seed gives the same race."""
     rng = random.Random(seed)
-    rules = prepared.ruleset
+    rules, track = prepared.ruleset, prepared.track
+    reach = reach_of(track)
     table: Table = new_table(rules, rng)
     seats = [
         _Seat(
@@ -237,22 +266,38 @@ def run_race(
         order = _play_order(prepared, seats, on_stage)
         # rule: TURN-1 (staggered start: one more driver enters each round)
         # (a driver who found the start grid full tries again the next round)
-        order += [i for i in range(min(rnd, len(seats))) if not seats[i].started]
+        order += [
+            i for i in range(min(rnd, len(seats))) if not seats[i].started and not seats[i].done
+        ]
         # rule: HILLCLIMB-4 (one re-entry per round, last, first finisher first)
         waiting = [
             i
             for i in finish_order
             if (since := seats[i].waiting_since) is not None and since < rnd and not seats[i].done
         ]
-        everyone_started = all(s.started for s in seats)
+        everyone_started = all(s.started or s.done for s in seats)
         if waiting and (everyone_started or not settings.short_game):
             order.append(waiting[0])  # it stops waiting once its car is on the stage
-        leader = order[0] if order else None  # rule: MOVE-3 (first in play order)
+        led = False  # rule: MOVE-3 (the first in play order leads)
         for i in order:
-            table = _turn(prepared, seats, i, rnd, rng, table, results, log, leader=i == leader)
-            if observe is not None:
-                observe(rnd, i, tuple(seat.car for seat in seats))
+            mud = table.mud_for(i)
             seat = seats[i]
+            # (with no mud for it and a stage open everywhere, only a car that stayed can be)
+            spot = (
+                stuck_spot(track, seat.board, rules, seat.car, mud, stayed=seat.stayed)
+                if mud or seat.stayed or not reach.open
+                else None
+            )
+            if spot is not None:  # its race is over now, not at the round cap
+                _retire(seat, results[i], spot)
+                log.append(TurnLog(rnd, i, seat.attempt, "(stuck)", "dnf", [_stuck_event(spot)]))
+                continue
+            table = _turn(
+                prepared, seats, i, rnd, rng, table, results, log, leader=not led, mud=mud
+            )
+            led = True
+            if observe is not None:
+                observe(rnd, i, tuple(s.car for s in seats))
             if seat.car.finished:
                 results[i].times.append(stage_time(seat.car))
                 results[i].finished = True
@@ -277,7 +322,21 @@ def run_race(
     for i, seat in enumerate(seats):
         if not seat.done:
             results[i].stuck_at = seat.car.space or "start"
+            results[i].out = Dnf.ROUND_CAP
     return RaceResult(results, rnd, log)
+
+
+def _retire(seat: _Seat, result: DriverResult, spot: StuckSpot) -> None:
+    """A stuck car is out of the race: off the track, it blocks no one (TRAFFIC-4)."""
+    seat.done = True
+    seat.car = replace(seat.car, on_track=False)
+    result.out = Dnf.STUCK
+    result.stuck = spot
+    result.stuck_at = spot.space
+
+
+def _stuck_event(spot: StuckSpot) -> Event:
+    return Event("stuck", None if spot.space == "start" else spot.space, note=spot.cause)
 
 
 def _turn(
@@ -291,6 +350,7 @@ def _turn(
     log: list[TurnLog],
     *,
     leader: bool,
+    mud: dict[int, int],
 ) -> Table:
     seat = seats[i]
     track = prepared.track
@@ -315,14 +375,13 @@ def _turn(
         for j, s in enumerate(seats)
         if j != i and s.car.space and not s.car.finished
     )
-    ctx = PlanContext(
-        track, seat.board, prepared.ruleset, car, others, leader=leader, mud=table.mud_for(i)
-    )
+    ctx = PlanContext(track, seat.board, prepared.ruleset, car, others, leader=leader, mud=mud)
     choice = seat.bot.choose(ctx, rng)
     outcome = resolve(ctx, choice.plan, choice.mode, rng, table=table, policy=choice.policy)
     seat.car = outcome.car
     res = results[i]
     res.turns += 1
+    seat.stayed = not choice.plan.steps
     if not choice.plan.steps:
         res.blocked.append(car.space or "start")
     if outcome.lost_control:

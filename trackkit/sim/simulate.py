@@ -7,18 +7,27 @@ from dataclasses import replace
 from typing import Any
 
 from trackkit.errors import TrackkitError
+from trackkit.models.findings import Severity
 from trackkit.models.stage import Kind, Stage
 from trackkit.rules.track import Track
-from trackkit.sim.race import Settings, prepare, run_race
+from trackkit.sim.race import MAX_ROUNDS, Settings, prepare, run_race
 from trackkit.sim.replay import replay_document
 from trackkit.sim.stats import RaceSummary, race_seed, run_many, summarize_races
-from trackkit.validate import validate
+from trackkit.validate import Report, validate
 
 __all__ = ["SimulationError", "simulate_files"]
 
 
 class SimulationError(TrackkitError):
-    """A stage that cannot be raced (it has errors)."""
+    """Stages that cannot be raced: they have errors (``reports`` holds their findings)."""
+
+    def __init__(self, message: str, reports: Sequence[Report] = ()) -> None:
+        super().__init__(message)
+        self.reports = list(reports)
+
+
+def _errors(report: Report) -> list[str]:
+    return [f.code for f in report.findings if f.severity is Severity.ERROR]
 
 
 def simulate_files(
@@ -33,6 +42,7 @@ def simulate_files(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     want_replay: bool = False,
+    max_rounds: int = MAX_ROUNDS,
     kind: Kind | None = None,
     note: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, Any], str | None]:
@@ -40,23 +50,37 @@ def simulate_files(
 
     ``kind`` overrides each stage's own event kind (see ``validate``); ``note`` is told,
     in words, how a stage's kind was inferred when its file gives none.
+
+    Raises
+    ------
+    SimulationError
+        If any stage has errors (none is raced then).
     """
     per_stage: list[list[RaceSummary]] = []
     docs = []
     replay_text = None
     settings = None
-    for stage, name in zip(stages, names, strict=True):
-        report = validate(stage, kind=kind, file=name)
+    reports = [
+        validate(stage, kind=kind, file=name) for stage, name in zip(stages, names, strict=True)
+    ]
+    for report in reports:
         for f in report.findings:
             if note is not None and f.code == "H404":
-                note(f"{name}: {f.message}")
-        if not report.valid:
-            raise SimulationError(
-                f"{name}: the stage has errors ({', '.join(report.codes)}); "
-                "run 'trackkit validate' first"
-            )
+                note(f"{report.file}: {f.message}")
+    invalid = [r for r in reports if not r.valid]
+    if invalid:
+        raise SimulationError(
+            "; ".join(f"{r.file}: the stage has errors ({', '.join(_errors(r))})" for r in invalid)
+            + ": not raced (the fixes are in the findings)",
+            invalid,
+        )
+    for stage, report in zip(stages, reports, strict=True):
         settings = Settings.default(
-            players, cars=cars, bots=bots, hillclimb=report.kind is Kind.HILLCLIMB
+            players,
+            cars=cars,
+            bots=bots,
+            hillclimb=report.kind is Kind.HILLCLIMB,
+            max_rounds=max_rounds,
         )
         layout = report.layout
         prepared = prepare(Track.from_graph(report.graph, layout))
@@ -93,6 +117,11 @@ def simulate_files(
                 ),
                 rounds=sum(r.rounds for r in rows),
                 start_positions=rows[0].start_positions,
+                # the first stage a driver did not finish says why (spots: per stage)
+                dnf=tuple(
+                    next((r.dnf[i] for r in rows if r.dnf and r.dnf[i]), None)
+                    for i in range(players)
+                ),
             )
         )
     rally = replace(settings, hillclimb=False)

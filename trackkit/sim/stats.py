@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from trackkit.sim.race import Prepared, RaceResult, Settings, run_race
+from trackkit.sim.race import Dnf, Prepared, RaceResult, Settings, run_race
 
 __all__ = ["RaceSummary", "race_seed", "run_many", "summarize_races"]
 
@@ -31,6 +31,10 @@ class RaceSummary:
     stuck: tuple[tuple[int, str | None], ...]
     rounds: int
     start_positions: tuple[int, ...]
+    dnf: tuple[str | None, ...] = ()
+    """Per driver: why it did not finish (a :class:`~trackkit.sim.race.Dnf`), or None."""
+    spots: tuple[tuple[int, str, str, str], ...] = ()
+    """Where cars got stuck: (tile index, tile id, space, cause)."""
 
 
 def _summary(result: RaceResult) -> RaceSummary:
@@ -44,6 +48,12 @@ def _summary(result: RaceResult) -> RaceSummary:
         stuck=tuple((i, d.stuck_at) for i, d in enumerate(drivers) if not d.finished),
         rounds=result.rounds,
         start_positions=tuple(range(len(drivers))),
+        dnf=tuple(None if d.finished or d.out is None else d.out.value for d in drivers),
+        spots=tuple(
+            (d.stuck.tile, d.stuck.face, d.stuck.space, d.stuck.cause)
+            for d in drivers
+            if d.stuck is not None
+        ),
     )
 
 
@@ -145,6 +155,11 @@ def summarize_races(
             "bot": d.bot,
             "finish_rate": round(sum(r.finished[i] for r in races) / n, 4) if n else 0.0,
             "time": _dist([float(t) for t in times if t is not None]),
+            # did not finish, by reason: stuck for good, or still racing at the round cap
+            "dnf": {
+                reason.value: sum(1 for r in races if r.dnf and r.dnf[i] == reason.value)
+                for reason in Dnf
+            },
         }
         if settings.hillclimb:
             entry["attempts_finished"] = (
@@ -156,6 +171,7 @@ def summarize_races(
     loss_by_space = Counter(space for r in races for _, _tile, space in r.losses)
     blocked = Counter(space for r in races for space in r.blocked)
     stuck = Counter(space or "start" for r in races for _, space in r.stuck)
+    spots = Counter(spot for r in races for spot in r.spots)
     wins: Counter[int] = Counter()
     for r in races:
         timed = [(t, i) for i, t in enumerate(r.times) if t is not None]
@@ -169,6 +185,7 @@ def summarize_races(
             "cars": [d.car for d in drivers],
             "bots": [d.bot for d in drivers],
             "hillclimb": settings.hillclimb,
+            "max_rounds": settings.max_rounds,
         },
         "finish_rate": round(sum(sum(r.finished) for r in races) / (n * len(drivers)), 4)
         if n
@@ -187,6 +204,10 @@ def summarize_races(
             "by_space": dict(sorted(blocked.items())),
         },
         "stuck": dict(sorted(stuck.items())),
+        "stuck_spots": [
+            {"tile_index": t, "tile": face, "space": space, "cause": cause, "count": c}
+            for (t, face, space, cause), c in sorted(spots.items())
+        ],
         "wins_by_start_position": {str(i + 1): wins.get(i, 0) for i in range(len(drivers))},
         "rounds": _dist([float(r.rounds) for r in races]),
     }

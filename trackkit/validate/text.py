@@ -44,7 +44,8 @@ def summary_text(summary: dict[str, Any]) -> list[str]:
     if extras:
         lines.append("features: " + ", ".join(extras))
     if summary.get("par_time") is not None:
-        lines.append(f"par time (no dice risk): {summary['par_time']} s")
+        note = summary.get("par_time_note", "no dice risk")
+        lines.append(f"par {summary['par_time']} s: {note}")
     sim = summary.get("simulation")
     if sim:
         worst = (
