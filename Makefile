@@ -27,6 +27,8 @@ demo: $(STAMP)
 	$(BIN)/trackkit validate --kind hillclimb examples/hillclimb-pikes.rgt
 	@echo "--- a broken stage: every problem in one pass (exit status 1 expected) ---"
 	-$(BIN)/trackkit validate examples/broken-stage.yaml
+	@echo "--- a Rekee file with one tile mistyped: one break, one list (exit status 1 expected) ---"
+	-$(BIN)/trackkit validate examples/turini-typo.rekee.json
 	@mkdir -p out
 	$(BIN)/trackkit render examples/col-de-turini.yaml -o out/col-de-turini.svg
 	$(BIN)/trackkit render examples/col-de-turini.yaml -o out/col-de-turini.png --px 1600

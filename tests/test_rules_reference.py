@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
@@ -282,10 +281,6 @@ def test_no_file_points_to_rule_texts_outside_the_repository() -> None:
     assert not found, "point to docs/rules.md instead:\n  " + "\n  ".join(found)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="README.md is the lead's to edit (issue 9); delete this mark once it is fixed",
-)
 def test_the_readme_points_to_the_rules_reference_only() -> None:
     assert not _pointers_outside(REPO / "README.md")
 
