@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import KindOption, echo_kind_note, fail, kind_of
+from trackkit.commands.common import ForceOption, KindOption, echo_kind_note, fail, kind_of
 from trackkit.errors import InputError
 
 
@@ -26,6 +26,7 @@ def convert(
         ),
     ],
     kind: KindOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Convert a stage between native YAML/JSON, Rekee JSON and .rgt.
 
@@ -34,12 +35,14 @@ def convert(
     """
     from trackkit.assemble import lay_out
     from trackkit.convert import dump_stage
-    from trackkit.formats import format_for_path, load_stage, write_text_atomic
+    from trackkit.formats import format_for_path, load_stage
+    from trackkit.formats.files import check_output, write_text_atomic
     from trackkit.validate.hillclimb import stage_kind
 
     try:
         stage = load_stage(source)
         fmt = format_for_path(output)
+        check_output(output, force=force)
         layout = lay_out(stage)
         event, notes = stage_kind(layout, kind_of(kind))
         echo_kind_note(notes, source)
@@ -66,7 +69,7 @@ def convert(
                     f"trackkit: warning: {output.name} ({fmt}) cannot hold {'; '.join(lost)}{hint}",
                     err=True,
                 )
-        write_text_atomic(output, dump_stage(stage, fmt))
+        write_text_atomic(output, dump_stage(stage, fmt), force=force)
     except InputError as exc:
         raise fail(str(exc)) from None
     typer.echo(f"wrote {output} ({fmt})")
