@@ -12,6 +12,7 @@ tests behave the same when run as root (who could write a 0444 file) as for a us
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -23,14 +24,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from stagekit import REPO
 from typer.testing import CliRunner
 
 from trackkit.cli import app
 from trackkit.errors import InputError
+from trackkit.formats import load_stage
 from trackkit.formats.files import check_output, folder_lock, is_read_only, write_text_atomic
 from trackkit.render.convert import SvgDoc
 from trackkit.render.output import page_paths, save_pages
+from trackkit.roundtrip import yaml_comment_lines
+from trackkit.validate import validate
 
 EXAMPLES = REPO / "examples"
 TURINI = EXAMPLES / "col-de-turini.yaml"
@@ -403,3 +408,169 @@ def test_two_print_processes_started_together_leave_one_print(tmp_path: Path) ->
             _, err = proc.communicate(timeout=120)
             assert proc.returncode == 0, err
         assert pages(shared) in solo.values(), (delay, sorted(pages(shared)))
+
+
+# --- 15.4: converting never changes what a stage means ---------------------------------------
+
+BAD = """\
+format: trackkit-stage/1
+name: Bad tokens   # a comment
+boxes: [dirt-core]
+tiles:
+  - tile: 202a
+  # the tile with the tokens
+  - tile: 205a
+    tokens: [{token: oxygen, value: -5}, {token: cloud, value: 9}, {token: banana}]
+  - tile: 203a
+"""
+
+
+@pytest.fixture
+def bad(tmp_path: Path) -> Path:
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", ["out.rekee.json", "out.rgt", "out.yaml", "out.json"])
+def test_convert_refuses_a_stage_with_errors_and_prints_the_findings(
+    name: str, bad: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / name
+    result = run("convert", bad, "-o", out)
+    assert result.exit_code == 1
+    codes = {f.code for f in validate(load_stage(bad)).findings if f.severity.value == "error"}
+    assert codes == {"R201", "R202"}
+    for code in codes:
+        assert code in result.stderr
+    assert "--force" in result.stderr
+    assert not out.exists()
+
+
+def _warnings(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("trackkit: warning:")]
+
+
+@pytest.mark.parametrize("name", ["out.rekee.json", "out.rgt"])
+def test_forced_convert_names_every_item_the_editor_file_cannot_hold(
+    name: str, bad: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / name
+    result = run("convert", bad, "-o", out, "--force")
+    assert result.exit_code == 0, result.output
+    warnings = _warnings(result.stderr)
+
+    def one(*words: str) -> str:
+        (line,) = [w for w in warnings if all(word in w for word in words)]
+        return line
+
+    one("oxygen -5", "tiles[1].tokens[0]")  # reads back as a bare oxygen token
+    one("cloud 9", "tiles[1].tokens[1]")  # reads back as a cloud
+    one("banana", "tiles[1].tokens[2]")  # the editor has no such token
+    one("boxes", "dirt-core")
+    assert "2, 6" in one("comments")  # the lines of bad.yaml's comments
+    # what the warnings say is lost is lost: the tokens read back otherwise
+    back = [(t.token, t.value) for t in load_stage(out).tiles[1].tokens]
+    assert back == [("oxygen", None), ("cloud", None), ("banana", None)]
+
+
+def test_forced_convert_to_native_warns_only_about_comments(bad: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    result = run("convert", bad, "-o", out, "--force")
+    assert result.exit_code == 0, result.output
+    (warning,) = _warnings(result.stderr)
+    assert "comments" in warning
+    assert load_stage(out).tiles == load_stage(bad).tiles  # every token value kept
+
+
+def test_a_clean_conversion_between_editor_files_warns_about_nothing(tmp_path: Path) -> None:
+    rgt = tmp_path / "turini.rgt"
+    result = run("convert", EXAMPLES / "col-de-turini.rekee.json", "-o", rgt)
+    assert result.exit_code == 0, result.output
+    assert _warnings(result.stderr) == []
+    result = run("convert", rgt, "-o", tmp_path / "back.rekee.json")
+    assert result.exit_code == 0 and _warnings(result.stderr) == []
+
+
+def test_mud_in_an_rgt_file_is_named(tmp_path: Path) -> None:
+    stage = tmp_path / "mud.json"
+    doc = {
+        "format": "trackkit-stage/1",
+        "tiles": [
+            {"tile": "202a"},
+            {"tile": "224b", "tokens": [{"token": "mud", "value": -1}]},  # a shortcut
+            {"tile": "203a"},
+        ],
+    }
+    stage.write_text(json.dumps(doc), encoding="utf-8")
+    assert validate(load_stage(stage)).valid
+    result = run("convert", stage, "-o", tmp_path / "mud.rgt")
+    assert result.exit_code == 0, result.output
+    (warning,) = _warnings(result.stderr)
+    assert "mud -1" in warning and "tiles[1].tokens[0]" in warning
+    result = run("convert", stage, "-o", tmp_path / "mud.rekee.json")
+    assert _warnings(result.stderr) == []  # Rekee has a mud token
+
+
+def test_what_reading_an_editor_file_drops_is_named(tmp_path: Path) -> None:
+    data = json.loads((EXAMPLES / "col-de-turini.rekee.json").read_text(encoding="utf-8"))
+    data["lowResWidth"] = 800
+    data["tiles"][1]["tokens"] = [{"id": "cloud", "q": 0.25, "r": -0.5, "dir": 0}]
+    data["tiles"][2]["colour"] = "red"
+    path = tmp_path / "turini.rekee.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = run("convert", path, "-o", tmp_path / "turini.yaml")
+    assert result.exit_code == 0, result.output
+    warnings = _warnings(result.stderr)
+    assert len(warnings) == 3
+    assert any("lowResWidth" in w for w in warnings)
+    assert any("tiles[].colour" in w for w in warnings)
+    assert any("tiles[1]" in w and "205b" in w for w in warnings)  # where the token lay
+
+
+def test_a_tile_that_moves_in_the_round_trip_is_named(tmp_path: Path) -> None:
+    # the start tile listed last: an editor file walks the road from the start tile,
+    # so the tiles read back in another driving order (S110 is an error: --force)
+    stage = tmp_path / "late-start.yaml"
+    stage.write_text(
+        "format: trackkit-stage/1\ntiles: [{tile: 205a}, {tile: 202a}, {tile: 203a}]\n",
+        encoding="utf-8",
+    )
+    assert "S110" in validate(load_stage(stage)).codes
+    result = run("convert", stage, "-o", tmp_path / "x.rekee.json", "--force")
+    assert result.exit_code == 0, result.output
+    driven = [w for w in _warnings(result.stderr) if "driven" in w]
+    assert driven and any("tiles[0]" in w and "205a" in w for w in driven)
+
+
+def test_convert_in_onto_itself_asks_for_force(bad: Path, tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text(SHORT.replace("Short", "Short  # mine"), encoding="utf-8")
+    before = good.read_bytes()
+    result = run("convert", good, "-o", good)
+    assert result.exit_code == 2 and str(good) in result.stderr and "--force" in result.stderr
+    assert good.read_bytes() == before
+    link = tmp_path / "same.yaml"
+    link.symlink_to(good)
+    assert run("convert", good, "-o", link).exit_code == 2  # the same file by another name
+    assert good.read_bytes() == before
+    result = run("convert", good, "-o", good, "--force")
+    assert result.exit_code == 0, result.output
+    assert yaml.safe_load(good.read_text(encoding="utf-8"))["kind"] == "rally"
+
+
+def test_a_conversion_that_would_not_read_back_is_not_written(
+    short: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import trackkit.convert
+
+    monkeypatch.setattr(trackkit.convert, "dump_stage", lambda *_, **__: '{"Tuiles": 5}')
+    out = tmp_path / "out.rgt"
+    result = run("convert", short, "-o", out)
+    assert result.exit_code == 2 and str(out) in result.stderr
+    assert not out.exists()
+
+
+def test_yaml_comment_lines_skip_hashes_inside_values() -> None:
+    text = "a: 'x # y'\nb: \"#\"  # real\nc: |\n  # kept, part of the text\n# last\n"
+    assert yaml_comment_lines(text) == [2, 5]
