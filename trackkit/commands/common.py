@@ -13,7 +13,15 @@ if TYPE_CHECKING:
     from trackkit.models.findings import Finding
     from trackkit.models.stage import Kind
 
-__all__ = ["KindOption", "OutputFormat", "StageKind", "echo_kind_note", "fail", "kind_of"]
+__all__ = [
+    "ForceOption",
+    "KindOption",
+    "OutputFormat",
+    "StageKind",
+    "echo_kind_note",
+    "fail",
+    "kind_of",
+]
 
 
 class OutputFormat(StrEnum):
@@ -37,6 +45,16 @@ KindOption = Annotated[
         help="Treat the stage as this event kind. Default: the file's 'kind'; a file without "
         "one (Rekee and .rgt files never have one) is a hillclimb when it holds a climb tile "
         "or a climb token, else a rally.",
+    ),
+]
+
+ForceOption = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace an output file that is read-only (its mode bits deny you writing it; "
+        "root counts as the owner). Never replaces a folder, a device, a FIFO or a link "
+        "that leads nowhere.",
     ),
 ]
 

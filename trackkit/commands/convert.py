@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -26,47 +27,70 @@ def convert(
         ),
     ],
     kind: KindOption = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Convert a stage that has errors all the same, write over IN itself, "
+            "and replace a read-only OUT.",
+        ),
+    ] = False,
 ) -> None:
     """Convert a stage between native YAML/JSON, Rekee JSON and .rgt.
 
     A native file is written with the stage's kind spelled out (the file's own, --kind, or
-    the one inferred from climb tiles and tokens, which is then noted).
+    the one inferred from climb tiles and tokens, which is then noted). A stage with errors
+    is not converted (exit 1, with its findings), since a format may not hold what is wrong
+    with it: --force converts it as it is. Everything OUT will not keep (a token value the
+    format cannot hold, the kind, boxes, comments, ...) is named, one warning per item.
     """
-    from trackkit.assemble import lay_out
     from trackkit.convert import dump_stage
-    from trackkit.formats import format_for_path, load_stage, write_text_atomic
-    from trackkit.validate.hillclimb import stage_kind
+    from trackkit.formats import format_for_path, load_source
+    from trackkit.formats.files import check_output, write_text_atomic
+    from trackkit.roundtrip import conversion_losses
+    from trackkit.validate import validate
+    from trackkit.validate.text import report_text
 
     try:
-        stage = load_stage(source)
         fmt = format_for_path(output)
-        layout = lay_out(stage)
-        event, notes = stage_kind(layout, kind_of(kind))
-        echo_kind_note(notes, source)
-        # Editor files hold no kind: reading one back infers it from its climb tiles.
-        inferred, _ = stage_kind(lay_out(stage.model_copy(update={"kind": None})))
-        stage = stage.model_copy(update={"kind": event})
-        if fmt in ("rekee", "rgt"):
-            lost = [
-                f"{name}: {value}"
-                for name, value, default in (
-                    ("kind", event.value, inferred.value),
-                    ("ruleset", stage.ruleset, "dirt"),
-                    ("boxes", stage.boxes, None),
-                )
-                if value != default
-            ]
-            if lost:
-                hint = (
-                    f" (give --kind {event.value} to validate and simulate it as such)"
-                    if event != inferred
-                    else ""
-                )
-                typer.echo(
-                    f"trackkit: warning: {output.name} ({fmt}) cannot hold {'; '.join(lost)}{hint}",
-                    err=True,
-                )
-        write_text_atomic(output, dump_stage(stage, fmt))
+        if not force and _same_file(source, output):
+            raise InputError(
+                str(output),
+                "cannot write over the stage file being converted: it would lose its "
+                "comments and anything the format does not hold; --force writes it all "
+                "the same",
+            )
+        check_output(output, force=force)
+        src = load_source(source)
+        report = validate(src.stage, kind=kind_of(kind), file=str(source), source=src)
+        echo_kind_note(report.findings, source)
+        if not report.valid and not force:
+            typer.echo(report_text(report), err=True)
+            raise fail(
+                f"{source} has {report.errors} error(s): not converted, since {output.name} "
+                "may not hold what is wrong with it (fix them, or give --force to convert "
+                "it as it is)",
+                code=1,
+            )
+        stage = src.stage.model_copy(update={"kind": report.kind})
+        text = dump_stage(stage, fmt)
+        lost = conversion_losses(src, stage, fmt, text, kind=report.kind, file=str(output))
+        for item in lost:
+            typer.echo(f"trackkit: warning: {output.name} ({fmt}) {item}", err=True)
+        write_text_atomic(output, text, force=force)
     except InputError as exc:
         raise fail(str(exc)) from None
+    if not report.valid:
+        typer.echo(
+            f"trackkit: note: {source} has {report.errors} error(s); converted as it is (--force)",
+            err=True,
+        )
     typer.echo(f"wrote {output} ({fmt})")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two names are one file (the same path, a link, a hard link)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import KindOption, echo_kind_note, fail, kind_of
+from trackkit.commands.common import ForceOption, KindOption, echo_kind_note, fail, kind_of
 from trackkit.commands.render import (
     DEFAULT_TILE_SIZE_MM,
     StageFileArgument,
@@ -36,7 +36,8 @@ def print_stage(
             metavar="OUT",
             help="OUT.pdf: one PDF, page 1 the assembly overview, then the map pages "
             "2, 3, ... OUT.svg: the overview (page 1) in OUT.svg and each map page beside "
-            "it, named by its page number: OUT-page-02.svg, OUT-page-03.svg, ...",
+            "it, named by its page number: OUT-page-02.svg, OUT-page-03.svg, ... (page "
+            "files of an earlier print to OUT beyond this print's pages are removed).",
         ),
     ],
     paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
@@ -65,6 +66,7 @@ def print_stage(
     ] = True,
     theme: ThemeOption = None,
     event: KindOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Print a stage at true scale (1:1) over numbered pages with overlap and alignment marks.
     Portrait or landscape, whichever needs fewer pages. Each page has its number and
@@ -77,7 +79,7 @@ def print_stage(
     """
     from trackkit.assemble import lay_out
     from trackkit.formats import load_stage
-    from trackkit.render.convert import check_output_folder, write_bytes_atomic
+    from trackkit.render.convert import check_output, write_bytes_atomic
     from trackkit.render.output import output_kind, save_pages
     from trackkit.render.pages import print_pages
     from trackkit.render.theme import load_theme
@@ -85,7 +87,7 @@ def print_stage(
 
     try:
         kind = output_kind(output, ("pdf", "svg"))
-        check_output_folder(output)  # before the work, not after it
+        check_output(output, force=force)  # before the work, not after it
         stage = load_stage(file)
         colours = load_theme(theme) if theme is not None else None
         report = validate(stage, kind=kind_of(event))
@@ -106,13 +108,22 @@ def print_stage(
         except ValueError as exc:
             raise InputError(str(file), str(exc)) from None
         if kind == "pdf":
-            write_bytes_atomic(output, job.pdf())
+            write_bytes_atomic(output, job.pdf(), force=force)
             written = f"{output}"
         else:
-            paths = save_pages(output, job.overview, job.svg_pages())
+            files = save_pages(output, job.overview, job.svg_pages(), force=force)
+            paths = files.written
             written = f"{paths[0]} (overview) and {len(paths) - 1} page file(s) " + (
                 f"{paths[1].name} .. {paths[-1].name}" if len(paths) > 1 else ""
             )
+            if files.removed:
+                typer.echo(
+                    f"trackkit: note: removed {len(files.removed)} page file(s) of an earlier "
+                    f"print to {output.name}: "
+                    + ", ".join(p.name for p in files.removed[:3])
+                    + (" ..." if len(files.removed) > 3 else ""),
+                    err=True,
+                )
     except InputError as exc:
         raise fail(str(exc)) from None
     if not report.valid:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import KindOption, echo_kind_note, fail, kind_of
+from trackkit.commands.common import ForceOption, KindOption, echo_kind_note, fail, kind_of
 from trackkit.errors import InputError
 
 #: The library's default tile size (trackkit.geometry.DEFAULT_TILE_SIZE_MM), repeated here
@@ -71,6 +71,7 @@ def render(
             "of this stage (a simulation of another stage is refused), with a colour scale.",
         ),
     ] = None,
+    force: ForceOption = False,
 ) -> None:
     """Draw the map of a stage: tiles, every space, limits, features, tokens, legend.
     The SVG is in millimetres at true scale (viewBox in mm). A stage with errors is drawn
@@ -79,7 +80,7 @@ def render(
     """
     from trackkit.assemble import lay_out
     from trackkit.formats import load_stage
-    from trackkit.render.convert import SvgDoc, check_output_folder
+    from trackkit.render.convert import SvgDoc, check_output
     from trackkit.render.heat import read_heat
     from trackkit.render.output import output_kind, save_document
     from trackkit.render.svg import map_svg
@@ -88,7 +89,7 @@ def render(
 
     try:
         kind = output_kind(output, ("svg", "png", "pdf"))
-        check_output_folder(output)  # before the work, not after it
+        check_output(output, force=force)  # before the work, not after it
         stage = load_stage(file)
         colours = load_theme(theme) if theme is not None else None
         doc = _read_json(heat) if heat is not None else None
@@ -100,7 +101,7 @@ def render(
         )
         drawn = map_svg(report, layout, theme=colours, legend=legend, heat=losses)
         view = drawn.frame.view
-        save_document(output, SvgDoc(drawn.svg, view.w, view.h), kind=kind, px=px)
+        save_document(output, SvgDoc(drawn.svg, view.w, view.h), kind=kind, px=px, force=force)
     except InputError as exc:
         raise fail(str(exc)) from None
     report = drawn.report

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import fail
+from trackkit.commands.common import ForceOption, fail
 from trackkit.commands.print_ import Paper
 from trackkit.commands.render import ThemeOption
 from trackkit.errors import InputError
@@ -26,13 +26,14 @@ def tiles_sheet(
     box: Annotated[str | None, typer.Option(help="Only the faces of this box.")] = None,
     paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
     theme: ThemeOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Draw a catalogue of tile faces, each with its spaces, limits and features.
     Each face is labelled with its id, box, surface, danger and shape.
     Faces are drawn from the same geometry as stage maps, driven from their 'from' edge.
     """
     from trackkit.library import default_library
-    from trackkit.render.convert import check_output_folder, svg_to_pdf, write_bytes_atomic
+    from trackkit.render.convert import check_output, svg_to_pdf, write_bytes_atomic
     from trackkit.render.output import output_kind, save_document
     from trackkit.render.sheet import tile_sheet
     from trackkit.render.theme import load_theme
@@ -43,14 +44,14 @@ def tiles_sheet(
     faces = lib.in_box(box) if box else list(lib)
     try:
         kind = output_kind(output, ("pdf", "svg"))
-        check_output_folder(output)  # before the work, not after it
+        check_output(output, force=force)  # before the work, not after it
         colours = load_theme(theme) if theme is not None else None
         title = f"Tile catalogue: {box}" if box else "Tile catalogue: every box"
         sheet = tile_sheet(faces, paper=paper.value, title=title, theme=colours)
         if kind == "pdf":
-            write_bytes_atomic(output, svg_to_pdf(sheet.pages))
+            write_bytes_atomic(output, svg_to_pdf(sheet.pages), force=force)
         else:
-            save_document(output, sheet.single, kind="svg")
+            save_document(output, sheet.single, kind="svg", force=force)
     except InputError as exc:
         raise fail(str(exc)) from None
     pages = f", {len(sheet.pages)} page(s) of {paper.value.upper()}" if kind == "pdf" else ""

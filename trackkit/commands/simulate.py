@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from trackkit.commands.common import KindOption, OutputFormat, fail, kind_of
+from trackkit.commands.common import ForceOption, KindOption, OutputFormat, fail, kind_of
 from trackkit.errors import InputError
 
 
@@ -52,6 +52,7 @@ def simulate(
         ),
     ] = 200,  # trackkit.sim.race.MAX_ROUNDS (not imported here: the help stays fast)
     kind: KindOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Race the stage with bots and report times, losses of control and where cars stall.
 
@@ -73,10 +74,10 @@ def simulate(
         if c not in known_cars:
             raise fail(f"unknown car '{c}' (cars: {', '.join(sorted(known_cars))})")
     if replay is not None:
-        from trackkit.formats import check_output_folder
+        from trackkit.formats.files import check_output
 
         try:
-            check_output_folder(replay)  # before the races, not after them
+            check_output(replay, force=force)  # before the races, not after them
         except InputError as exc:
             raise fail(str(exc)) from None
     try:
@@ -111,7 +112,7 @@ def simulate(
             raise fail(str(exc), code=1) from None
     if replay is not None and replay_text is not None:
         try:
-            write_text_atomic(replay, replay_text)
+            write_text_atomic(replay, replay_text, force=force)
         except InputError as exc:
             raise fail(str(exc)) from None
     if output is OutputFormat.json:

@@ -22,11 +22,12 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trackkit.formats.files import check_output_folder, write_bytes_atomic
+from trackkit.formats.files import check_output, check_output_folder, write_bytes_atomic
 
 __all__ = [
     "MAX_PDF_PAGE_MM",
     "SvgDoc",
+    "check_output",
     "check_output_folder",
     "svg_to_pdf",
     "svg_to_png",
