@@ -14,6 +14,12 @@ Ids and classes (for tests and users' CSS)::
       <g id="limit-3-2-outer" class="feature limit lane-outer">...</g>
       <g class="feature jump">, "feature ford", "feature shortcut", "feature climb",
       "feature start", "feature finish", "feature danger danger-low", "feature token token-oxygen"
+      <g id="token-3-1" class="feature track-token token-water ford token-surface-gravel">
+
+Tokens with a place (``at``) are drawn where they lie on the tile, the others in a row
+beside the road; a Copilot track token as the symbol printed on it, turned as placed, on the
+space it lies on (its row is drawn as the token made it: a chicane-limit token's row is one
+chicane space). A tile shows at most ``MAX_TILE_TOKENS`` tokens (R210).
 """
 
 from __future__ import annotations
