@@ -22,6 +22,7 @@ from trackkit.formats.tokens import RGT_UNIT, axial_offset, rgt_offset
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM, local_axial, local_point, space_polygon
 from trackkit.models.stage import MAX_TILE_TOKENS, TileToken
 from trackkit.render.draw import TOKENS_AT, free_corners
+from trackkit.render.pages import print_pages
 from trackkit.render.svg import render_map
 from trackkit.rules import load_ruleset
 from trackkit.rules.plans import Plan, PlanContext, legal_plans
@@ -550,6 +551,7 @@ def test_a_tile_with_100000_tokens_is_checked_drawn_and_raced_in_proportion() ->
     began = time.perf_counter()
     report = validate(stage)
     svg = render_map(stage).svg
+    printed = print_pages(report, report.layout).svg_pages()
     prepared = prepare(Track.from_graph(report.graph, report.layout))
     run_race(prepared, Settings.default(2), 1)
     # generous: the quadratic checks took minutes for a tenth of these tokens
@@ -557,6 +559,9 @@ def test_a_tile_with_100000_tokens_is_checked_drawn_and_raced_in_proportion() ->
     assert report.codes.count("R210") == 1
     assert len(report.findings) <= 2 * MAX_TILE_TOKENS
     assert svg.count('class="feature token') == MAX_TILE_TOKENS
+    assert printed and all(
+        page.text.count('class="feature token') <= MAX_TILE_TOKENS for page in printed
+    )
 
 
 def _peak_kb(stage: Any) -> float:
