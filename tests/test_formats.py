@@ -181,8 +181,11 @@ def test_chicane_samples_load_start_first(name: str) -> None:
     assert stage.author == "Holy Grail Games"
     assert ids(stage) == ["202a", "205a"]
     assert stage.tiles[0].enter is not None
-    # Copilot chicane tokens are kept by id for the validator to report
-    assert [k.token for k in stage.tiles[1].tokens] == ["dirt1", "dirt2"]
+    # the Copilot chicane tokens: the official editor's gravel chicane-limit and chicane
+    assert [(k.token, k.surface) for k in stage.tiles[1].tokens] == [
+        ("chicane-limit", "gravel"),
+        ("chicane", "gravel"),
+    ]
     chain, _ = laid_out(stage)
     assert [c[0] for c in chain] == ["202a", "205a"]
     assert not [f for f in lay_out(stage).findings if f.code == "S102"]  # the tiles meet
@@ -220,8 +223,9 @@ def test_rekee_walk_finds_driving_order_in_a_shuffled_file() -> None:
     assert first.enter is not None
     assert all(t.enter is None for t in stage.tiles[1:])
     assert all(t.at is not None and t.dir is not None for t in stage.tiles)
-    assert stage.tiles[1].tokens == [TileToken(token="climb", value=-1)]  # position dropped
-    assert stage.tiles[-1].tokens == [TileToken(token="finish")]
+    # tokens keep their place and turn on the tile
+    assert stage.tiles[1].tokens == [TileToken(token="climb", value=-1, at=(0.25, -0.1), dir=1.5)]
+    assert [(k.token, k.at) for k in stage.tiles[-1].tokens] == [("finish", (0.0, 0.0))]
     # the unknown PODIUM is not reached: placed where it is, not driven
     assert [t.tile for t in stage.tiles if not t.driven] == ["PODIUM"]
     assert stage.tiles[-1].at == (6, -6) and stage.tiles[-1].dir == 1
@@ -347,9 +351,6 @@ def test_rekee_unknown_and_gt_ids_are_kept_as_written() -> None:
         ("oxygen-1", "oxygen", 1),
         ("oxygen-3", "oxygen", 3),
         ("mud-spray", "mud", -1),
-        ("water-gravel", "water-gravel", None),
-        ("jump", "jump", None),
-        ("chicane-limit-snow", "chicane-limit-snow", None),
         ("joker-entrance", "joker-entrance", None),
         ("finish", "finish", None),
         # official editor
@@ -357,13 +358,29 @@ def test_rekee_unknown_and_gt_ids_are_kept_as_written() -> None:
         ("climbp1", "climb", 1),
         ("climbw", "cloud", None),
         ("climbr2", "oxygen", 2),
-        ("dirt1", "dirt1", None),
-        ("ice4", "ice4", None),
         ("greendoor", "greendoor", None),
     ],
 )
 def test_token_ids_read(raw: str, token: str, value: int | None) -> None:
     assert token_from_id(raw) == TileToken(token=token, value=value)
+
+
+@pytest.mark.parametrize(
+    ("raw", "token", "surface"),
+    [
+        ("water-gravel", "water", "gravel"),
+        ("jump", "jump", None),
+        ("chicane-limit-snow", "chicane-limit", "snow"),
+        ("chicane-asphalt", "chicane", "asphalt"),
+        # official editor: surface, then 1 chicane-limit, 2 chicane, 3 water, 4 jump
+        ("dirt1", "chicane-limit", "gravel"),
+        ("asphalt2", "chicane", "asphalt"),
+        ("ice3", "water", "snow"),
+        ("ice4", "jump", "snow"),
+    ],
+)
+def test_copilot_token_ids_read(raw: str, token: str, surface: str | None) -> None:
+    assert token_from_id(raw) == TileToken.model_validate({"token": token, "surface": surface})
 
 
 @pytest.mark.parametrize(
@@ -377,6 +394,9 @@ def test_token_ids_read(raw: str, token: str, value: int | None) -> None:
         (TileToken(token="mud", value=-1), "mud-spray", "mud-spray"),
         (TileToken(token="joker-exit"), "joker-exit", "joker-exit"),
         (TileToken(token="reddoor"), "reddoor", "reddoor"),
+        (TileToken(token="water", surface="gravel"), "water-gravel", "dirt3"),
+        (TileToken(token="jump", surface="snow"), "jump-snow", "ice4"),
+        (TileToken(token="chicane-limit", surface="asphalt"), "chicane-limit-asphalt", "asphalt1"),
     ],
 )
 def test_token_ids_written(token: TileToken, rekee: str, rgt: str) -> None:

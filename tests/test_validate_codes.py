@@ -8,6 +8,7 @@ from stagekit import make_stage
 from trackkit.catalogue import CATALOGUE
 from trackkit.library import TileLibrary, default_library
 from trackkit.models import CornerSection, Kind, Severity, TileFace, TileSet
+from trackkit.models.stage import MAX_TILE_TOKENS
 from trackkit.validate import validate
 
 
@@ -214,7 +215,7 @@ def test_driven_false_needs_a_position():
 
 def test_r201_unknown_token_and_r204_unsupported_editor_token():
     stage = make_stage(
-        "202a", {"tile": "205a", "tokens": [{"token": "banana"}, {"token": "water-gravel"}]}, "203a"
+        "202a", {"tile": "205a", "tokens": [{"token": "banana"}, {"token": "joker-exit"}]}, "203a"
     )
     found = codes(stage)
     assert "R201" in found and "R204" in found
@@ -282,6 +283,53 @@ def test_r206_and_s114_mud_closes_a_corner():
     assert "R206" in report.codes and "S114" in report.codes
     limits = {d["limit"] for _, d in report.graph.nodes(data=True) if d["kind"] == "corner"}
     assert limits == {-1, 0}
+
+
+def _copilot(*tokens: dict[str, object], **fields: object):  # type: ignore[no-untyped-def]
+    """A stage whose 205a (driven from its edge 0, three rows) carries ``tokens``."""
+    return make_stage("202a", {"tile": "205a", "tokens": list(tokens)}, "203a", **fields)
+
+
+def test_r207_copilot_token_on_no_space_of_the_road():
+    report = validate(_copilot({"token": "jump", "at": [0.0, -0.3]}))
+    assert report.codes == ["R207"]
+    f = report.findings[0]
+    assert (f.location.tile_index, f.location.path) == (2, "tiles[1].tokens[0]")
+    assert "at [" in f.fix  # the nearest row where it could go instead
+
+
+def test_r208_copilot_token_where_it_cannot_go():
+    # rule: CORNER-1 (a chicane-limit token in a corner: 217a's corner is its middle)
+    corner = make_stage(
+        "202a",
+        {"tile": "217a", "turn": "left", "tokens": [{"token": "chicane-limit", "at": [0.0, 0.2]}]},
+        "203a",
+    )
+    found = validate(corner).findings
+    assert [f.code for f in found] == ["R208"] and "corner" in found[0].message
+    # rule: FORD-1, JUMP-1 (a water token on a jump)
+    on_jump = _copilot({"token": "jump", "at": [0, 0]}, {"token": "water", "at": [0.01, 0.02]})
+    assert codes(on_jump) == ["R208"]
+
+
+def test_r209_lone_chicane_token():
+    assert codes(_copilot({"token": "chicane", "at": [0.32, 0.0]})) == ["R209"]
+    pair = _copilot({"token": "chicane", "at": [0.32, 0.0]}, {"token": "chicane-limit"})
+    assert codes(pair) == []
+
+
+def test_r210_too_many_tokens_on_one_tile():
+    report = validate(_copilot(*[{"token": "cloud"}] * (MAX_TILE_TOKENS + 5)))
+    assert report.codes.count("R210") == 1  # once for the tile, not once a token
+    assert len(report.layout.chain[1].tokens) == MAX_TILE_TOKENS
+
+
+def test_i304_token_box_not_owned():
+    found = codes(_copilot({"token": "water"}, boxes=["dirt-core"]))
+    assert found == ["I304"]
+    assert codes(_copilot({"token": "water"}, boxes=["dirt-core", "dirt-copilot"])) == []
+    climb = _copilot({"token": "oxygen", "value": 1}, boxes=["dirt-core"])
+    assert codes(climb, kind=Kind.RALLY) == ["I304"]  # The Climb's tokens too
 
 
 def test_i301_i302_boxes_and_copies():

@@ -32,9 +32,10 @@ from trackkit.formats.suggest import close_tile_ids, unknown_tile_fix
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM, centre_line, road_turn
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Location
-from trackkit.models.stage import Stage, StageTile, TileToken
+from trackkit.models.stage import MAX_TILE_TOKENS, Stage, StageTile, TileToken
 from trackkit.models.tile import FaceKind, TileFace
 from trackkit.spaces import DrivenRoad, drive, start_entry
+from trackkit.track_tokens import place_tokens
 
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
@@ -298,7 +299,21 @@ def lay_out(
 
     layout = Layout(stage, chain, scenery, findings, size, undriven)
     _add_fixes(layout, lib, unknown, misses)
+    _place_tokens(layout)
     return layout
+
+
+def _place_tokens(layout: Layout) -> None:
+    """Each tile's tokens, at most :data:`MAX_TILE_TOKENS` (R210), on its road.
+
+    The road becomes the one the tokens make (Copilot track tokens change rows, see
+    :mod:`trackkit.track_tokens`), so the graph, the rules and the drawing all see them.
+    """
+    for tile in layout.tiles:
+        if len(tile.tokens) > MAX_TILE_TOKENS:
+            del tile.tokens[MAX_TILE_TOKENS:]
+        if tile.road is not None and tile.tokens:
+            tile.road = place_tokens(tile.road, tile.tokens)
 
 
 def _add_fixes(

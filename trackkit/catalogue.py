@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trackkit.models.findings import Finding, Location, Severity
+from trackkit.models.stage import MAX_TILE_TOKENS
 
 __all__ = ["CATALOGUE", "Code", "finding"]
 
@@ -115,7 +116,8 @@ _CODES = [
         "R201",
         "unknown-token",
         E,
-        "Use a token trackkit knows: climb (-1/+1), oxygen (1..3), cloud, mud (-1).",
+        "Use a token trackkit knows: climb (-1/+1), oxygen (1..3), cloud, mud (-1), or the "
+        "Copilot track tokens water, jump (1..6), chicane and chicane-limit (1..6).",
     ),
     Code(
         "R202", "token-not-allowed", E, "Put the token on a tile where it can go (see the message)."
@@ -139,6 +141,35 @@ _CODES = [
         E,
         "Mud tokens lowered a corner limit to 0 (CORNER-1): remove a mud token.",
     ),
+    Code(
+        "R207",
+        "track-token-off-road",
+        E,
+        "Move the token's centre onto a row of the road (in Rekee, drag it onto the road; in a "
+        "stage file, change its 'at': [q, r] in tile widths from the tile's centre, in the "
+        "tile's own frame), or remove it.",
+    ),
+    Code(
+        "R208",
+        "track-token-cannot-go-there",
+        E,
+        "Move the token to a row of a straight or a slide where nothing else is (see the "
+        "message), or remove it.",
+    ),
+    Code(
+        "R209",
+        "chicane-without-limit",
+        W,
+        "Put a chicane-limit token on the row next to the chicane token (that row becomes the "
+        "chicane space), or remove the chicane token: alone it changes nothing.",
+    ),
+    Code(
+        "R210",
+        "too-many-tokens",
+        E,
+        f"Remove tokens from the tile: a tile holds at most {MAX_TILE_TOKENS} (only the first "
+        f"{MAX_TILE_TOKENS} are played and drawn).",
+    ),
     # inventory
     Code(
         "I301",
@@ -153,6 +184,13 @@ _CODES = [
         "Both faces of a piece are one piece: use fewer copies or add another box.",
     ),
     Code("I303", "extra-boxes-needed", N, "Without 'boxes', the summary lists what you need."),
+    Code(
+        "I304",
+        "token-box-not-owned",
+        E,
+        "Add the tokens' box to 'boxes' (Copilot track tokens: dirt-copilot; climb, oxygen and "
+        "cloud tokens: dirt-climb), or remove the tokens.",
+    ),
     # hillclimb
     Code(
         "H401",

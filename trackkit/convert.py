@@ -16,22 +16,35 @@ from __future__ import annotations
 from pathlib import Path
 from typing import get_args
 
-from trackkit.assemble import lay_out
+from trackkit.assemble import PlacedTile, lay_out
 from trackkit.formats.files import StageFormat, format_for_path, write_text_atomic
 from trackkit.formats.native import dump_native
 from trackkit.formats.rekee import dump_rekee
 from trackkit.formats.rgt import dump_rgt
 from trackkit.formats.walk import Placement
 from trackkit.library import TileLibrary
-from trackkit.models.stage import Stage
+from trackkit.models.stage import Stage, TileToken
 
 __all__ = ["dump_stage", "placements", "save_stage"]
 
 
 def placements(stage: Stage, library: TileLibrary | None = None) -> list[Placement]:
-    """Every tile of ``stage`` as laid out (driving order, then beside the road)."""
+    """Every tile of ``stage`` as laid out (driving order, then beside the road).
+
+    A Copilot track token without ``at`` gets the place trackkit plays it at (the row
+    :mod:`trackkit.track_tokens` chose), so that an editor shows it there.
+    """
     layout = lay_out(stage, library)
-    return [Placement(t.face_id, t.hex, t.rotation, list(t.tokens)) for t in layout.tiles]
+    return [Placement(t.face_id, t.hex, t.rotation, _placed_tokens(t)) for t in layout.tiles]
+
+
+def _placed_tokens(tile: PlacedTile) -> list[TileToken]:
+    tokens = list(tile.tokens)
+    for spot in tile.road.tokens if tile.road is not None else ():
+        tok = tokens[spot.index]
+        if tok.at is None and spot.at is not None:
+            tokens[spot.index] = tok.model_copy(update={"at": spot.at, "dir": spot.dir})
+    return tokens
 
 
 def dump_stage(stage: Stage, fmt: StageFormat, *, library: TileLibrary | None = None) -> str:

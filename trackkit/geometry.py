@@ -36,6 +36,8 @@ __all__ = [
     "ROAD_WIDTH_RATIO",
     "CentreLine",
     "centre_line",
+    "local_axial",
+    "local_point",
     "road_turn",
     "space_polygon",
     "to_world",
@@ -95,6 +97,12 @@ class CentreLine:
         norm = math.hypot(dx, dy) or 1.0
         # Left of the heading on a y-down drawing is (dy, -dx).
         return (x0 + t * dx + lateral * dy / norm, y0 + t * dy - lateral * dx / norm)
+
+    def heading(self, fraction: float) -> float:
+        """Direction of travel at a fraction of the length: degrees clockwise from east."""
+        eps = 0.004
+        (x0, y0), (x1, y1) = self.at(max(0.0, fraction - eps)), self.at(min(1.0, fraction + eps))
+        return math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360.0
 
 
 def road_turn(entry: int, exit_: int) -> str | None:
@@ -216,6 +224,29 @@ def _local_hexagon(size: float) -> Polygon:
 
     radius = size / math.sqrt(3.0)
     return Polygon([_add((0.0, 0.0), _unit(30 + 60 * k), radius) for k in range(6)])
+
+
+def local_point(at: tuple[float, float], size: float = DEFAULT_TILE_SIZE_MM) -> Point:
+    """A place on a tile given as axial offsets ``[q, r]`` in tile widths, in millimetres.
+
+    Both in the tile's local frame (a token's ``at``: the Rekee editor's convention).
+
+    >>> local_point((0.5, 0.0), 240.0), local_point((0.0, 1.0), 2.0)
+    ((120.0, 0.0), (1.0, 1.7320508075688772))
+    """
+    q, r = at
+    return (size * (q + r / 2.0), size * (math.sqrt(3.0) / 2.0) * r)
+
+
+def local_axial(point: Point, size: float = DEFAULT_TILE_SIZE_MM) -> tuple[float, float]:
+    """Inverse of :func:`local_point`.
+
+    >>> local_axial(local_point((0.25, -0.5), 240.0), 240.0)
+    (0.25, -0.5)
+    """
+    x, y = point
+    r = y / (size * math.sqrt(3.0) / 2.0)
+    return (x / size - r / 2.0, r)
 
 
 def to_world(point: Point, *, centre: Point, rotation: int) -> Point:

@@ -8,8 +8,10 @@ of :mod:`trackkit.spaces` (``"3:2.O1"``: tile 3, section 2, outer lane, first sp
 attributes: ``tile``, ``face``, ``hex``, ``space``, ``kind`` (lane, full, slide, corner,
 chicane, shortcut), ``sides`` ("L", "R" or "LR"), ``limit`` (corner/chicane/shortcut limit
 after mud tokens, else None), ``printed_limit``, ``corner`` (corner id), ``corner_lane``,
-``surface``, ``danger``, ``jump``, ``ford``, ``progress`` (front edge along the centre line
-from the start line, mm, BOARD-5), ``back`` (back edge), ``start_grid``, ``finished``.
+``surface``, ``danger``, ``jump``, ``ford``, ``token`` (the Copilot track token that made
+the space a ford, a jump or a chicane, see :mod:`trackkit.track_tokens`; else None),
+``progress`` (front edge along the centre line from the start line, mm, BOARD-5), ``back``
+(back edge), ``start_grid``, ``finished``.
 Edge attributes: ``tags`` (frozenset: straight/diagonal, corner_entry, corner, slide,
 shortcut, into_shortcut, out_of_shortcut, jump, ford, tile_edge, climb_up, climb_down),
 ``climb``
@@ -38,7 +40,7 @@ import networkx as nx
 from trackkit import hexgrid
 from trackkit.assemble import Layout, PlacedTile
 from trackkit.models.stage import TokenKind
-from trackkit.spaces import Step, _crosses_line, connect
+from trackkit.spaces import Step, connect, crosses_line
 
 __all__ = ["build_graph", "has_path_to_finish", "meets", "reachable_from"]
 
@@ -94,6 +96,8 @@ def build_graph(layout: Layout) -> nx.DiGraph:
             corner = None
             if unit is not None and unit.kind in ("corner", "chicane"):
                 corner = f"{tile.index}:{unit.section}"
+                if sp.token:  # a chicane token's row: a corner of its own in its section
+                    corner += f".{unit.row}"
             limit = sp.limit
             if limit is not None and sp.kind in ("corner", "chicane"):
                 limit -= mud  # rule: SHORTCUT-2 (mud lowers corner limits, not shortcuts)
@@ -113,6 +117,7 @@ def build_graph(layout: Layout) -> nx.DiGraph:
                 danger=face.danger.value,
                 jump=sp.jump,
                 ford=sp.ford,
+                token=sp.token,
                 progress=offset + sp.f1 * length,
                 back=offset + sp.f0 * length,
                 start_grid=False,
@@ -122,7 +127,7 @@ def build_graph(layout: Layout) -> nx.DiGraph:
         token_climb = _token_climb(tile) if road.climb is None else None
         for step in road.steps:
             tags = step.tags
-            if token_climb and _crosses_line(road.spaces[step.source], road.spaces[step.target]):
+            if token_climb and crosses_line(road.spaces[step.source], road.spaces[step.target]):
                 tags = tags | {f"climb_{token_climb}"}
             _add_step(g, Step(prefix + step.source, prefix + step.target, tags))
         if prev is not None and prev.road is not None and meets(prev, tile):

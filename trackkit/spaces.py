@@ -23,8 +23,9 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -38,7 +39,19 @@ from trackkit.models.tile import (
     TileFace,
 )
 
-__all__ = ["DrivenRoad", "LocalSpace", "Step", "Unit", "connect", "drive", "start_entry"]
+__all__ = [
+    "DrivenRoad",
+    "LocalSpace",
+    "RowChange",
+    "Step",
+    "TokenSpot",
+    "Unit",
+    "connect",
+    "crosses_line",
+    "drive",
+    "start_entry",
+    "with_changes",
+]
 
 UnitKind = Literal["row", "full", "slide", "corner", "chicane"]
 SpaceKind = Literal["lane", "full", "slide", "corner", "chicane", "shortcut"]
@@ -67,6 +80,49 @@ class LocalSpace:
     corner_lane: Literal["inner", "outer"] | None = None
     jump: int | None = None
     ford: bool = False
+    token: str | None = None
+    """The Copilot track token that made this space what it is (``"water"``...), if any."""
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSpot:
+    """Where one token of a placed tile lies, and what it does there.
+
+    ``at`` is in the tile's own frame: axial offsets ``[q, r]`` from its centre, in tile
+    widths (as :attr:`trackkit.models.stage.TileToken.at`); None when the token has no place
+    (it is drawn beside the road). ``placed`` says whether the stage gave the place or
+    trackkit chose it (a Copilot track token without ``at``). ``problem`` says why a Copilot
+    track token changes nothing: ``off-road`` (its centre is on no space of the road),
+    ``cannot-go`` (on a space where it cannot go, ``why``), ``alone`` (a chicane token with
+    no chicane-limit token next to it).
+    """
+
+    index: int
+    """The token's place in its tile's token list."""
+    kind: str | None
+    at: tuple[float, float] | None
+    dir: float
+    placed: bool
+    space: str | None = None
+    unit: int | None = None
+    acts: bool = False
+    """Whether it changes the road (a ford, a jump, a chicane space)."""
+    problem: Literal["off-road", "cannot-go", "alone"] | None = None
+    why: str = ""
+    suggest: tuple[float, float] | None = None
+    """For a token with a problem: the middle of the nearest row where it could go."""
+
+
+@dataclass(frozen=True, slots=True)
+class RowChange:
+    """What a Copilot track token makes of one cross-section (unit) of a road."""
+
+    token: str
+    """The token's kind: water, jump or chicane-limit."""
+    ford: bool = False
+    jump: int | None = None
+    chicane: int | None = None
+    """The limit of the chicane space the row becomes (one space across the road)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,11 +166,18 @@ class DrivenRoad:
     start_after: int | None = None
     finish_after: int | None = None
     shortcut_limits: dict[str, int] = field(default_factory=dict)
+    tokens: tuple[TokenSpot, ...] = ()
+    """Where the tokens of the placed tile lie (those with a place), see :func:`with_changes`."""
 
     @property
     def corner_turns(self) -> list[str]:
         """Turns of the corners in driving order."""
         return [u.turn for u in self.units if u.kind == "corner" and u.turn]
+
+    @property
+    def token_units(self) -> frozenset[int]:
+        """Units a Copilot track token has changed (they are drawn by the token)."""
+        return frozenset(t.unit for t in self.tokens if t.acts and t.unit is not None)
 
 
 def _flip(side: str) -> str:
@@ -362,7 +425,7 @@ def _drive(face: TileFace, entry: int) -> DrivenRoad:
     if climb is not None:
         steps = [
             Step(s.source, s.target, s.tags | {f"climb_{climb}"})
-            if _crosses_line(spaces[s.source], spaces[s.target])
+            if crosses_line(spaces[s.source], spaces[s.target])
             else s
             for s in steps
         ]
@@ -428,7 +491,7 @@ def _touching(unit: Unit, spaces: dict[str, LocalSpace], side: str) -> list[str]
     ]
 
 
-def _crosses_line(a: LocalSpace, b: LocalSpace) -> bool:
+def crosses_line(a: LocalSpace, b: LocalSpace) -> bool:
     """Whether a step crosses a line between spaces of the tile (CLIMB-1, CLIMB-6).
 
     Steps inside a corner or across a slide's dotted line cross no climb line.
@@ -472,6 +535,68 @@ def connect(
                 tags.add("tile_edge")
             steps.append(Step(a_prefix + x, b_prefix + y, frozenset(tags)))
     return steps
+
+
+def with_changes(
+    road: DrivenRoad, changes: Mapping[int, RowChange], tokens: Sequence[TokenSpot] = ()
+) -> DrivenRoad:
+    """``road`` with Copilot track tokens' changes, by unit index, and where its tokens lie.
+
+    A ford or a jump marks every space of its row (as printed ones do, FORD-1, JUMP-1); a
+    chicane replaces the row's spaces by one chicane space across the road, with its limit
+    (CORNER-1, BOARD-2: a corner space of both lanes, like 231's). The steps into and out of
+    a changed row are made again (:func:`connect`), so they carry the right tags; everything
+    else is shared with ``road``, which is never changed (:func:`drive` caches it).
+    """
+    if not changes and not tokens:
+        return road
+    spaces = dict(road.spaces)
+    units = list(road.units)
+    for index, change in sorted(changes.items()):
+        unit = units[index]
+        if change.chicane is not None:
+            for sid in unit.spaces:
+                del spaces[sid]
+            cid = f"{unit.section}.{unit.row}C"
+            spaces[cid] = LocalSpace(
+                cid,
+                index,
+                "chicane",
+                frozenset("LR"),
+                unit.f0,
+                unit.f1,
+                (-1.0, 1.0),
+                limit=change.chicane,
+                token=change.token,
+            )
+            units[index] = Unit(
+                index, "chicane", unit.section, unit.row, unit.f0, unit.f1, None, [cid], [cid]
+            )
+            units[index].exits.append(cid)
+            continue
+        for sid in unit.spaces:
+            sp = spaces[sid]
+            spaces[sid] = dataclasses.replace(
+                sp,
+                ford=sp.ford or change.ford,
+                jump=change.jump if change.jump is not None else sp.jump,
+                token=change.token,
+            )
+    changed = set(changes)
+
+    def redone(step: Step) -> bool:
+        a, b = road.spaces[step.source].unit, road.spaces[step.target].unit
+        return a >= 0 and b >= 0 and a != b and (a in changed or b in changed)
+
+    steps = [s for s in road.steps if s.source in spaces and s.target in spaces and not redone(s)]
+    pairs = sorted({(i - 1, i) for i in changed if i > 0} | {(i, i + 1) for i in changed})
+    for a, b in pairs:
+        if b < len(units):
+            for step in connect(units[a], units[b], spaces, spaces, internal=True):
+                if road.climb is not None:  # every step between two rows crosses a line
+                    step = Step(step.source, step.target, step.tags | {f"climb_{road.climb}"})
+                steps.append(step)
+    return dataclasses.replace(road, units=units, spaces=spaces, steps=steps, tokens=tuple(tokens))
 
 
 def start_entry(face: TileFace) -> int | None:

@@ -1,8 +1,13 @@
 """Rekee web editor files: ``{"title", "author", "tiles": [{"q", "r", "id", "dir", "tokens"}]}``.
 
 Axial ``q``, ``r`` and ``dir`` follow trackkit's own convention, so hexes and rotations are
-read and written as they are. Token positions on a tile are not kept (tokens are written at
-the tile centre).
+read and written as they are, and so are the tokens' places on their tiles (``q``, ``r``:
+axial offsets from the tile's centre in tile widths, in the tile's frame; ``dir``: sixths of
+a turn on top of the tile's, fractions allowed). The editor draws a token at
+``tile.pos + token.pos.rotate(tile.dir)``, turned by ``tile.dir + token.dir``: the native
+``at`` and ``dir`` of :class:`~trackkit.models.stage.TileToken`. A token without a place is
+written at the tile's centre, unturned (the writer is handed Copilot track tokens already
+placed, see :func:`trackkit.convert.placements`).
 """
 
 from __future__ import annotations
@@ -15,10 +20,15 @@ from pydantic import Field, ValidationError
 
 from trackkit.errors import InputError
 from trackkit.formats.source import Document, StageSource, validation_message
-from trackkit.formats.tokens import rekee_token_id, token_from_id
+from trackkit.formats.tokens import (
+    MAX_TOKEN_OFFSET,
+    MAX_TOKEN_TURN,
+    rekee_token_id,
+    token_from_id,
+)
 from trackkit.formats.walk import EditorModel, Placement, editor_stage
 from trackkit.library import TileLibrary
-from trackkit.models.stage import MAX_STAGE_TILES, Stage
+from trackkit.models.stage import MAX_STAGE_TILES, Stage, TileToken
 
 __all__ = ["RekeeFile", "RekeeTile", "RekeeToken", "dump_rekee", "looks_like_rekee", "read_rekee"]
 
@@ -26,9 +36,30 @@ _COORD = 100_000
 
 
 class RekeeToken(EditorModel):
-    """A token on a Rekee tile (its position on the tile is not used)."""
+    """A token on a Rekee tile, where it lies and how it is turned."""
 
     id: str = Field(min_length=1, max_length=80, description="Rekee token id, e.g. oxygen-2.")
+    q: float = Field(
+        default=0.0,
+        ge=-MAX_TOKEN_OFFSET,
+        le=MAX_TOKEN_OFFSET,
+        allow_inf_nan=False,
+        description="Axial offset from the tile's centre, tile widths, tile frame.",
+    )
+    r: float = Field(
+        default=0.0,
+        ge=-MAX_TOKEN_OFFSET,
+        le=MAX_TOKEN_OFFSET,
+        allow_inf_nan=False,
+        description="Axial offset from the tile's centre, tile widths, tile frame.",
+    )
+    dir: float = Field(
+        default=0.0,
+        ge=-MAX_TOKEN_TURN,
+        le=MAX_TOKEN_TURN,
+        allow_inf_nan=False,
+        description="Rotation on top of the tile's, sixths of a turn.",
+    )
 
 
 class RekeeTile(EditorModel):
@@ -75,13 +106,23 @@ def read_rekee(doc: Document, library: TileLibrary | None = None) -> StageSource
             tile=t.id.strip(),
             hex=(t.q, t.r),
             dir=t.dir % 6,
-            tokens=[token_from_id(k.id) for k in t.tokens or ()],
+            tokens=[_token(k) for k in t.tokens or ()],
         )
         for t in rekee.tiles
     ]
     return editor_stage(
         doc, "rekee", placements, name=rekee.title, author=rekee.author, library=library
     )
+
+
+def _token(raw: RekeeToken) -> TileToken:
+    """A Rekee token as a native token, where it lies and how it is turned."""
+    return token_from_id(raw.id).model_copy(update={"at": (raw.q, raw.r), "dir": raw.dir})
+
+
+def _written(token: TileToken) -> dict[str, Any]:
+    q, r = token.at or (0.0, 0.0)
+    return {"id": rekee_token_id(token), "q": q, "r": r, "dir": token.dir or 0.0}
 
 
 def dump_rekee(stage: Stage, placements: Sequence[Placement]) -> str:
@@ -92,7 +133,7 @@ def dump_rekee(stage: Stage, placements: Sequence[Placement]) -> str:
             "r": t.hex[1],
             "id": t.tile,
             "dir": t.dir % 6,
-            "tokens": [{"id": rekee_token_id(k), "q": 0.0, "r": 0.0, "dir": 0.0} for k in t.tokens],
+            "tokens": [_written(k) for k in t.tokens],
         }
         for t in placements
     ]

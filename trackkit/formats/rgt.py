@@ -3,7 +3,10 @@
 ``{"Path", "Name", "Author", "Tuiles": [{"X", "Y", "Orientation", "TuileId", "Tokens"}]}`` with
 offset coordinates ``X``, ``Y`` (converted with :func:`trackkit.hexgrid.offset_to_axial`, and
 back exactly, so hexes do not shift) and ``Orientation`` in trackkit's rotation convention.
-Face ids are written upper case (``205A``) and read lower case.
+Face ids are written upper case (``205A``) and read lower case. Tokens keep their place on
+the tile (``X``, ``Y``) and their ``Orientation`` (degrees), converted to and from the
+native ``at`` and ``dir`` by :func:`trackkit.formats.tokens.axial_offset` (whose notes say
+what is assumed about the editor's axes and unit).
 """
 
 from __future__ import annotations
@@ -17,10 +20,17 @@ from pydantic import Field, ValidationError
 from trackkit import hexgrid
 from trackkit.errors import InputError
 from trackkit.formats.source import Document, StageSource, validation_message
-from trackkit.formats.tokens import rgt_token_id, token_from_id
+from trackkit.formats.tokens import (
+    MAX_RGT_DEGREES,
+    MAX_RGT_OFFSET,
+    axial_offset,
+    rgt_offset,
+    rgt_token_id,
+    token_from_id,
+)
 from trackkit.formats.walk import EditorModel, Placement, editor_stage
-from trackkit.library import TileLibrary
-from trackkit.models.stage import MAX_STAGE_TILES, Stage
+from trackkit.library import TileLibrary, default_library
+from trackkit.models.stage import MAX_STAGE_TILES, Stage, Surface, TileToken
 
 __all__ = ["RgtFile", "RgtTile", "RgtToken", "dump_rgt", "read_rgt"]
 
@@ -28,9 +38,30 @@ _COORD = 50_000
 
 
 class RgtToken(EditorModel):
-    """A token on a tile (its position and angle on the tile are not used)."""
+    """A token on a tile, where it lies and how it is turned (in the tile's frame)."""
 
     TokenId: str = Field(min_length=1, max_length=80, description="Token id, e.g. climbr2.")
+    X: float = Field(
+        default=0.0,
+        ge=-MAX_RGT_OFFSET,
+        le=MAX_RGT_OFFSET,
+        allow_inf_nan=False,
+        description="Offset from the tile's centre (tile corner radii).",
+    )
+    Y: float = Field(
+        default=0.0,
+        ge=-MAX_RGT_OFFSET,
+        le=MAX_RGT_OFFSET,
+        allow_inf_nan=False,
+        description="Offset from the tile's centre (tile corner radii).",
+    )
+    Orientation: float = Field(
+        default=0.0,
+        ge=-MAX_RGT_DEGREES,
+        le=MAX_RGT_DEGREES,
+        allow_inf_nan=False,
+        description="Rotation on top of the tile's, degrees.",
+    )
 
 
 class RgtTile(EditorModel):
@@ -66,7 +97,7 @@ def read_rgt(doc: Document, library: TileLibrary | None = None) -> StageSource:
             tile=t.TuileId.strip().lower(),
             hex=hexgrid.offset_to_axial(t.X, t.Y),
             dir=t.Orientation % 6,
-            tokens=[token_from_id(k.TokenId) for k in t.Tokens or ()],
+            tokens=[_token(k) for k in t.Tokens or ()],
         )
         for t in rgt.Tuiles
     ]
@@ -86,13 +117,30 @@ def dump_rgt(stage: Stage, placements: Sequence[Placement]) -> str:
             "TuileId": t.tile.upper(),
         }
         if t.tokens:
-            tile["Tokens"] = [
-                {"X": 0.0, "Y": 0.0, "Orientation": 0.0, "TokenId": rgt_token_id(k)}
-                for k in t.tokens
-            ]
+            surface = _surface(t.tile)
+            tile["Tokens"] = [_written(k, surface) for k in t.tokens]
         tiles.append(tile)
     doc = {"Path": "", "Name": stage.name, "Author": stage.author, "Tuiles": tiles}
     return json.dumps(doc, indent=3, ensure_ascii=False) + "\n"
+
+
+def _token(raw: RgtToken) -> TileToken:
+    """An ``.rgt`` token as a native token, where it lies and how it is turned."""
+    at = axial_offset(raw.X, raw.Y)
+    return token_from_id(raw.TokenId).model_copy(update={"at": at, "dir": raw.Orientation / 60.0})
+
+
+def _written(token: TileToken, surface: Surface) -> dict[str, Any]:
+    x, y = rgt_offset(token.at) if token.at is not None else (0.0, 0.0)
+    turn = round((token.dir or 0.0) * 60.0, 10) + 0.0
+    return {"X": x, "Y": y, "Orientation": turn, "TokenId": rgt_token_id(token, surface)}
+
+
+def _surface(face_id: str) -> Surface:
+    """The surface of a face (for Copilot tokens written without one): gravel if unknown."""
+    face = default_library().get(face_id)
+    value = face.surface.value if face is not None else "gravel"
+    return "asphalt" if value == "asphalt" else "snow" if value == "snow" else "gravel"
 
 
 #: Where the official editor puts a new map's first tile (its own samples start there).

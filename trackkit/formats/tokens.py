@@ -1,9 +1,15 @@
-"""Token ids of the Rekee editor and the official editor (``.rgt``) <-> :class:`TileToken`.
+"""Tokens of the Rekee editor and the official editor (``.rgt``) <-> :class:`TileToken`.
 
-Ids trackkit knows become tokens with a value; any other id is kept as it is written (the
-validator reports unknown or unsupported tokens). Reading accepts the ids of both editors,
-so a token trackkit writes where an editor has no id of its own (mud in ``.rgt``) still
-reads back the same.
+Ids trackkit knows become tokens with a kind, a value and (Copilot track tokens) a surface;
+any other id is kept as it is written (the validator reports unknown or unsupported
+tokens). Reading accepts the ids of both editors, so a token trackkit writes where an editor
+has no id of its own (mud in ``.rgt``) still reads back the same.
+
+Where a token lies and how it is turned are kept too. Rekee writes them in trackkit's own
+terms (``q``, ``r``: axial offsets from the tile's centre in tile widths, in the tile's
+frame; ``dir`` in sixths of a turn), so they are read and written as they are. The official
+editor writes ``X``, ``Y`` and ``Orientation`` (degrees), also in the tile's frame (its two
+chicane samples give the same values on tiles turned differently): see :func:`rgt_offset`.
 
 Examples
 --------
@@ -11,19 +17,41 @@ Examples
 TileToken(token='oxygen', value=2)
 >>> token_from_id("climbm1")
 TileToken(token='climb', value=-1)
->>> token_from_id("chicane-limit-gravel")
-TileToken(token='chicane-limit-gravel', value=None)
+>>> token_from_id("chicane-limit-gravel"), token_from_id("ice3")
+(TileToken(token='chicane-limit', surface='gravel'), TileToken(token='water', surface='snow'))
 >>> rekee_token_id(TileToken(token="climb", value=1)), rgt_token_id(TileToken(token="cloud"))
 ('climb-descent', 'climbw')
+>>> rgt_token_id(TileToken(token="jump", surface="asphalt"))
+'asphalt4'
 """
 
 from __future__ import annotations
 
+import math
 import re
 
-from trackkit.models.stage import TileToken
+from trackkit.models.stage import (
+    MAX_TOKEN_OFFSET,
+    MAX_TOKEN_TURN,
+    RGT_SURFACES,
+    RGT_TRACK_NUMBERS,
+    Surface,
+    TileToken,
+    copilot_token,
+)
 
-__all__ = ["rekee_token_id", "rgt_token_id", "token_from_id"]
+__all__ = [
+    "MAX_RGT_DEGREES",
+    "MAX_RGT_OFFSET",
+    "MAX_TOKEN_OFFSET",
+    "MAX_TOKEN_TURN",
+    "RGT_UNIT",
+    "axial_offset",
+    "rekee_token_id",
+    "rgt_offset",
+    "rgt_token_id",
+    "token_from_id",
+]
 
 _FIXED: dict[str, tuple[str, int | None]] = {
     # Rekee
@@ -50,10 +78,26 @@ _RGT: dict[tuple[str, int | None], str] = {
     ("cloud", None): "climbw",
     ("mud", -1): "mud-spray",  # the official editor has no mud token
 }
+_RGT_PREFIX = {surface: prefix for prefix, surface in RGT_SURFACES.items()}
+_RGT_NUMBER = {kind: n for n, kind in RGT_TRACK_NUMBERS.items()}
+
+#: The official editor's unit of token offsets, in tile widths: the hex's corner radius
+#: (tile width / sqrt 3). Its chicane samples put a chicane 0.5715768 from the chicane-limit
+#: token in the middle of 205a: 0.33 tile widths (0.33 * sqrt 3 = 0.57157677 in the
+#: editor's single precision), one row's length (a third of the tile) from the middle row,
+#: where Rekee's own example puts the chicanes either side (0.32). ``Orientation`` is in
+#: degrees, turning the way the tile's ``Orientation`` turns (clockwise: the samples' 0 and
+#: 180 cannot tell), so a token's ``dir`` is ``Orientation / 60``.
+RGT_UNIT = 1.0 / math.sqrt(3.0)
+#: The farthest an ``.rgt`` token may lie from its tile's centre (editor units: the native
+#: ``at`` it gives then stays within the native limits) and its largest turn in degrees.
+MAX_RGT_OFFSET = MAX_TOKEN_OFFSET
+MAX_RGT_DEGREES = MAX_TOKEN_TURN * 60.0
+_SQRT3 = math.sqrt(3.0)
 
 
 def token_from_id(raw: str) -> TileToken:
-    """The token for an editor's token id (either editor)."""
+    """The token for an editor's token id (either editor), at no particular place."""
     key = raw.strip().lower()
     if key in _FIXED:
         kind, value = _FIXED[key]
@@ -61,11 +105,15 @@ def token_from_id(raw: str) -> TileToken:
     m = _OXYGEN.match(key)
     if m:
         return TileToken(token="oxygen", value=int(m.group(1)))
+    copilot = copilot_token(key)
+    if copilot is not None:
+        return TileToken(token=copilot[0].value, surface=copilot[1])
     return TileToken(token=raw)
 
 
 def _token_id(token: TileToken, table: dict[tuple[str, int | None], str], oxygen: str) -> str:
-    hit = table.get((token.token, token.value))
+    value = -1 if token.token == "mud" and token.value is None else token.value  # mud is -1
+    hit = table.get((token.token, value))
     if hit is not None:
         return hit
     if token.token == "oxygen" and token.value is not None and token.value >= 0:
@@ -74,10 +122,59 @@ def _token_id(token: TileToken, table: dict[tuple[str, int | None], str], oxygen
 
 
 def rekee_token_id(token: TileToken) -> str:
-    """The Rekee id of a token (unknown tokens keep their name)."""
+    """The Rekee id of a token (unknown tokens keep their name).
+
+    A Copilot track token is ``KIND-SURFACE`` (``water-gravel``), or its kind alone without a
+    surface; a jump's or chicane's number is not part of the id (Rekee has none).
+    """
+    kind = token.kind
+    if kind is not None and kind.on_track:
+        return f"{kind.value}-{token.surface}" if token.surface else kind.value
     return _token_id(token, _REKEE, "oxygen-")
 
 
-def rgt_token_id(token: TileToken) -> str:
-    """The official editor's id of a token (unknown tokens keep their name)."""
+def rgt_token_id(token: TileToken, surface: Surface = "gravel") -> str:
+    """The official editor's id of a token (unknown tokens keep their name).
+
+    A Copilot track token is ``dirt1``..``ice4``; the editor has no token without a surface,
+    so one without gets ``surface`` (the tile's, as the writer passes it).
+    """
+    kind = token.kind
+    if kind is not None and kind.on_track:
+        return f"{_RGT_PREFIX[token.surface or surface]}{_RGT_NUMBER[kind]}"
     return _token_id(token, _RGT, "climbr")
+
+
+def axial_offset(x: float, y: float) -> tuple[float, float]:
+    """A token's ``.rgt`` offset ``X``, ``Y`` as trackkit's ``at`` ``[q, r]`` (tile frame).
+
+    Assumed (the samples give X only): ``X``, ``Y`` run the way the editor's own column and
+    row numbers run, so +X points at the tile's edge 3 (columns count against Rekee's q, see
+    :func:`trackkit.hexgrid.offset_to_axial`) and +Y straight across that, the way the rows
+    count (r): the editor's picture is Rekee's turned half a turn, X to the right and Y up.
+    The unit is :data:`RGT_UNIT`.
+
+    >>> q, r = axial_offset(-0.5715768, 0.0)
+    >>> round(q, 6), r
+    (0.33, 0.0)
+    """
+    # pointy-top, tile widths: x = q + r / 2, y = r * sqrt(3) / 2; +X = -x, +Y = +y
+    px, py = -x * RGT_UNIT, y * RGT_UNIT
+    r = 2.0 * py / _SQRT3
+    return (px - r / 2.0 + 0.0, r + 0.0)  # + 0.0: no negative zero
+
+
+def rgt_offset(at: tuple[float, float]) -> tuple[float, float]:
+    """Inverse of :func:`axial_offset`, rounded to 10 decimals (the editor keeps 7 digits).
+
+    >>> rgt_offset(axial_offset(-0.5715768, 0.25))
+    (-0.5715768, 0.25)
+    """
+    q, r = at
+    px, py = q + r / 2.0, r * _SQRT3 / 2.0
+    return (_tidy(-px / RGT_UNIT), _tidy(py / RGT_UNIT))
+
+
+def _tidy(x: float) -> float:
+    """``x`` without the last bits of float noise (and without a negative zero)."""
+    return round(x, 10) + 0.0

@@ -14,6 +14,12 @@ Ids and classes (for tests and users' CSS)::
       <g id="limit-3-2-outer" class="feature limit lane-outer">...</g>
       <g class="feature jump">, "feature ford", "feature shortcut", "feature climb",
       "feature start", "feature finish", "feature danger danger-low", "feature token token-oxygen"
+      <g id="token-3-1" class="feature track-token token-water ford token-surface-gravel">
+
+Tokens with a place (``at``) are drawn where they lie on the tile, the others in a row
+beside the road; a Copilot track token as the symbol printed on it, turned as placed, on the
+space it lies on (its row is drawn as the token made it: a chicane-limit token's row is one
+chicane space). A tile shows at most ``MAX_TILE_TOKENS`` tokens (R210).
 """
 
 from __future__ import annotations
@@ -28,10 +34,16 @@ from typing import Any, Literal
 import svgwrite
 from svgwrite.container import Group
 
-from trackkit.geometry import ROAD_WIDTH_RATIO, CentreLine, centre_line, space_polygon
-from trackkit.models.stage import TileToken, TokenKind
+from trackkit.geometry import (
+    ROAD_WIDTH_RATIO,
+    CentreLine,
+    centre_line,
+    local_point,
+    space_polygon,
+)
+from trackkit.models.stage import MAX_TILE_TOKENS, TileToken, TokenKind
 from trackkit.models.tile import TileFace
-from trackkit.spaces import DrivenRoad
+from trackkit.spaces import DrivenRoad, TokenSpot
 
 __all__ = [
     "LABEL_AT",
@@ -506,6 +518,7 @@ def _draw_rows(pen: _Pen) -> None:
     dwg, feats, key, road, line = pen.dwg, pen.feats, pen.art.key, pen.road, pen.line
     half, size, turn = pen.half, pen.size, pen.turn
     chevrons = _driven_units_of_jumps(road)
+    by_token = road.token_units  # drawn as their tokens, where the tokens lie
     for unit in road.units:
         first = road.spaces[unit.spaces[0]] if unit.spaces else None
         if first is None:
@@ -523,11 +536,11 @@ def _draw_rows(pen: _Pen) -> None:
                     class_="feature slide",
                 )
             )
-        if first.ford:
+        if first.ford and unit.index not in by_token:
             p, d, _left = _frame(line, mid)
             grp = feats.add(dwg.g(id=svg_id("ford", key, unit.index), class_="feature ford"))
             grp.add(place(dwg, "sym-waves", p, d, 0.85 * half, 0.6 * half))
-        if first.jump is not None:
+        if first.jump is not None and unit.index not in by_token:
             p, d, left = _frame(line, mid)
             spec = chevrons.get(unit.index, "sideways")
             right_of_from_to = left if road.reversed else _neg(left)
@@ -557,8 +570,8 @@ def _draw_limits(pen: _Pen) -> None:
     dwg, feats, art, road, line = pen.dwg, pen.feats, pen.art, pen.road, pen.line
     half, size, turn = pen.half, pen.size, pen.turn
     for unit in road.units:
-        if unit.kind not in ("corner", "chicane"):
-            continue
+        if unit.kind not in ("corner", "chicane") or unit.index in road.token_units:
+            continue  # a chicane-limit token's row: the token shows the limit
         lanes: dict[str, list[str]] = {}
         for sid in unit.spaces:
             lanes.setdefault(road.spaces[sid].corner_lane or "both", []).append(sid)
@@ -637,6 +650,11 @@ _TOKEN_TEXT: dict[TokenKind, str] = {
     TokenKind.MUD: "mud",
     TokenKind.CLOUD: "",
     TokenKind.CLIMB: "",
+    # Copilot track tokens with nowhere to go (R208) wait beside the road as discs
+    TokenKind.WATER: "ford",
+    TokenKind.JUMP: "jump",
+    TokenKind.CHICANE: "kerb",
+    TokenKind.CHICANE_LIMIT: "limit",
 }
 
 
@@ -653,16 +671,51 @@ def _token_spots(corner: Point, n: int, size: float) -> list[Point]:
     return [_off(base, along, (i - (n - 1) / 2.0) * 2.25 * r) for i in range(n)]
 
 
+def _placed(
+    road: DrivenRoad | None, tokens: Sequence[TileToken]
+) -> dict[int, tuple[tuple[float, float], float, TokenSpot | None]]:
+    """Tokens that lie somewhere on their tile: index -> (``at``, ``dir``, spot).
+
+    A road's spots (:attr:`DrivenRoad.tokens`) hold the places trackkit chose for Copilot
+    track tokens given none; without a road, the tokens' own ``at``.
+    """
+    out: dict[int, tuple[tuple[float, float], float, TokenSpot | None]] = {}
+    if road is not None:
+        for spot in road.tokens:
+            if spot.at is not None and spot.index < len(tokens):
+                out[spot.index] = (spot.at, spot.dir, spot)
+        return out
+    for i, tok in enumerate(tokens):
+        if tok.at is not None:
+            out[i] = (tok.at, tok.dir or 0.0, None)
+    return out
+
+
+def _spread(points: dict[int, Point], r: float) -> dict[int, Point]:
+    """Discs that would lie on one another (several tokens at one place) set side by side."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, (x, y) in points.items():
+        groups.setdefault((round(x / r), round(y / r)), []).append(i)
+    out: dict[int, Point] = {}
+    for members in groups.values():
+        n = len(members)
+        for k, i in enumerate(members):
+            out[i] = _off(points[i], (1.0, 0.0), (k - (n - 1) / 2.0) * 2.25 * r)
+    return out
+
+
 def mark_spots(
     road: DrivenRoad | None, *, danger: bool, tokens: int, size: float
 ) -> list[tuple[Point, float]]:
     """Where a tile's marks that may lie off its road's spaces are drawn (local frame).
 
     Danger markers beside both road ends (if ``danger``), shortcut badges and the
-    ``tokens`` tokens, each as (centre, radius) in millimetres: a print shows them
+    ``tokens`` tokens (those the road knows a place for where they lie, the others in a
+    row beside the road), each as (centre, radius) in millimetres: a print shows them
     whole, with the road.
     """
     out: list[tuple[Point, float]] = []
+    placed = 0
     if road is not None:
         line = centre_line(road, size)
         half = ROAD_WIDTH_RATIO * size / 2.0
@@ -677,30 +730,129 @@ def mark_spots(
             (at, 0.055 * size)
             for at, _ in _shortcut_spots(road, line, half, middles, size).values()
         ]
-    if tokens:
+        for spot in road.tokens[:tokens]:
+            if spot.at is not None:
+                placed += 1
+                out.append((local_point(spot.at, size), 1.2 * _TOKEN_RADIUS * size))
+    if tokens - placed > 0:
         corner = free_corners(road, size)[1]
-        out += [(at, 1.05 * _TOKEN_RADIUS * size) for at in _token_spots(corner, tokens, size)]
+        spots = _token_spots(corner, tokens - placed, size)
+        out += [(at, 1.05 * _TOKEN_RADIUS * size) for at in spots]
     return out
 
 
 def _draw_tokens(
     dwg: svgwrite.Drawing, g: Group, art: TileArt, corner: Point, size: float, turn: float
 ) -> None:
-    """Tokens in a row near the hex corner farthest from the road but one."""
+    """Tokens where they lie on the tile; those without a place in a row beside the road.
+
+    Copilot track tokens are drawn as the symbols they carry, turned as placed (see
+    :func:`_draw_track_token`); the others as round tokens with their number, upright.
+    """
     r = _TOKEN_RADIUS * size
+    tokens = art.tokens[:MAX_TILE_TOKENS]
+    placed = _placed(art.road, tokens)
+    rest = [i for i in range(len(tokens)) if i not in placed]
+    where = dict(zip(rest, _token_spots(corner, len(rest), size), strict=True))
+    discs = {
+        i: local_point(at, size)
+        for i, (at, _, _) in placed.items()
+        if not (tokens[i].kind and tokens[i].kind.on_track)  # type: ignore[union-attr]
+    }
+    where.update(_spread(discs, r))
+    for i, tok in enumerate(tokens):
+        if i in placed and i not in discs:
+            at, d, spot = placed[i]
+            _draw_track_token(dwg, g, art, i, tok, spot, local_point(at, size), d, size, turn)
+        else:
+            _draw_disc_token(dwg, g, art, i, tok, where[i], r, turn)
+
+
+def _draw_disc_token(
+    dwg: svgwrite.Drawing,
+    g: Group,
+    art: TileArt,
+    i: int,
+    tok: TileToken,
+    at: Point,
+    r: float,
+    turn: float,
+) -> None:
+    """A round token with its number (climb, oxygen, cloud, mud; unknown names)."""
     down = _turned((0.0, 1.0), -turn)
-    spots = _token_spots(corner, len(art.tokens), size)
-    for i, (tok, at) in enumerate(zip(art.tokens, spots, strict=True)):
-        kind = tok.kind
-        name = kind.value if kind is not None else "unknown"
-        grp = g.add(dwg.g(id=svg_id("token", art.key, i + 1), class_=f"feature token token-{name}"))
-        grp.add(place(dwg, "sym-token", at, down, r))
-        value = _token_value(tok)
-        if kind is TokenKind.CLOUD:
-            grp.add(place(dwg, "sym-cloud", at, down, 0.75 * r, cls="glyph"))
-        top = _TOKEN_TEXT.get(kind, "?") if kind is not None else clean_text(tok.token, 12)
-        if top and value:
-            grp.add(upright_text(dwg, top, _off(at, down, -0.38 * r), size=0.55 * r, turn=turn))
-            grp.add(upright_text(dwg, value, _off(at, down, 0.38 * r), size=0.8 * r, turn=turn))
-        elif top or value:
-            grp.add(upright_text(dwg, top or value, at, size=(0.6 if top else 0.9) * r, turn=turn))
+    kind = tok.kind
+    name = kind.value if kind is not None else "unknown"
+    grp = g.add(dwg.g(id=svg_id("token", art.key, i + 1), class_=f"feature token token-{name}"))
+    grp.add(place(dwg, "sym-token", at, down, r))
+    value = _token_value(tok)
+    if kind is TokenKind.CLOUD:
+        grp.add(place(dwg, "sym-cloud", at, down, 0.75 * r, cls="glyph"))
+    top = _TOKEN_TEXT.get(kind, "?") if kind is not None else clean_text(tok.token, 12)
+    if top and value:
+        grp.add(upright_text(dwg, top, _off(at, down, -0.38 * r), size=0.55 * r, turn=turn))
+        grp.add(upright_text(dwg, value, _off(at, down, 0.38 * r), size=0.8 * r, turn=turn))
+    elif top or value:
+        grp.add(upright_text(dwg, top or value, at, size=(0.6 if top else 0.9) * r, turn=turn))
+
+
+def _draw_track_token(
+    dwg: svgwrite.Drawing,
+    g: Group,
+    art: TileArt,
+    i: int,
+    tok: TileToken,
+    spot: TokenSpot | None,
+    at: Point,
+    rotation: float,
+    size: float,
+    turn: float,
+) -> None:
+    """A Copilot track token as the symbol printed on it, where it lies, turned as placed.
+
+    Water: the ford's waves (FORD-1); jump: the chevron, across the token, and its number
+    (JUMP-1); chicane-limit: the limit in its circle (CORNER-1, after mud); chicane: a
+    kerb barrier across half the road. The token's forward axis points at ``60 * dir``
+    degrees (the tile's edge 0 at 0). A token that changes nothing (R207..R209) is classed
+    ``idle``.
+    """
+    kind = tok.kind
+    assert kind is not None
+    half = ROAD_WIDTH_RATIO * size / 2.0
+    forward = _turned((1.0, 0.0), 60.0 * rotation)
+    across = _turned(forward, 90.0)
+    feature = {
+        TokenKind.WATER: "ford",
+        TokenKind.JUMP: "jump",
+        TokenKind.CHICANE_LIMIT: "limit",
+        TokenKind.CHICANE: "danger danger-high",
+    }[kind]
+    classes = ["feature", "track-token", f"token-{kind.value}", feature]
+    if tok.surface:
+        classes.append(f"token-surface-{tok.surface}")
+    road = art.road
+    space = road.spaces.get(spot.space) if road is not None and spot and spot.space else None
+    acting = spot is not None and spot.acts and space is not None
+    if not acting:
+        classes.append("idle")
+    shown: int | None = None
+    if kind is TokenKind.CHICANE_LIMIT and acting and space is not None and spot is not None:
+        shown = art.limits.get(spot.space or "", space.limit)
+        if shown != space.limit:
+            classes.append("muddy")
+    grp = g.add(dwg.g(id=svg_id("token", art.key, i + 1), class_=" ".join(classes)))
+    if kind is TokenKind.WATER:
+        grp.add(place(dwg, "sym-waves", at, forward, 0.85 * half, 0.6 * half))
+    elif kind is TokenKind.JUMP:
+        grp.add(place(dwg, "sym-chevron", at, across, 0.05 * size))
+        number = space.jump if acting and space is not None else tok.value
+        if number is not None:
+            text_at = _off(at, across, -0.075 * size)
+            grp.add(upright_text(dwg, str(number), text_at, size=0.06 * size, turn=turn))
+    elif kind is TokenKind.CHICANE_LIMIT:
+        grp.add(place(dwg, "sym-disc", at, (0.0, 1.0), 0.042 * size))
+        number = shown if shown is not None else tok.value
+        if number is not None:
+            grp.add(upright_text(dwg, str(number), at, size=0.056 * size, turn=turn))
+    else:
+        bar = _off(at, across, 0.5 * half)
+        grp.add(place(dwg, "sym-kerb", bar, across, 0.03 * size, 0.5 * half))

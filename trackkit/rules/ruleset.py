@@ -19,6 +19,7 @@ from pydantic import Field, ValidationError
 from trackkit.errors import TileLibraryError
 from trackkit.library import library_dir
 from trackkit.models.base import StrictModel
+from trackkit.track_tokens import TrackTokenRules
 
 __all__ = ["Column", "DamageToken", "LocDeck", "Ruleset", "load_ruleset"]
 
@@ -93,6 +94,10 @@ class Ruleset(StrictModel):
     damage_bag: list[DamageToken] = Field(description="The damage bag (DAMAGE-1).")
     crash_damage: CrashDamage = Field(description="Tokens drawn on a crash (DAMAGE-2).")
     sisu_once_per: Literal["rally", "stage"] = Field(description="SISU token reset (LOC-7).")
+    track_tokens: TrackTokenRules = Field(
+        description="Copilot track tokens' numbers (JUMP-1, CORNER-1); the stage's layout "
+        "reads them (trackkit.track_tokens)."
+    )
     cars: dict[str, CarSpec] = Field(description="Dashboards by car id (DASH-1).")
 
     def danger_probability(self, kind: str, value: int | None = None) -> float:

@@ -1,15 +1,72 @@
-"""Inventory: which boxes and how many pieces a stage needs, against what is owned."""
+"""Inventory: which boxes and how many pieces a stage needs, against what is owned.
+
+Tokens count too: the Copilot track tokens come from the Copilot pack (``dirt-copilot``),
+climb, oxygen and cloud tokens from The Climb (``dirt-climb``); mud is the shortcut face of
+a damage token, in every box's bag. How many of each token a box holds is not known here,
+so tokens are counted, and the box they need is checked, but not their copies.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
-from trackkit.assemble import Layout
+from trackkit.assemble import Layout, PlacedTile
 from trackkit.catalogue import finding
 from trackkit.library import TileLibrary
 from trackkit.models.findings import Finding, Location
+from trackkit.models.stage import TokenKind
 
-__all__ = ["boxes_needed", "check_inventory", "pieces_used"]
+__all__ = ["TOKEN_BOXES", "boxes_needed", "check_inventory", "pieces_used", "tokens_used"]
+
+#: The box each kind of token comes from (mud: a damage token's face, in every box).
+TOKEN_BOXES: dict[TokenKind, str] = {
+    TokenKind.WATER: "dirt-copilot",
+    TokenKind.JUMP: "dirt-copilot",
+    TokenKind.CHICANE: "dirt-copilot",
+    TokenKind.CHICANE_LIMIT: "dirt-copilot",
+    TokenKind.CLIMB: "dirt-climb",
+    TokenKind.OXYGEN: "dirt-climb",
+    TokenKind.CLOUD: "dirt-climb",
+}
+
+
+def _token_name(kind: TokenKind, surface: str | None) -> str:
+    return f"{kind.value}-{surface}" if surface else kind.value
+
+
+def tokens_used(layout: Layout) -> list[dict[str, Any]]:
+    """Tokens on the map by kind (and surface), with the box they come from.
+
+    Every placed tile counts (beside the road and not driven too, as their pieces do), with
+    the tokens it plays (at most ``MAX_TILE_TOKENS``); unknown tokens are not pieces.
+    """
+    count: Counter[tuple[TokenKind, str | None]] = Counter()
+    for tile in layout.tiles:
+        for tok in tile.tokens:
+            kind = tok.kind
+            if kind is not None:
+                count[(kind, tok.surface if kind.on_track else None)] += 1
+    rows = [
+        {
+            "token": _token_name(kind, surface),
+            "count": n,
+            "box": TOKEN_BOXES.get(kind),
+        }
+        for (kind, surface), n in count.items()
+    ]
+    return sorted(rows, key=lambda r: (r["box"] or "~", r["token"]))
+
+
+def _token_boxes(layout: Layout) -> dict[str, tuple[PlacedTile, set[str]]]:
+    """Boxes the tokens need: the first tile holding one of its tokens, and their kinds."""
+    out: dict[str, tuple[PlacedTile, set[str]]] = {}
+    for tile in layout.tiles:
+        for tok in tile.tokens:
+            box = TOKEN_BOXES.get(tok.kind) if tok.kind is not None else None
+            if box is not None:
+                out.setdefault(box, (tile, set()))[1].add(tok.token)
+    return out
 
 
 def pieces_used(layout: Layout) -> Counter[tuple[str, int]]:
@@ -18,11 +75,13 @@ def pieces_used(layout: Layout) -> Counter[tuple[str, int]]:
 
 
 def boxes_needed(layout: Layout, library: TileLibrary) -> dict[str, int]:
-    """Copies of each box needed to build the stage."""
+    """Copies of each box needed to build the stage (one for the boxes of its tokens)."""
     need: dict[str, int] = {}
     for (box, number), count in pieces_used(layout).items():
         per_box = _copies(library, box, number)
         need[box] = max(need.get(box, 0), -(-count // per_box))
+    for box in _token_boxes(layout):
+        need[box] = max(need.get(box, 0), 1)
     return dict(sorted(need.items()))
 
 
@@ -45,6 +104,16 @@ def check_inventory(layout: Layout, library: TileLibrary) -> list[Finding]:
                 )
         return out
     owned_count = Counter(owned)
+    for box, (tile, kinds) in sorted(_token_boxes(layout).items()):
+        if box not in owned_count:
+            out.append(
+                finding(
+                    "I304",
+                    f"{', '.join(sorted(kinds))} tokens come from box {box}, which is not in "
+                    "'boxes'",
+                    tile.location(),
+                )
+            )
     for (box, number), count in sorted(used.items()):
         faces = sorted({t.face_id for t in layout.tiles if t.face and t.face.number == number})
         first = next(t for t in layout.tiles if t.face and t.face.number == number)

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import networkx as nx
 
-from trackkit.assemble import Layout
+from trackkit.assemble import Layout, PlacedTile
 from trackkit.catalogue import finding
-from trackkit.models.findings import Finding
-from trackkit.models.stage import TokenKind
+from trackkit.models.findings import Finding, Location
+from trackkit.models.stage import MAX_TILE_TOKENS, TileToken, TokenKind
 from trackkit.models.tile import FaceKind
+from trackkit.spaces import TokenSpot
 
 __all__ = ["check_rules", "check_tokens"]
 
-#: Tokens read from editor files that trackkit knows but does not play yet (Copilot, RX).
+#: Tokens read from editor files that trackkit knows but does not play (RX arches).
 UNSUPPORTED_TOKENS = (
-    "water",
-    "jump",
-    "chicane",
-    "chicane-limit",
     "joker-entrance",
     "joker-exit",
     "finish",
@@ -30,10 +29,62 @@ UNSUPPORTED_TOKENS = (
 )
 
 
+def _at(at: tuple[float, float] | None) -> str:
+    return "" if at is None else f" at [{at[0]:.2f}, {at[1]:.2f}]"
+
+
+def _track_findings(tile: PlacedTile, spot: TokenSpot, loc: Location) -> list[Finding]:
+    """R207..R209 for a Copilot track token that changes nothing where it lies."""
+    name = f"the {spot.kind} token on {_tile_name(tile)}"
+    fix = None
+    if spot.suggest is not None:
+        q, r = spot.suggest
+        fix = (
+            f"Move it to the nearest row where it can go, at [{q:.2f}, {r:.2f}] (tile widths "
+            "from the tile's centre, in the tile's own frame), or remove it."
+        )
+    if spot.problem == "off-road":
+        return [finding("R207", f"{name}{_at(spot.at)} lies on no space of the road", loc, fix=fix)]
+    if spot.problem == "cannot-go":
+        where = _at(spot.at) if spot.placed else " (no 'at' given)"
+        return [finding("R208", f"{name}{where}: {spot.why}", loc, fix=fix)]
+    if spot.problem == "alone":
+        return [
+            finding(
+                "R209",
+                f"{name}{_at(spot.at)} has no chicane-limit token on a row next to it",
+                loc,
+            )
+        ]
+    return []
+
+
+def _tile_name(tile: PlacedTile) -> str:
+    return f"tile {tile.index} ({tile.face_id})" if tile.index else f"tile {tile.face_id}"
+
+
 def check_tokens(layout: Layout) -> list[Finding]:
-    """Tokens that are unknown or stand where they cannot go (CLIMB-6..8, SHORTCUT-2)."""
+    """Tokens that are unknown, too many, or where they cannot go.
+
+    CLIMB-6..8, SHORTCUT-2 and the Copilot track tokens (FORD-1, JUMP-1, CORNER-1: where
+    they lie, :mod:`trackkit.track_tokens`). Linear in the number of tokens: a tile's
+    tokens are counted once, and beyond :data:`MAX_TILE_TOKENS` a tile gets one finding
+    (R210) and its further tokens are neither played nor checked.
+    """
     out: list[Finding] = []
     for tile in layout.tiles:
+        given = len(layout.stage.tiles[tile.position - 1].tokens)
+        if given > MAX_TILE_TOKENS:
+            out.append(
+                finding(
+                    "R210",
+                    f"{_tile_name(tile)} holds {given} tokens; a tile holds at most "
+                    f"{MAX_TILE_TOKENS}, and only the first {MAX_TILE_TOKENS} count",
+                    tile.location(path=f"tiles[{tile.position - 1}].tokens"),
+                )
+            )
+        counts = Counter(t.kind for t in tile.tokens)
+        spots = {s.index: s for s in tile.road.tokens} if tile.road is not None else {}
         climb_values: set[int] = set()
         for n, tok in enumerate(tile.tokens):
             loc = tile.location(path=f"tiles[{tile.position - 1}].tokens[{n}]")
@@ -62,39 +113,50 @@ def check_tokens(layout: Layout) -> list[Finding]:
                     )
                 )
                 continue
-            problem = None
-            if kind is TokenKind.CLIMB:
-                if tok.value not in (-1, 1):
-                    problem = "a climb token is -1 (ascent) or +1 (descent)"
-                elif (
-                    tile.face is not None
-                    and tile.face.road is not None
-                    and tile.face.road.climb is not None
-                ):
-                    problem = f"{tile.face_id} already has climb arrows (CLIMB-6)"
-                else:
-                    climb_values.add(tok.value)
-                    if len(climb_values) > 1:
-                        problem = "a tile cannot be both an ascent and a descent"
-            elif kind is TokenKind.OXYGEN and tok.value not in (1, 2, 3):
-                problem = "an oxygen token is 1, 2 or 3 (CLIMB-7)"
-            elif kind is TokenKind.CLOUD and tok.value is not None:
-                problem = "a cloud token has no value (CLIMB-8)"
-            elif kind is TokenKind.MUD:
-                if tok.value not in (None, -1):
-                    problem = "a mud token is -1 (SHORTCUT-2)"
-                elif tile.road is not None and not any(
-                    u.kind in ("corner", "chicane") for u in tile.road.units
-                ):
-                    problem = f"mud lowers corner limits, and {tile.face_id} has no corner"
-            if (
-                kind in (TokenKind.OXYGEN, TokenKind.CLOUD)
-                and sum(1 for t in tile.tokens if t.kind is kind) > 1
-            ):
+            problem = _value_problem(tile, tok, kind, climb_values)
+            if kind in (TokenKind.OXYGEN, TokenKind.CLOUD) and counts[kind] > 1:
                 problem = problem or f"one {kind.value} token per tile"
             if problem:
                 out.append(finding("R202", f"token on tile {tile.face_id}: {problem}", loc))
+            spot = spots.get(n)
+            if kind.on_track and spot is not None:
+                if spot.space is not None and tile.index is not None:
+                    loc = loc.model_copy(update={"space": f"{tile.index}:{spot.space}"})
+                out += _track_findings(tile, spot, loc)
     return out
+
+
+def _value_problem(
+    tile: PlacedTile, tok: TileToken, kind: TokenKind, climb_values: set[int]
+) -> str | None:
+    """What is wrong with a token's value on its tile (R202), if anything."""
+    if kind is TokenKind.CLIMB:
+        if tok.value not in (-1, 1):
+            return "a climb token is -1 (ascent) or +1 (descent)"
+        road = tile.face.road if tile.face is not None else None
+        if road is not None and road.climb is not None:
+            return f"{tile.face_id} already has climb arrows (CLIMB-6)"
+        climb_values.add(tok.value)
+        if len(climb_values) > 1:
+            return "a tile cannot be both an ascent and a descent"
+    elif kind is TokenKind.OXYGEN and tok.value not in (1, 2, 3):
+        return "an oxygen token is 1, 2 or 3 (CLIMB-7)"
+    elif kind is TokenKind.CLOUD and tok.value is not None:
+        return "a cloud token has no value (CLIMB-8)"
+    elif kind is TokenKind.MUD:
+        if tok.value not in (None, -1):
+            return "a mud token is -1 (SHORTCUT-2)"
+        if tile.road is not None and not any(
+            u.kind in ("corner", "chicane") for u in tile.road.units
+        ):
+            return f"mud lowers corner limits, and {tile.face_id} has no corner"
+    elif kind is TokenKind.JUMP and tok.value is not None and not 1 <= tok.value <= 6:
+        return "a jump token's number is a gear, 1..6 (JUMP-1)"
+    elif kind is TokenKind.CHICANE_LIMIT and tok.value is not None and not 1 <= tok.value <= 6:
+        return "a chicane-limit token's limit is a gear, 1..6 (CORNER-1)"
+    elif kind in (TokenKind.WATER, TokenKind.CHICANE) and tok.value is not None:
+        return f"a {kind.value} token has no number"
+    return None
 
 
 def check_rules(layout: Layout, graph: nx.DiGraph) -> list[Finding]:

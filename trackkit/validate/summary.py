@@ -1,4 +1,4 @@
-"""The stage summary: length, tiles, surfaces, danger, corners, boxes."""
+"""The stage summary: length, tiles, surfaces, danger, corners, tokens, boxes."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from trackkit.library import TileLibrary
 from trackkit.models.stage import Kind
 from trackkit.models.tile import ChicaneSection, CornerSection
 from trackkit.validate.hillclimb import climb_tiles
-from trackkit.validate.inventory import boxes_needed, pieces_used
+from trackkit.validate.inventory import boxes_needed, pieces_used, tokens_used
 
 __all__ = ["shortest_moves", "summarize"]
 
@@ -58,6 +58,17 @@ def summarize(
                         "outer": sec.outer.limit,
                     }
                 )
+            elif unit.kind == "chicane" and not isinstance(sec, ChicaneSection):
+                limit = road.spaces[unit.spaces[0]].limit  # a chicane-limit token's row
+                corners.append(
+                    {
+                        "tile_index": t.index,
+                        "tile": t.face_id,
+                        "turn": "chicane",
+                        "inner": limit,
+                        "outer": limit,
+                    }
+                )
             elif isinstance(sec, ChicaneSection):
                 corners.append(
                     {
@@ -91,6 +102,7 @@ def summarize(
         "shortcuts": sum(1 for _, d in graph.nodes(data=True) if d["kind"] == "shortcut"),
         "jumps": len({(d["tile"], d["unit"]) for _, d in graph.nodes(data=True) if d["jump"]}),
         "fords": len({(d["tile"], d["unit"]) for _, d in graph.nodes(data=True) if d["ford"]}),
+        "tokens": tokens_used(layout),
         "boxes": boxes_needed(layout, library),
         "pieces": {
             f"{number}": count for (_box, number), count in sorted(pieces_used(layout).items())

@@ -56,6 +56,14 @@ def summary_text(summary: dict[str, Any]) -> list[str]:
             f"simulated {sim['races']} races: finish rate {sim['finish_rate']:.0%}, "
             f"mean time {sim['mean_time']} s, most dangerous tiles: {worst}"
         )
+    if summary.get("tokens"):
+        lines.append(
+            "tokens: "
+            + ", ".join(
+                f"{t['token']} {t['count']}" + (f" ({t['box']})" if t["box"] else "")
+                for t in summary["tokens"]
+            )
+        )
     if summary["boxes"]:
         lines.append(
             "boxes: "
