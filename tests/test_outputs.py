@@ -415,7 +415,7 @@ def test_two_print_processes_started_together_leave_one_print(tmp_path: Path) ->
 BAD = """\
 format: trackkit-stage/1
 name: Bad tokens   # a comment
-boxes: [dirt-core]
+boxes: [dirt-core, dirt-climb]
 tiles:
   - tile: 202a
   # the tile with the tokens

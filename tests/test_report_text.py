@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from stagekit import make_stage
+import pytest
+from stagekit import REPO, make_stage
+from typer.testing import CliRunner
 
+from trackkit.cli import app
 from trackkit.validate import validate
 from trackkit.validate.text import report_text
 
@@ -21,3 +24,26 @@ def test_a_tile_with_two_corners_is_listed_once_with_both_limits() -> None:
     assert len(report.summary["corners"]) == 2  # the JSON keeps one entry per corner
     (line,) = [ln for ln in report_text(report).splitlines() if "corners" in ln]
     assert line.strip() == "corners (2): 215b 1/2 + 1/2"
+
+
+def _readme_block(first_line_start: str) -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index(first_line_start)
+    return text[start : text.index("```", start)].rstrip("\n").splitlines()
+
+
+@pytest.mark.parametrize("example", ["broken-stage.yaml", "turini-typo.rekee.json"])
+def test_the_readme_shows_what_validate_prints_for_the_broken_examples(
+    example: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)  # the README runs it from the checkout
+    shown = _readme_block(f"examples/{example}: INVALID")
+    result = CliRunner().invoke(app, ["validate", f"examples/{example}"])
+    printed = [
+        line
+        for line in result.stdout.splitlines()
+        if line.startswith(("examples/", "  error", "  warning"))
+        or (line.startswith("      fix:") and "fix:" in "\n".join(shown))
+    ]
+    # the README may leave out fix lines; every line it shows is printed, in order
+    assert [line for line in printed if line in shown] == shown
