@@ -47,3 +47,11 @@ def test_the_readme_shows_what_validate_prints_for_the_broken_examples(
     ]
     # the README may leave out fix lines; every line it shows is printed, in order
     assert [line for line in printed if line in shown] == shown
+
+
+def test_the_summary_counts_the_tiles_the_road_does_not_reach() -> None:
+    from trackkit.formats import load_stage
+
+    report = validate(load_stage(REPO / "examples" / "turini-typo.rekee.json"))
+    assert report.summary["tiles"] == 5 and report.summary["tiles_not_driven"] == 7
+    assert "5 tiles (+7 not driven)" in report_text(report)

@@ -89,6 +89,7 @@ def summarize(
         "kind": kind.value,
         "tiles": len(layout.chain),
         "tiles_beside_road": len(layout.scenery),
+        "tiles_not_driven": len(layout.undriven),
         "spaces": graph.number_of_nodes(),
         "length_spaces": shortest_moves(graph),
         "length_mm": round(max(finish_progress), 1) if finish_progress else None,

@@ -19,7 +19,13 @@ def summary_text(summary: dict[str, Any]) -> list[str]:
     length = summary.get("length_spaces")
     mm = summary.get("length_mm")
     lines.append(
-        f"{plural(summary['tiles'], 'tile')}, {plural(summary['spaces'], 'space')}"
+        f"{plural(summary['tiles'], 'tile')}"
+        + (
+            f" (+{summary['tiles_not_driven']} not driven)"
+            if summary.get("tiles_not_driven")
+            else ""
+        )
+        + f", {plural(summary['spaces'], 'space')}"
         + (f", {plural(length, 'move')} start to finish" if length is not None else "")
         + (f" ({mm / 1000:.2f} m of road)" if mm else "")
     )
