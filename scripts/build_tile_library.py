@@ -104,9 +104,7 @@ BOXES: tuple[BoxSpec, ...] = (
         "gt-team-challenge",
         tuple(range(139, 151)),
     ),
-    BoxSpec(
-        "gt-adrenaline", "Rallyman: GT – Adrenaline", "gt-adrenaline", (*range(151, 155), 901)
-    ),
+    BoxSpec("gt-adrenaline", "Rallyman: GT – Adrenaline", "gt-adrenaline", (*range(151, 155), 901)),
 )
 
 #: Erratum of tile-facts.csv (its README): these pieces are one copy in Championship (art
@@ -816,8 +814,8 @@ def check_gt_lanes(csv_face: CsvFace, layout: LaneLayout, report: FaceReport) ->
     """Lanes per road end and skew edges vs ``joins`` and per-lane edge ``at``."""
     ends: dict[int, list[LaneRoad]] = {}
     for road in layout.roads:
-        for edge in (road.from_edge, road.to_edge):
-            ends.setdefault(edge, []).append(road)
+        for end in (road.from_edge, road.to_edge):
+            ends.setdefault(end, []).append(road)
     if set(ends) != set(csv_face.lanes):
         report.disagree(
             f"Lanes: csv `{csv_face.raw_lanes}` names edges {_set_text(csv_face.lanes)}, the "
