@@ -197,3 +197,27 @@ def test_the_tile_sheet_sketches_gt_faces_from_their_pixel_data() -> None:
     assert 'class="gt-triangle"' in text  # 117a's 4 in a triangle
     assert "gt-hidden" in text  # 153a's road under the bridge
     assert ">P3 0<" in text  # the pit board
+
+
+def test_gt_faces_in_words_read_like_the_formats_worked_examples() -> None:
+    from trackkit.describe import describe_face
+
+    def words(face_id: str) -> str:
+        face = LIB.get(face_id)
+        assert face is not None
+        return describe_face(face)
+
+    assert "lane 3: A3c (begins on line l2)" in words("119a")
+    assert "its steps are A1b>A1c, A1b>A2c diagonal, A2b>A2c diagonal, A2b>A3c" in words("119a")
+    assert "11 steps each way (4 diagonal), 6 side-by-side pairs" in words("110a")
+    assert "lane 1: ┆! A12a ┆!" in words("107a")  # warning signs on both tile edges
+    assert "skew end at edge 2 (skewL): A1a, A2a, A3a" in words("121a")
+    assert "overlapping spaces (a car on one blocks the other): A1b/B1b" in words("141b")
+    junction = words("151a")
+    assert "junction: A1c is one space of roads A and B" in junction
+    assert "edge 1: slot(s) 3, 2" in junction and "reading confidence: low" in junction
+    start = words("102a")
+    assert "start-finish line: road A line l1; the race runs toward edge 0" in start
+    assert "grid row 1: A3b, A1b" in start
+    assert "P3: gear 0, tyres" in words("101")
+    assert "passes under the other road (a bridge)" in words("153a")

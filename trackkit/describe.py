@@ -486,6 +486,8 @@ def _lane_list(road: LaneRoad) -> list[str]:
         parts = []
         for item in items:
             if item in names:
+                if item in (items[0], items[-1]):
+                    continue  # a lane beginning or ending on a line: said after the list
                 mark = road.lines[item].dotted.get(lane) if item in road.lines else None
                 parts.append("|" if mark is None else f"┆{'!' if mark == 'hazard' else mark}")
             else:
@@ -524,8 +526,8 @@ def _describe_road(face: TileFace, layout: LaneLayout, road: LaneRoad) -> list[s
     lanes = sorted(road.lanes or {})
     out = [
         f"  road {road.id}: edge {road.from_edge} -> edge {road.to_edge}, "
-        f"{_road_shape(face, road)}, {len(lanes)} lanes (lane 1 on the left driving "
-        f"{road.from_edge}->{road.to_edge}), {len(cut.spaces)} spaces"
+        f"{_road_shape(face, road)}, {_count(len(lanes), 'lane')} (lane 1 on the left "
+        f"driving {road.from_edge}->{road.to_edge}), {_count(len(cut.spaces), 'space')}"
     ]
     out += [f"    {text}" for text in _lane_list(road)]
     for corner in road.corners:
@@ -575,10 +577,14 @@ def _describe_road(face: TileFace, layout: LaneLayout, road: LaneRoad) -> list[s
         out.append(f"    uses edge lanes (clockwise slots) {slots}")
     diagonal = sum(1 for st in cut.steps if st.kind == "diagonal")
     out.append(
-        f"    {len(cut.steps)} steps each way ({diagonal} diagonal), "
-        f"{len(cut.beside)} side-by-side pairs"
+        f"    {_count(len(cut.steps), 'step')} each way ({diagonal} diagonal), "
+        f"{_count(len(cut.beside), 'side-by-side pair')}"
     )
     return out
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 def _describe_gt(face: TileFace, layout: LaneLayout) -> list[str]:
