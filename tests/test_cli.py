@@ -97,9 +97,46 @@ def test_tiles_lists_and_filters_by_box():
         "419b",
     ]
     code, out, _ = run("tiles", "--format", "json")
-    assert len(json.loads(out)["faces"]) == 130
+    assert len(json.loads(out)["faces"]) == 237
     code, _, err = run("tiles", "--box", "nope")
-    assert code == 2 and "unknown box" in err
+    assert code == 2 and "unknown box" in err and "gt-world-tour" in err
+
+
+def test_tiles_series_and_gt_boxes_filter_the_listing():
+    code, out, _ = run("tiles", "--series", "gt", "--format", "json")
+    faces = json.loads(out)["faces"]
+    assert code == 0 and len(faces) == 109  # 107 GT faces and the GT scenery filler 901
+    assert {f["box"] for f in faces} == {
+        "gt-core",
+        "gt-championship",
+        "gt-world-tour",
+        "gt-team-challenge",
+        "gt-adrenaline",
+    }
+    code, out, _ = run("tiles", "--series", "dirt", "--format", "json")
+    assert len(json.loads(out)["faces"]) == 128 and "gt-" not in out
+    code, out, _ = run("tiles", "--box", "gt-adrenaline", "--shape", "junction")
+    assert [line.split()[0] for line in out.splitlines()] == ["151a", "151b", "152a", "152b"]
+    code, out, _ = run("tiles", "--box", "gt-core", "--shape", "start")
+    assert [line.split()[0] for line in out.splitlines()] == ["102a", "102b"]
+    code, out, _ = run("tiles", "--series", "gt", "--limit", "5")
+    assert {line.split()[0] for line in out.splitlines()} >= {"118a", "136a", "137b"}
+    code, _, err = run("tiles", "--series", "rx")
+    assert code == 2 and "rx" in err
+
+
+def test_tiles_show_describes_a_gt_face_in_words_and_json():
+    code, out, _ = run("tiles", "show", "117A")
+    assert code == 0
+    assert "lane 1: A1a ┆3 A1b ┆3 A1c" in out
+    assert "A23b (lanes 2-3) 4 in a triangle" in out
+    assert "10 steps each way (4 diagonal)" in out
+    code, out, _ = run("tiles", "show", "117a-2", "--format", "json")
+    face = json.loads(out)["face"]
+    assert face["id"] == "117a" and face["series"] == "gt" and face["shape"] == "bend"
+    steps = {(s["from"], s["to"]): s for s in face["derived"]["A"]["steps"]}
+    assert steps[("A1a", "A1b")]["limit"] == 3 and steps[("A1a", "A23b")]["kind"] == "diagonal"
+    assert face["layout"]["spaces"]["A23b"] == {"px": [288.0, 243.0], "limit": 4, "triangle": True}
 
 
 def test_tiles_show_describes_a_face_in_words():
@@ -208,8 +245,12 @@ def test_tiles_filters_by_surface_shape_and_limit():
     snow = _listed("--surface", "snow")
     assert snow and all(lib.get(i).surface.value == "snow" for i in snow)  # type: ignore[union-attr]
     assert len(snow) == sum(1 for f in lib if f.surface.value == "snow")
-    assert _listed("--shape", "start") == ["202a", "202b", "301a", "301b"]
-    assert _listed("--shape", "finish") == ["203a", "203b", "302a", "302b"]
+    assert _listed("--series", "dirt", "--shape", "start") == ["202a", "202b", "301a", "301b"]
+    assert _listed("--series", "dirt", "--shape", "finish") == ["203a", "203b", "302a", "302b"]
+    # a GT start/finish line is both
+    gt_lines = {"102a", "102b", "131a", "131b", "139a", "139b", "140b", "143b", "144b"}
+    assert set(_listed("--series", "gt", "--shape", "start")) == gt_lines
+    assert set(_listed("--series", "gt", "--shape", "finish")) == gt_lines
     assert set(_listed("--shape", "scenery")) == {f.id for f in lib if f.kind.value == "scenery"}
     assert _listed("--shape", "s-bend") == _listed("--shape", "kink")
     assert set(_listed("--shape", "chicane")) == {"231a", "231b"}

@@ -3,7 +3,8 @@
 The sources are read fresh here (``tile-facts.csv`` and ``space-layouts/*.yaml``), with
 parsing of their own, so a wrong value in ``tile_library/`` fails even if the generator
 ``scripts/build_tile_library.py`` had the same bug. A last test rebuilds the library into a
-temporary folder and compares it byte for byte with the committed files.
+temporary folder and compares it byte for byte with the committed files. The GT faces'
+lane layouts are checked against ``gt-space-layouts/`` in ``test_library_gt_sources.py``.
 """
 
 from __future__ import annotations
@@ -44,15 +45,25 @@ EXPECTED_BOXES: dict[str, set[str]] = {
     "dirt-monte-carlo": _ids(range(301, 325)),
     "dirt-climb": _ids((325, 326, 418, 419)),
     "dirt-copilot": _ids(range(902, 906)),
-    "gt-adrenaline": _ids((901,)),
+    "gt-core": {"101"} | _ids(range(102, 121)),
+    "gt-championship": _ids(range(121, 131)),
+    "gt-world-tour": _ids(range(131, 139)),
+    "gt-team-challenge": _ids(range(139, 151)),
+    "gt-adrenaline": _ids((*range(151, 155), 901)),
 }
 EXPECTED_IDS: set[str] = set().union(*EXPECTED_BOXES.values())
 CSV_BOX_IDS = {"dirt-monte-carlo/110%": "dirt-monte-carlo"}
 SERVICE_IDS = _ids((201,))
 SCENERY_IDS = _ids(range(901, 906))
-ROAD_IDS = sorted(EXPECTED_IDS - SERVICE_IDS - SCENERY_IDS)
+PIT_IDS = {"101"}
+GT_ROAD_IDS = _ids(range(102, 155))
+#: DIRT faces whose road is described by sections (the GT faces' roads are in ``layout``).
+ROAD_IDS = sorted(EXPECTED_IDS - SERVICE_IDS - SCENERY_IDS - PIT_IDS - GT_ROAD_IDS)
 ALL_IDS = sorted(EXPECTED_IDS)
-EXPECTED_FACE_COUNT = 130  # 64 core + 48 Monte-Carlo + 8 Climb + 8 Copilot + 2 GT Adrenaline
+# 64 core + 48 Monte-Carlo + 8 Climb + 8 Copilot + 2 GT Adrenaline fillers + 107 GT faces
+EXPECTED_FACE_COUNT = 237
+#: tile-facts.csv's README erratum: one copy in Championship, one in World Tour.
+COPY_ERRATA = {122, 124, 125}
 
 # The one documented exception to "sections follow the layout" (see 215b's sources).
 DECIDED_SECTIONS = {("215b", 3): {"kind": "straight", "rows": 1, "lanes": 1}}
@@ -102,7 +113,8 @@ def _csv_links(face_id: str) -> dict[tuple[int, int], str]:
 
 def _csv_lanes(face_id: str) -> dict[int, int]:
     pairs = (token.split(":") for token in CSV[face_id]["lanes"].split())
-    return {int(edge): int(count) for edge, count in pairs}
+    # GT edges may carry a skew hand after the count: `2:3skewL`
+    return {int(edge): int(count.rstrip("skewLR")) for edge, count in pairs}
 
 
 def _csv_int(face_id: str, column: str) -> int | None:
@@ -161,12 +173,22 @@ def test_box_titles() -> None:
         "dirt-monte-carlo": "Rallyman: DIRT – Monte-Carlo / 110% expansion",
         "dirt-climb": "Rallyman: DIRT – The Climb",
         "dirt-copilot": "Rallyman: DIRT – Copilot (scenery fillers)",
-        "gt-adrenaline": "Rallyman: GT – Adrenaline (scenery filler)",
+        "gt-core": "Rallyman: GT (core box)",
+        "gt-championship": "Rallyman: GT – Championship",
+        "gt-world-tour": "Rallyman: GT – World Tour",
+        "gt-team-challenge": "Rallyman: GT – Team Challenge",
+        "gt-adrenaline": "Rallyman: GT – Adrenaline",
     }
 
 
 def test_space_layouts_cover_exactly_the_road_and_service_faces() -> None:
     assert set(LAYOUTS) == set(ROAD_IDS) | SERVICE_IDS
+
+
+@pytest.mark.parametrize("face_id", ROAD_IDS)
+def test_dirt_faces_have_no_lane_layout_or_skews(face_id: str) -> None:
+    face = _face(face_id)
+    assert face.layout is None and face.skews == {} and face.series == "dirt"
 
 
 # ------------------------------------------------------------- against the csv
@@ -179,7 +201,13 @@ def test_face_number_side_series_box_copies_match_csv(face_id: str) -> None:
     assert face.face == row["face"]
     assert face.series == row["series"]
     assert face.box == CSV_BOX_IDS.get(row["box"], row["box"])
-    assert face.copies == int(row["copies"])
+    if face.number in COPY_ERRATA:
+        assert (row["box"], row["copies"]) == ("gt-championship", "2"), "the csv changed"
+        assert (face.copies, face.also_in) == (1, {"gt-world-tour": 1})
+        assert "erratum" in face.sources
+    else:
+        assert face.copies == int(row["copies"])
+        assert face.also_in == {}
 
 
 @pytest.mark.parametrize("face_id", ALL_IDS)
@@ -192,7 +220,13 @@ def test_face_surface_and_danger_match_csv(face_id: str) -> None:
 @pytest.mark.parametrize("face_id", ALL_IDS)
 def test_face_kind_service_scenery_or_road(face_id: str) -> None:
     expected = (
-        "service" if face_id in SERVICE_IDS else "scenery" if face_id in SCENERY_IDS else "road"
+        "service"
+        if face_id in SERVICE_IDS
+        else "scenery"
+        if face_id in SCENERY_IDS
+        else "pit"
+        if face_id in PIT_IDS
+        else "road"
     )
     assert _face(face_id).kind.value == expected
 

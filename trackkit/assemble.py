@@ -210,6 +210,18 @@ def lay_out(
     for pos, spec in enumerate(stage.tiles, start=1):
         face = lib.get(spec.tile)
         here = Location(tile=spec.tile, path=f"tiles[{pos - 1}]")
+        # GT (issue 10): a Rallyman: GT face gets one finding, S119, and is then a gap in
+        # the road like an unknown tile (no S101). The GT track task replaces this.
+        gt_face = face is not None and face.layout is not None
+        if face is not None and gt_face:
+            findings.append(
+                finding(
+                    "S119",
+                    f"{face.id} is a Rallyman: GT face: GT tracks are not laid out yet",
+                    here,
+                )
+            )
+            face = None
         s101 = len(findings)
         has_road = face is not None and face.kind is FaceKind.ROAD and face.road is not None
         if (
@@ -222,12 +234,12 @@ def lay_out(
             placed = PlacedTile(pos, spec.tile, face, spec.at, spec.dir, list(spec.tokens))
             if face is not None:
                 placed.road = drive(face, _choose_entry(face, spec, first=False)[0])
-            else:
+            elif not gt_face:
                 unknown.append((len(findings), placed))
                 findings.append(finding("S101", f"unknown tile '{spec.tile}'", placed.location()))
             undriven.append(placed)
             continue
-        if face is None:
+        if face is None and not gt_face:
             findings.append(
                 finding(
                     "S101",
@@ -235,7 +247,7 @@ def lay_out(
                     here.model_copy(update={"tile_index": len(chain) + 1}),
                 )
             )
-        elif not has_road:
+        elif face is not None and not has_road:
             placed_beside = _place_beside(pos, spec, face, prev, findings, here)
             if placed_beside is not None:
                 scenery.append(placed_beside)
@@ -289,7 +301,8 @@ def lay_out(
             placed.road = drive(face, entry)
         elif face is None:
             placed.road = None
-            unknown.append((s101, placed))
+            if not gt_face:
+                unknown.append((s101, placed))
         chain.append(placed)
         if prev is not None:
             missed = _check_meeting(prev, placed, findings)

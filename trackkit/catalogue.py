@@ -111,6 +111,15 @@ _CODES = [
         "These tiles lie on the map but the road does not run through them: mend the break "
         "reported above (S117), or remove them.",
     ),
+    # GT faces are in the library before GT tracks can be laid out (issue 10; the next
+    # task replaces this code with the GT checks)
+    Code(
+        "S119",
+        "gt-track-not-supported",
+        E,
+        "Rallyman: GT tracks are not laid out yet: build the stage from Rallyman: DIRT faces "
+        "('trackkit tiles --series dirt'); 'trackkit tiles show ID' describes a GT face.",
+    ),
     # rules
     Code(
         "R201",

@@ -33,6 +33,18 @@ class Shape(StrEnum):
     finish = "finish"
     service = "service"
     scenery = "scenery"
+    crossing = "crossing"
+    junction = "junction"
+    bridge = "bridge"
+    two_roads = "two-roads"
+    pit = "pit"
+
+
+class Series(StrEnum):
+    """Game series ``--series`` accepts."""
+
+    dirt = "dirt"
+    gt = "gt"
 
 
 FormatOption = Annotated[OutputFormat, typer.Option("--format", help="text or json.")]
@@ -40,7 +52,16 @@ FormatOption = Annotated[OutputFormat, typer.Option("--format", help="text or js
 
 def tiles(
     ctx: typer.Context,
-    box: Annotated[str | None, typer.Option(help="Only faces of this box.")] = None,
+    box: Annotated[
+        str | None,
+        typer.Option(
+            help="Only faces of this box (dirt-core, ..., gt-core, gt-championship, ...)."
+        ),
+    ] = None,
+    series: Annotated[
+        Series | None,
+        typer.Option(help="Only faces of this series: dirt (Rallyman: DIRT) or gt (Rallyman: GT)."),
+    ] = None,
     surface: Annotated[Surface | None, typer.Option(help="Only faces of this surface.")] = None,
     shape: Annotated[
         Shape | None,
@@ -48,7 +69,8 @@ def tiles(
             help="Only faces of this shape: the road's shape (straight; bend, 60 degrees; "
             "hairpin, 120 degrees; kink or s-bend, a curved road that still ends on the "
             "opposite edge; double-hairpin; chicane), start or finish (the faces with that "
-            "line, which are straights too), or service / scenery (faces without a road)."
+            "line, which are straights too), service / scenery / pit (faces without a road), "
+            "or for GT faces with several roads crossing, junction, bridge or two-roads."
         ),
     ] = None,
     limit: Annotated[
@@ -73,7 +95,7 @@ def tiles(
     if box is not None and box not in lib.tilesets:
         raise fail(f"unknown box '{box}'; boxes: {', '.join(lib.boxes())}")
     faces = select_faces(
-        lib.in_box(box) if box else list(lib),
+        [f for f in (lib.in_box(box) if box else lib) if series is None or f.series == series],
         surface=surface.value if surface else None,
         shape=shape.value if shape else None,
         limit=limit,

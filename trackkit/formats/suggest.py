@@ -2,14 +2,14 @@
 
 A face id is a catalogue number and a side (``217a``). A number the library has gets its
 faces (``208`` -> ``208a``, ``208b``; ``224x`` -> ``224a``, ``224b``; ``208ax`` -> ``208a``);
-a number of a hundred the library has no tile in (GT tiles are 1xx) gets nothing; anything
+a number of a hundred the library has no tile in (``503a``) gets nothing; anything
 else gets the closest ids by spelling (:func:`difflib.get_close_matches`).
 
 Examples
 --------
 >>> from trackkit.library import default_library
 >>> lib = default_library()
->>> close_tile_ids("208", lib), close_tile_ids("21a", lib), close_tile_ids("103a", lib)
+>>> close_tile_ids("208", lib), close_tile_ids("21a", lib), close_tile_ids("503a", lib)
 (['208a', '208b'], ['210a', '211a', '212a'], [])
 >>> did_you_mean(["224a"]), did_you_mean(["208a", "208b"]), did_you_mean([])
 ('did you mean 224a?', 'did you mean 208a or 208b?', '')
@@ -44,7 +44,7 @@ def close_tile_ids(raw: str, library: TileLibrary, *, limit: int = 3) -> list[st
         if same:
             return same[:limit]
         if not any(f.id[0] == number[0] for f in library):
-            return []  # a series the library has none of (GT tiles are 1xx): not a typo
+            return []  # a series the library has none of (5xx): not a typo
     ids = list(library.faces)
     close = difflib.get_close_matches(wanted, ids, n=len(ids), cutoff=_CUTOFF)
 

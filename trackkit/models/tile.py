@@ -3,6 +3,10 @@
 A face is pure data (see ``tile_library/``). Roads are described driving from edge
 ``from`` to edge ``to`` (local edges of the face, numbered like Rekee's world
 directions: edge ``k`` faces axial direction ``k`` when the tile has ``dir`` 0).
+
+A Rallyman: DIRT face describes its road by sections (``roads``); a Rallyman: GT face
+describes its roads lane by lane (``layout``, :class:`~trackkit.models.lanes.LaneLayout`,
+with the pixel points of the stored picture) and its slanted edges (``skews``).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from trackkit.models.base import StrictModel
+from trackkit.models.lanes import LaneLayout
 
 Edge = Annotated[int, Field(ge=0, le=5, description="A tile edge, 0..5.")]
 Limit = Annotated[int, Field(ge=1, le=6, description="A printed speed limit (gear), 1..6.")]
@@ -65,6 +70,19 @@ class FaceKind(StrEnum):
     ROAD = "road"
     SERVICE = "service"
     SCENERY = "scenery"
+    PIT = "pit"
+
+
+class Skew(StrEnum):
+    """Which way a slanted (skew) road end cuts its spaces (GT; ``tile-facts.csv``).
+
+    The end spaces of every lane at a skew edge are cut by the edge at 60° and completed
+    by the neighbouring tile; a ``skewL`` edge meets only a ``skewL`` edge, ``skewR`` only
+    ``skewR`` (the Rekee editor's rule).
+    """
+
+    LEFT = "skewL"
+    RIGHT = "skewR"
 
 
 class Confidence(StrEnum):
@@ -235,13 +253,32 @@ class TileFace(StrictModel):
     series: Literal["dirt", "gt"] = Field(description="Game series the tile belongs to.")
     box: str = Field(description="Product that contains the piece, e.g. dirt-core.")
     copies: int = Field(ge=1, le=20, description="Pieces of this number in that box.")
+    also_in: dict[str, int] = Field(
+        default_factory=dict,
+        description="Other boxes that hold pieces of this number: box -> copies (GT 122, "
+        "124, 125: one in Championship, one in World Tour).",
+    )
     kind: FaceKind = Field(default=FaceKind.ROAD, description="Road, service area or scenery.")
     surface: Surface = Field(description="Track type (BOARD-4).")
     danger: Danger = Field(description="Danger level (BOARD-4).")
     lanes: dict[int, int] = Field(
         default_factory=dict, description="Lanes of the road at each road edge (BOARD-1)."
     )
-    roads: list[Road] = Field(default_factory=list, description="Roads across the face.")
+    skews: dict[int, Skew] = Field(
+        default_factory=dict,
+        description="GT road edges that are slanted (skew), with their hand: the end spaces "
+        "there are completed by the neighbouring tile. Edges not listed are straight.",
+    )
+    roads: list[Road] = Field(
+        default_factory=list, description="Roads across the face, by sections (DIRT)."
+    )
+    layout: LaneLayout | None = Field(
+        default=None,
+        description="Rallyman: GT faces: every road lane by lane, its spaces and cross lines "
+        "with their limits, dotted lines and skew halves, crossings, the start/finish line "
+        "and grid, the pit board, and the picture's pixel points for drawing "
+        "(tile_library/sources/gt-space-layouts/README.md). None for DIRT faces.",
+    )
     confidence: Confidence = Field(
         default=Confidence.HIGH, description="How sure the reading of the picture is."
     )
@@ -253,7 +290,10 @@ class TileFace(StrictModel):
 
     @property
     def road(self) -> Road | None:
-        """The face's through road (published DIRT faces have at most one)."""
+        """The face's through road by sections (published DIRT faces have at most one).
+
+        None for faces without one, GT faces included: their roads are in ``layout``.
+        """
         for road in self.roads:
             if road.shape is not RoadShape.DEAD_END:
                 return road
@@ -261,8 +301,13 @@ class TileFace(StrictModel):
 
     @property
     def is_drivable(self) -> bool:
-        """Whether cars drive across this face."""
+        """Whether cars drive across this face along a sections road (DIRT)."""
         return self.road is not None
+
+    @property
+    def is_gt_road(self) -> bool:
+        """Whether this is a Rallyman: GT face with a road (its roads are in ``layout``)."""
+        return self.layout is not None and bool(self.layout.roads)
 
     @model_validator(mode="after")
     def _edges_have_lanes(self) -> TileFace:
@@ -270,6 +315,20 @@ class TileFace(StrictModel):
             for edge in (road.from_edge, road.to_edge):
                 if edge not in self.lanes:
                     raise ValueError(f"road edge {edge} has no lane count in 'lanes'")
+        for edge in self.skews:
+            if edge not in self.lanes:
+                raise ValueError(f"skew edge {edge} has no lane count in 'lanes'")
+        if self.layout is not None:
+            if self.series != "gt":
+                raise ValueError("only Rallyman: GT faces have a lane layout")
+            if self.roads:
+                raise ValueError("a face has its roads by sections or in 'layout', not both")
+            for lane_road in self.layout.roads:
+                for edge in (lane_road.from_edge, lane_road.to_edge):
+                    if edge not in self.lanes:
+                        raise ValueError(
+                            f"road {lane_road.id} edge {edge} has no lane count in 'lanes'"
+                        )
         return self
 
 
