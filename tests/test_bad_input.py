@@ -21,6 +21,7 @@ from trackkit.formats import (
     load_stage,
     parse_stage,
 )
+from trackkit.formats.source import MAX_DEPTH
 from trackkit.models.stage import MAX_STAGE_TILES, Stage
 from trackkit.validate import validate
 
@@ -158,6 +159,69 @@ def test_top_level_not_a_mapping(tmp_path: Path, text: str, found: str) -> None:
 def test_deeply_nested_input(tmp_path: Path) -> None:
     assert "stage.json" in refused_text(tmp_path, "[" * 100_000, "stage.json")
     assert "not valid YAML" in refused_text(tmp_path, "a: " + "[" * 100_000 + "\n")
+
+
+@pytest.mark.parametrize("name", ["stage.yaml", "stage.json"])
+def test_nesting_beyond_the_depth_limit_is_refused_with_the_limit(
+    tmp_path: Path, name: str
+) -> None:
+    deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    if name.endswith(".yaml"):
+        text = f"format: trackkit-stage/1\ntiles: []\nname: {deep}\n"
+    else:
+        text = f'{{"format": "trackkit-stage/1", "tiles": [], "name": {deep}}}'
+    message = refused_text(tmp_path, text, name)
+    assert f"nested more than {MAX_DEPTH} levels deep" in message
+    if name.endswith(".yaml"):
+        assert f"(line 3, column {6 + MAX_DEPTH})" in message  # the mapping is level 1
+
+
+# --- values PyYAML turns into Python objects -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "what"),
+    [
+        ("!!int abc", "an integer"),
+        ("!!int 0x", "an integer"),
+        ("!!int 0b2", "an integer"),
+        ("!!int", "an integer"),
+        ("9" * 5000, "an integer"),
+        ("!!float xyz", "a number"),
+        ("!!bool maybe", "true or false"),
+    ],
+)
+def test_values_python_cannot_convert_are_bad_values_at_their_line(
+    tmp_path: Path, value: str, what: str
+) -> None:
+    text = GOOD_HEAD + f"tiles:\n  - tile: 202a\n  - tile: 205a\n    dir: {value}\n"
+    message = refused_text(tmp_path, text)
+    assert "tiles[1].dir: " in message and f"is not {what}" in message
+    assert "(line 6, column 10)" in message
+    assert "quote it" in message
+
+
+@pytest.mark.parametrize(
+    ("written", "name"),
+    [
+        ("2020-01-01 00:00:00 +99:00", "2020-01-01 00:00:00 +99:00"),
+        ("2020-02-30", "2020-02-30"),
+        ("2020-13-01", "2020-13-01"),
+        ("2020-01-01", "2020-01-01"),
+        ("!!timestamp soon", "soon"),
+    ],
+)
+def test_dates_and_times_stay_the_text_they_are_written_as(
+    tmp_path: Path, written: str, name: str
+) -> None:
+    path = tmp_path / "dated.yaml"
+    path.write_text(f"format: trackkit-stage/1\nname: {written}\ntiles: []\n", encoding="utf-8")
+    assert load_stage(path).name == name
+
+
+def test_a_date_where_a_number_belongs_is_a_wrong_type_at_its_line(tmp_path: Path) -> None:
+    message = refused_text(tmp_path, GOOD_HEAD + "tiles:\n  - {tile: 202a, dir: 2020-02-30}\n")
+    assert "tiles[0].dir" in message and "(line 4)" in message
 
 
 # --- format -----------------------------------------------------------------------------

@@ -863,8 +863,12 @@ def test_simulate_refuses_an_invalid_stage_with_exit_1_and_its_findings_on_stder
     )
     runner = CliRunner()
     out = runner.invoke(app, ["simulate", str(stage), "--format", "json"])
-    assert out.exit_code == 1 and out.stdout == ""
+    assert out.exit_code == 1
     assert "INVALID" in out.stderr and "R206" in out.stderr
+    # stdout stays one JSON document: the error, and the findings as validate lists them
+    doc = json.loads(out.stdout)
+    assert doc["error"]["exit_status"] == 1 and "time" not in doc
+    assert "R206" in [f["code"] for f in doc["files"][0]["findings"]]
     valid = runner.invoke(app, ["validate", str(stage)])
     assert valid.exit_code == 1  # the same status as validate
     # a rally with one bad stage races none of them

@@ -14,15 +14,18 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
+import tempfile
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -30,7 +33,14 @@ from pydantic import ValidationError
 from trackkit.errors import TileLibraryError
 from trackkit.models.tile import TileFace, TileSet
 
-__all__ = ["TileLibrary", "cache_dir", "default_library", "library_dir", "normalize_tile_id"]
+__all__ = [
+    "TileLibrary",
+    "cache_dir",
+    "default_library",
+    "library_dir",
+    "normalize_tile_id",
+    "ruleset_data",
+]
 
 _ART_SUFFIX = re.compile(r"-\d+$")
 
@@ -129,9 +139,9 @@ class TileLibrary:
         cache_file = _cache_file(texts) if use_cache else None
         if cache_file is not None:
             try:
-                raw = json.loads(cache_file.read_text(encoding="utf-8"))
+                raw = json.loads(_read_cache(cache_file))
                 return cls(TileSet.model_validate(ts) for ts in raw)
-            except (OSError, ValueError, ValidationError, TileLibraryError):
+            except (ValueError, RecursionError, ValidationError, TileLibraryError):
                 pass  # no cache yet, or a stale, broken or unreadable one: read the YAML
         tilesets = cls._read_yaml(texts, folder)
         if cache_file is not None:
@@ -177,16 +187,68 @@ def _schema_version() -> str:
     return f"{__version__}/{pydantic.VERSION}"
 
 
+#: A cache file bigger than this is not read (the whole library is about 100 kB).
+_MAX_CACHE_BYTES = 16 * 1024 * 1024
+
+
+def _read_cache(cache_file: Path) -> bytes:
+    """The cache file's bytes, read as any input file is: a FIFO or a device put in its
+    place (the cache folder may be another user's) is not read, so it cannot hang us.
+
+    Raises
+    ------
+    ValueError
+        (an InputError) if it is missing, unreadable, not a regular file or too big.
+    """
+    from trackkit.formats.source import read_input  # formats import the library
+
+    return read_input(cache_file, what="cache file", limit=_MAX_CACHE_BYTES)[1]
+
+
 def _write_cache(cache_file: Path, tilesets: list[TileSet]) -> None:
-    """Best effort: a cache that cannot be written is simply not used."""
+    """Best effort: a cache that cannot be written (a read-only or foreign home folder) is
+    simply not used, without a word."""
+    folder = cache_file.parent
+    tmp: str | None = None
     try:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+        folder.mkdir(parents=True, exist_ok=True)
         data = [ts.model_dump(mode="json", by_alias=True) for ts in tilesets]
-        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-        tmp.replace(cache_file)
+        # a new file of our own (O_EXCL): never through a link someone put in the folder
+        fd, tmp = tempfile.mkstemp(prefix=f".{cache_file.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(data, separators=(",", ":")))
+        os.replace(tmp, cache_file)
+        tmp = None
     except OSError:
         pass
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+@lru_cache(maxsize=8)
+def ruleset_data(ruleset_id: str = "dirt") -> dict[str, Any]:
+    """The parsed ruleset file ``tile_library/ruleset-<id>.yaml`` (shipped data), read once.
+
+    Both the rules engine (:func:`trackkit.rules.ruleset.load_ruleset`) and the layout of
+    track tokens (:mod:`trackkit.track_tokens`, a layer before the rules) read it here.
+
+    Raises
+    ------
+    TileLibraryError
+        If the file is missing or is not a YAML mapping.
+    """
+    path = library_dir() / f"ruleset-{ruleset_id}.yaml"
+    try:
+        data = yaml.safe_load(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        raise TileLibraryError(f"no ruleset '{ruleset_id}' ({path} is missing)") from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise TileLibraryError(f"{path}: cannot read the ruleset: {exc}") from exc
+    if not isinstance(data, dict):
+        raise TileLibraryError(f"{path}: a ruleset file is a mapping")
+    return data
 
 
 @lru_cache(maxsize=1)

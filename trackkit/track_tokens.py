@@ -44,12 +44,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import yaml
 from pydantic import Field, ValidationError
 
 from trackkit.errors import TileLibraryError
 from trackkit.geometry import centre_line, local_axial, local_point, space_polygon
-from trackkit.library import library_dir
+from trackkit.library import library_dir, ruleset_data
 from trackkit.models.base import StrictModel
 from trackkit.models.stage import TileToken, TokenKind
 from trackkit.spaces import DrivenRoad, RowChange, TokenSpot, Unit, with_changes
@@ -86,13 +85,11 @@ def track_token_rules(ruleset_id: str = "dirt") -> TrackTokenRules:
     TileLibraryError
         If the file is missing or its ``track_tokens`` is not valid.
     """
-    path = library_dir() / f"ruleset-{ruleset_id}.yaml"
+    data = ruleset_data(ruleset_id)
     try:
-        data = yaml.safe_load(path.read_bytes().decode("utf-8"))
         return TrackTokenRules.model_validate(data["track_tokens"])
-    except FileNotFoundError:
-        raise TileLibraryError(f"no ruleset '{ruleset_id}' ({path} is missing)") from None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, ValidationError, KeyError, TypeError) as e:
+    except (ValidationError, KeyError) as e:
+        path = library_dir() / f"ruleset-{ruleset_id}.yaml"
         raise TileLibraryError(f"{path}: invalid track_tokens: {e}") from e
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -14,12 +15,15 @@ if TYPE_CHECKING:
     from trackkit.models.stage import Kind
 
 __all__ = [
+    "MAX_SEED",
     "ForceOption",
     "KindOption",
     "OutputFormat",
+    "SeedOption",
     "StageKind",
     "echo_kind_note",
     "fail",
+    "fail_json",
     "kind_of",
 ]
 
@@ -59,6 +63,21 @@ ForceOption = Annotated[
 ]
 
 
+#: ``--seed`` runs from -MAX_SEED to MAX_SEED (trackkit.sim.replay.MAX_SEED, repeated here
+#: so that ``--help`` does not import the simulator): every seed given makes a replay file
+#: that ``trackkit replay`` reads back.
+MAX_SEED = 2**63 - 1
+
+SeedOption = Annotated[
+    int,
+    typer.Option(
+        min=-MAX_SEED,
+        max=MAX_SEED,
+        help="Seed: the same seed gives the same result (a whole number, |seed| < 2^63).",
+    ),
+]
+
+
 def kind_of(option: StageKind | None) -> Kind | None:
     """The model's kind for a ``--kind`` option value."""
     from trackkit.models.stage import Kind
@@ -78,3 +97,15 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     """Print an error to stderr; the caller raises the returned Exit."""
     typer.echo(f"trackkit: error: {message}", err=True)
     return typer.Exit(code)
+
+
+def fail_json(
+    message: str, *, file: object = None, code: int = 2, extra: dict[str, Any] | None = None
+) -> typer.Exit:
+    """:func:`fail` for a ``--format json`` run: the error is also the run's one JSON
+    document on stdout, ``{"error": {"file", "message", "exit_status"}, **extra}``, so that
+    a script reading stdout always gets a document. The caller raises the returned Exit."""
+    where = None if file is None else str(file)
+    doc = {"error": {"file": where, "message": message, "exit_status": code}, **(extra or {})}
+    typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+    return fail(f"{where}: {message}" if where is not None else message, code)

@@ -81,7 +81,7 @@ def render(
     from trackkit.assemble import lay_out
     from trackkit.formats import load_stage
     from trackkit.render.convert import SvgDoc, check_output
-    from trackkit.render.heat import read_heat
+    from trackkit.render.heat import load_simulation, read_heat
     from trackkit.render.output import output_kind, save_document
     from trackkit.render.svg import map_svg
     from trackkit.render.theme import load_theme
@@ -92,7 +92,7 @@ def render(
         check_output(output, force=force)  # before the work, not after it
         stage = load_stage(file)
         colours = load_theme(theme) if theme is not None else None
-        doc = _read_json(heat) if heat is not None else None
+        doc = load_simulation(heat) if heat is not None else None
         report = validate(stage, kind=kind_of(event))
         echo_kind_note(report.findings, file)
         losses = read_heat(doc, report, source=str(heat)) if heat is not None else None
@@ -115,14 +115,3 @@ def render(
         f"wrote {output} ({kind.upper()}, {view.w / 1000:.2f} x {view.h / 1000:.2f} m, "
         f"{len(drawn.layout.chain)} tile(s) of {drawn.layout.size:g} mm)"
     )
-
-
-def _read_json(path: Path) -> object:
-    """The parsed JSON of a simulation file."""
-    import json
-
-    try:
-        doc: object = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(str(path), f"cannot read the simulation file: {exc}") from None
-    return doc

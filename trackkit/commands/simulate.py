@@ -9,20 +9,30 @@ from typing import Annotated, Any
 
 import typer
 
-from trackkit.commands.common import ForceOption, KindOption, OutputFormat, fail, kind_of
-from trackkit.errors import InputError
+from trackkit.commands.common import (
+    ForceOption,
+    KindOption,
+    OutputFormat,
+    SeedOption,
+    fail,
+    fail_json,
+    kind_of,
+)
+from trackkit.errors import InputError, TrackkitError
 
 
 def simulate(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Stage file(s); several files make a rally whose times add up.", show_default=False
+            help="Stage file(s); several files make a rally whose times add up.",
+            show_default=False,
+            readable=False,  # an unreadable file is reported as such, like a missing one
         ),
     ],
     players: Annotated[int, typer.Option(min=1, max=6, help="Drivers, 1-6.")] = 4,
     races: Annotated[int, typer.Option(min=1, max=100_000, help="Races to run.")] = 20,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same result.")] = 1,
+    seed: SeedOption = 1,
     car: Annotated[
         list[str] | None,
         typer.Option(help="Car per driver (dirt, r5); repeat it, drivers cycle through the list."),
@@ -57,34 +67,42 @@ def simulate(
     """Race the stage with bots and report times, losses of control and where cars stall.
 
     An invalid stage is not raced: its errors go to stderr and the exit status is 1.
+    With --format json, stdout is one JSON document whatever happens: on an error, an
+    "error" object (file, message, exit_status), and for invalid stages their findings
+    ("files", as 'trackkit validate --format json' lists them). A run of 20 races or more
+    shows a progress bar on stderr when stderr is a terminal; Ctrl-C stops it (exit 130).
     """
     from trackkit.formats import load_stage, write_text_atomic
     from trackkit.sim.bots import BOTS
     from trackkit.sim.simulate import SimulationError, simulate_files
 
+    as_json = output is OutputFormat.json
+
+    def failed(message: str, *, file: object = None, code: int = 2) -> typer.Exit:
+        if as_json:
+            return fail_json(message, file=file, code=code)
+        return fail(f"{file}: {message}" if file is not None else message, code)
+
     cars = tuple(car or ["dirt"])
     bots = tuple(bot or ["cautious"])
     for b in bots:
         if b not in BOTS:
-            raise fail(f"unknown bot '{b}' (bots: {', '.join(BOTS)})")
+            raise failed(f"unknown bot '{b}' (bots: {', '.join(BOTS)})")
     from trackkit.rules.ruleset import load_ruleset
 
     known_cars = load_ruleset("dirt").cars
     for c in cars:
         if c not in known_cars:
-            raise fail(f"unknown car '{c}' (cars: {', '.join(sorted(known_cars))})")
-    if replay is not None:
-        from trackkit.formats.files import check_output
-
-        try:
-            check_output(replay, force=force)  # before the races, not after them
-        except InputError as exc:
-            raise fail(str(exc)) from None
+            raise failed(f"unknown car '{c}' (cars: {', '.join(sorted(known_cars))})")
     try:
+        if replay is not None:
+            from trackkit.formats.files import check_output
+
+            check_output(replay, force=force)  # before the races, not after them
         stages = [load_stage(f) for f in files]
     except InputError as exc:
-        raise fail(str(exc)) from None
-    show = races >= 20 and output is OutputFormat.text and sys.stderr.isatty()
+        raise failed(exc.message, file=exc.file) from None
+    show = races >= 20 and sys.stderr.isatty()
     with typer.progressbar(
         length=races * len(stages), label="racing", file=sys.stderr, hidden=not show
     ) as bar:
@@ -109,13 +127,18 @@ def simulate(
 
             for report in exc.reports:  # the findings, as 'trackkit validate' prints them
                 typer.echo(report_text(report), err=True)
+            if as_json:
+                found = {"files": [report.to_json() for report in exc.reports]}
+                raise fail_json(str(exc), code=1, extra=found) from None
             raise fail(str(exc), code=1) from None
+        except TrackkitError as exc:  # a replay too long to be read back (ReplayError)
+            raise failed(str(exc), file=replay) from None
     if replay is not None and replay_text is not None:
         try:
             write_text_atomic(replay, replay_text, force=force)
         except InputError as exc:
-            raise fail(str(exc)) from None
-    if output is OutputFormat.json:
+            raise failed(exc.message, file=exc.file) from None
+    if as_json:
         typer.echo(json.dumps(doc, indent=2, sort_keys=True))
     else:
         typer.echo(text_report(doc))
@@ -194,15 +217,20 @@ def _dnf_lines(doc: dict[str, Any]) -> list[str]:
 
 
 def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="A replay file written by --replay.")],
+    file: Annotated[
+        Path, typer.Argument(help="A replay file written by --replay.", readable=False)
+    ],
 ) -> None:
-    """Re-run a recorded race and confirm that every event matches."""
-    from trackkit.sim.replay import ReplayError, check_replay
+    """Re-run a recorded race and confirm that every event matches.
+
+    Replay files are at most 16 MB (what --replay writes never is more).
+    """
+    from trackkit.sim.replay import ReplayError, check_replay, load_replay
 
     try:
-        doc = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise fail(f"{file}: cannot read replay file: {exc}") from None
+        doc = load_replay(file)
+    except InputError as exc:
+        raise fail(str(exc)) from None
     try:
         ok, message = check_replay(doc)
     except ReplayError as exc:

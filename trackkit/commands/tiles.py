@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import OutputFormat, fail
+from trackkit.commands.common import OutputFormat, fail, fail_json
 
 
 class Surface(StrEnum):
@@ -85,7 +85,10 @@ def tiles(
     ] = None,
     output: FormatOption = OutputFormat.text,
 ) -> None:
-    """List the tile faces of the library; the filters combine (a face must pass them all)."""
+    """List the tile faces of the library; the filters combine (a face must pass them all).
+
+    With --format json, stdout is one JSON document, an "error" object on an error.
+    """
     if ctx.invoked_subcommand is not None:
         return
     from trackkit.describe import face_facts, face_line, select_faces
@@ -93,7 +96,8 @@ def tiles(
 
     lib = default_library()
     if box is not None and box not in lib.tilesets:
-        raise fail(f"unknown box '{box}'; boxes: {', '.join(lib.boxes())}")
+        message = f"unknown box '{box}'; boxes: {', '.join(lib.boxes())}"
+        raise fail_json(message) if output is OutputFormat.json else fail(message)
     faces = select_faces(
         [f for f in (lib.in_box(box) if box else lib) if series is None or f.series == series],
         surface=surface.value if surface else None,
@@ -130,9 +134,10 @@ def tiles_show(
     if face is None:
         guess = did_you_mean(close_tile_ids(face_id, lib))
         shown = face_id if len(face_id) <= 40 else face_id[:37] + "..."
-        raise fail(
+        message = (
             f"unknown tile '{shown}'" + (f": {guess}" if guess else "") + " (try 'trackkit tiles')"
         )
+        raise fail_json(message) if output is OutputFormat.json else fail(message)
     if output is OutputFormat.json:
         typer.echo(json.dumps({"face": face_details(face)}, indent=2, ensure_ascii=False))
     else:

@@ -8,15 +8,17 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import KindOption, OutputFormat, kind_of
-from trackkit.errors import InputError
+from trackkit.commands.common import KindOption, OutputFormat, SeedOption, kind_of
+from trackkit.errors import InputError, TrackkitError
 
 
 def validate(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Stage files (native YAML/JSON, Rekee JSON or .rgt).", show_default=False
+            help="Stage files (native YAML/JSON, Rekee JSON or .rgt).",
+            show_default=False,
+            readable=False,  # an unreadable file is reported in the report, not as usage
         ),
     ],
     kind: KindOption = None,
@@ -32,9 +34,14 @@ def validate(
             "(P6xx) and the par time in the summary.",
         ),
     ] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the simulated races.")] = 1,
+    seed: SeedOption = 1,
 ) -> None:
-    """Check stages against the rules and report every problem with a code and a place."""
+    """Check stages against the rules and report every problem with a code and a place.
+
+    With --format json, stdout is one JSON document whatever the files hold: a file that
+    cannot be used at all (missing, unreadable, not YAML/JSON...) is an entry with its
+    "error" (also on stderr), and the exit status is 2.
+    """
     from trackkit.formats import load_source
     from trackkit.validate import validate as run_validate
     from trackkit.validate.text import report_text
@@ -44,17 +51,18 @@ def validate(
     for path in files:
         try:
             source = load_source(path)
-        except InputError as exc:
+            report = run_validate(source.stage, kind=kind_of(kind), file=str(path), source=source)
+            if simulate and report.valid:
+                from trackkit.sim.playability import playability
+
+                found, extras = playability(report, races=simulate, seed=seed)
+                report.add(found, extras)
+        except TrackkitError as exc:  # unusable input, or a broken tile library
             status = 2
             typer.echo(f"trackkit: error: {exc}", err=True)
-            entries.append({"file": str(path), "valid": False, "error": exc.message})
+            message = exc.message if isinstance(exc, InputError) else str(exc)
+            entries.append({"file": str(path), "valid": False, "error": message})
             continue
-        report = run_validate(source.stage, kind=kind_of(kind), file=str(path), source=source)
-        if simulate and report.valid:
-            from trackkit.sim.playability import playability
-
-            found, extras = playability(report, races=simulate, seed=seed)
-            report.add(found, extras)
         if not report.valid:
             status = max(status, 1)
         if output is OutputFormat.json:

@@ -26,13 +26,13 @@ from trackkit.formats.tokens import (
     rekee_token_id,
     token_from_id,
 )
-from trackkit.formats.walk import EditorModel, Placement, editor_stage
+from trackkit.formats.walk import MAP_RANGE, EditorModel, Placement, check_on_map, editor_stage
 from trackkit.library import TileLibrary
 from trackkit.models.stage import MAX_STAGE_TILES, Stage, TileToken
 
 __all__ = ["RekeeFile", "RekeeTile", "RekeeToken", "dump_rekee", "looks_like_rekee", "read_rekee"]
 
-_COORD = 100_000
+_COORD = MAP_RANGE
 
 
 class RekeeToken(EditorModel):
@@ -126,7 +126,14 @@ def _written(token: TileToken) -> dict[str, Any]:
 
 
 def dump_rekee(stage: Stage, placements: Sequence[Placement]) -> str:
-    """Rekee JSON of a stage's placed tiles (see :func:`trackkit.convert.placements`)."""
+    """Rekee JSON of a stage's placed tiles (see :func:`trackkit.convert.placements`).
+
+    Raises
+    ------
+    InputError
+        If a tile lies beyond the map (:func:`~trackkit.formats.walk.check_on_map`).
+    """
+    check_on_map(stage, placements, "a Rekee file")
     tiles = [
         {
             "q": t.hex[0],

@@ -7,6 +7,24 @@ Face ids are written upper case (``205A``) and read lower case. Tokens keep thei
 the tile (``X``, ``Y``) and their ``Orientation`` (degrees), converted to and from the
 native ``at`` and ``dir`` by :func:`trackkit.formats.tokens.axial_offset` (whose notes say
 what is assumed about the editor's axes and unit).
+
+Coordinates: a tile's ``X``, ``Y`` are read when its hex lies on the map, within
+:data:`~trackkit.formats.walk.MAP_RANGE` of ``[0, 0]`` on both axial axes, the range of a
+native stage; written files move the map so that its first tile sits where the editor
+puts a new map's first tile, when the whole map stays on it that way (else the hexes are
+written as they are). So every stage that lays out on the map converts to an ``.rgt``
+file that reads back.
+
+Examples
+--------
+>>> from trackkit.formats import parse_stage
+>>> text = '{"Name": "x", "Tuiles": [{"X": -150000, "Y": 100000, "TuileId": "902A"}]}'
+>>> parse_stage(text, file="edge.rgt").tiles[0].at
+(100000, 100000)
+>>> parse_stage(text.replace("-150000", "-150001"), file="far.rgt")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+trackkit.errors.InputError: far.rgt: .rgt file: Tuiles[0]: X -150001, Y 100000 is hex ...
 """
 
 from __future__ import annotations
@@ -28,13 +46,16 @@ from trackkit.formats.tokens import (
     rgt_token_id,
     token_from_id,
 )
-from trackkit.formats.walk import EditorModel, Placement, editor_stage
+from trackkit.formats.walk import MAP_RANGE, EditorModel, Placement, check_on_map, editor_stage
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import MAX_STAGE_TILES, Stage, Surface, TileToken
 
 __all__ = ["RgtFile", "RgtTile", "RgtToken", "dump_rgt", "read_rgt"]
 
-_COORD = 50_000
+#: Offsets of hexes on the map: Y is the axial r; X is -q - r/2 (rounded), so it reaches
+#: half a map further. The exact test, the hex on the map, follows the conversion.
+_Y_RANGE = MAP_RANGE
+_X_RANGE = MAP_RANGE + MAP_RANGE // 2 + 1
 
 
 class RgtToken(EditorModel):
@@ -67,9 +88,11 @@ class RgtToken(EditorModel):
 class RgtTile(EditorModel):
     """A tile of an ``.rgt`` file."""
 
-    X: int = Field(ge=-_COORD, le=_COORD, description="Offset column.")
-    Y: int = Field(ge=-_COORD, le=_COORD, description="Offset row.")
-    Orientation: int = Field(default=0, ge=-_COORD, le=_COORD, description="Rotation (mod 6).")
+    X: int = Field(ge=-_X_RANGE, le=_X_RANGE, description="Offset column.")
+    Y: int = Field(ge=-_Y_RANGE, le=_Y_RANGE, description="Offset row.")
+    Orientation: int = Field(
+        default=0, ge=-MAP_RANGE, le=MAP_RANGE, description="Rotation (mod 6)."
+    )
     TuileId: str = Field(
         min_length=1, max_length=40, pattern=r"\S", description="Face id, e.g. 205A."
     )
@@ -101,13 +124,31 @@ def read_rgt(doc: Document, library: TileLibrary | None = None) -> StageSource:
         )
         for t in rgt.Tuiles
     ]
+    for n, (t, p) in enumerate(zip(rgt.Tuiles, placements, strict=True)):
+        if not _on_map(p.hex):
+            line = doc.line_of(("Tuiles", n))
+            raise InputError(
+                doc.file,
+                f".rgt file: Tuiles[{n}]: X {t.X}, Y {t.Y} is hex [{p.hex[0]}, {p.hex[1]}], "
+                f"beyond the map ({MAP_RANGE:,} hexes from [0, 0])"
+                + (f" (line {line})" if line else ""),
+            )
     return editor_stage(doc, "rgt", placements, name=rgt.Name, author=rgt.Author, library=library)
 
 
 def dump_rgt(stage: Stage, placements: Sequence[Placement]) -> str:
-    """``.rgt`` JSON of a stage's placed tiles (see :func:`trackkit.convert.placements`)."""
+    """``.rgt`` JSON of a stage's placed tiles (see :func:`trackkit.convert.placements`).
+
+    Raises
+    ------
+    InputError
+        If a tile lies beyond the map (:func:`~trackkit.formats.walk.check_on_map`).
+    """
+    check_on_map(stage, placements, "an .rgt file")
     tiles: list[dict[str, Any]] = []
     shift = _editor_shift(placements[0].hex) if placements else (0, 0)
+    if not all(_on_map((t.hex[0] + shift[0], t.hex[1] + shift[1])) for t in placements):
+        shift = (0, 0)  # moved, the map would leave the range a reader accepts
     for t in placements:
         x, y = hexgrid.axial_to_offset((t.hex[0] + shift[0], t.hex[1] + shift[1]))
         tile: dict[str, Any] = {
@@ -145,6 +186,10 @@ def _surface(face_id: str) -> Surface:
 
 #: Where the official editor puts a new map's first tile (its own samples start there).
 EDITOR_ORIGIN = (54, 52)
+
+
+def _on_map(h: hexgrid.Hex) -> bool:
+    return abs(h[0]) <= MAP_RANGE and abs(h[1]) <= MAP_RANGE
 
 
 def _editor_shift(first: hexgrid.Hex) -> hexgrid.Hex:

@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
+import stat
 import types
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -35,8 +38,12 @@ from trackkit.errors import InputError
 from trackkit.models.stage import MAX_STAGE_TILES, Stage
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_ERRORS_SHOWN",
     "MAX_FILE_BYTES",
+    "MAX_REPLAY_BYTES",
+    "MAX_SIMULATION_BYTES",
+    "MAX_THEME_BYTES",
     "MAX_YAML_EVENTS",
     "MAX_YAML_NODES",
     "Document",
@@ -44,11 +51,25 @@ __all__ = [
     "decode_bytes",
     "parse_document",
     "read_bytes",
+    "read_input",
+    "read_json",
     "validation_message",
 ]
 
-#: Files bigger than this are refused before they are parsed (a real stage is a few kB).
+#: Stage files bigger than this are refused before they are parsed (a real stage is a few
+#: kB; the largest stage trackkit accepts, 1000 tiles with tokens, well under 1 MB).
 MAX_FILE_BYTES = 5 * 1024 * 1024
+#: Replay files (``simulate --replay``) bigger than this are refused before they are read:
+#: a replay of a 1000-tile stage with 6 drivers is about 6 MB, and reading one of 16 MB
+#: takes about 160 MB of memory. ``simulate`` refuses to write a longer one.
+MAX_REPLAY_BYTES = 16 * 1024 * 1024
+#: Simulation documents (``render --heat``) bigger than this are refused.
+MAX_SIMULATION_BYTES = 16 * 1024 * 1024
+#: Theme files (``--theme``) bigger than this are refused (a full theme is about 2 kB).
+MAX_THEME_BYTES = 1024 * 1024
+#: JSON and YAML nested deeper than this (lists or mappings inside each other) are refused:
+#: trackkit's own files nest 7 levels at most.
+MAX_DEPTH = 64
 #: A YAML document whose aliases expand to more nodes than this is refused (alias bombs).
 MAX_YAML_NODES = 100_000
 #: YAML with more parser events than this is refused before it is built (a 1000-tile stage
@@ -71,46 +92,127 @@ def _size(n: int) -> str:
     return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"
 
 
-def read_bytes(path: str | Path) -> tuple[str, bytes]:
-    """Read a stage file's bytes, refusing missing, special and oversized files.
+def _plural(what: str) -> str:
+    return what[:-1] + "ies" if what.endswith("y") else what + "s"
 
-    Returns the file name as it will appear in messages, and the bytes.
+
+def _not_regular(mode: int) -> str | None:
+    """What a file that is not a regular file is (None: a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _open_error(file: str, exc: OSError) -> InputError:
+    if isinstance(exc, FileNotFoundError):
+        return InputError(file, "no such file")
+    if isinstance(exc, NotADirectoryError):
+        return InputError(file, "no such file (a part of the path is a file, not a folder)")
+    reason = exc.strerror or type(exc).__name__
+    return InputError(file, f"cannot read the file: {reason.lower()}")
+
+
+def read_input(
+    path: str | Path, *, what: str = "stage file", limit: int = MAX_FILE_BYTES
+) -> tuple[str, bytes]:
+    """Read the bytes of an input file: the one way trackkit reads a file it is given.
+
+    Only a regular file is read (a symlink to one is fine): a folder, a named pipe, a
+    device or a socket is refused before anything is read from it, so ``/dev/zero`` or a
+    FIFO can neither hang a command nor fill its memory. At most ``limit`` bytes are read.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    what : str
+        What the file is, for messages (``"stage file"``, ``"replay file"``).
+    limit : int
+        Largest size accepted, in bytes.
+
+    Returns
+    -------
+    tuple of (str, bytes)
+        The file name as it will appear in messages, and the bytes.
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable, not a regular file, or larger than ``limit``.
+
+    Examples
+    --------
+    >>> read_input("/dev/zero", what="replay file")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    trackkit.errors.InputError: /dev/zero: is a character device, not a replay file ...
     """
     file = str(path)
-    p = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        if not p.exists():
-            raise InputError(file, "no such file")
-        if p.is_dir():
-            raise InputError(file, "is a folder, not a stage file")
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(
-                file,
-                f"file is too large ({_size(size)}): stage files are at most "
-                f"{_size(MAX_FILE_BYTES)}",
-            )
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except InputError:
-        raise
+        # stat before open: opening some devices does something (a tape rewinds)
+        kind = _not_regular(os.stat(path).st_mode)
+        if kind is None:
+            # non-blocking, so that a file swapped for a FIFO since the stat cannot hang us
+            fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise InputError(file, f"cannot read the file: {reason.lower()}") from exc
-    if len(raw) > MAX_FILE_BYTES:
-        raise InputError(
-            file, f"file is too large: stage files are at most {_size(MAX_FILE_BYTES)}"
-        )
+        raise _open_error(file, exc) from None
+    except ValueError:  # a NUL character in the name
+        raise InputError(file, "not a usable file name") from None
+    if kind is not None:
+        raise _not_regular_error(file, kind, what)
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            st = os.fstat(fh.fileno())
+            kind = _not_regular(st.st_mode)
+            if kind is not None:
+                raise _not_regular_error(file, kind, what)
+            if st.st_size > limit:
+                raise _too_large(file, what, limit, st.st_size)
+            raw = fh.read(limit + 1)
+        except OSError as exc:
+            raise _open_error(file, exc) from None
+    if len(raw) > limit:  # it grew since the stat
+        raise _too_large(file, what, limit)
     return file, raw
 
 
-def decode_bytes(raw: bytes, *, file: str) -> str:
+def _not_regular_error(file: str, kind: str, what: str) -> InputError:
+    if kind == "a folder":
+        return InputError(file, f"is a folder, not a {what}")
+    return InputError(file, f"is {kind}, not a {what} (only regular files are read)")
+
+
+def _too_large(file: str, what: str, limit: int, size: int | None = None) -> InputError:
+    got = f" ({_size(size)})" if size is not None else ""
+    return InputError(file, f"file is too large{got}: {_plural(what)} are at most {_size(limit)}")
+
+
+def read_bytes(path: str | Path) -> tuple[str, bytes]:
+    """Read a stage file's bytes (:func:`read_input` with the stage file limit).
+
+    Returns the file name as it will appear in messages, and the bytes.
+    """
+    return read_input(path, what="stage file", limit=MAX_FILE_BYTES)
+
+
+def decode_bytes(raw: bytes, *, file: str, what: str = "stage file") -> str:
     """UTF-8 text of a file (a byte-order mark is dropped); binary data is refused."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError(file, "the file is UTF-16 text: save it as UTF-8")
     nul = raw.find(b"\x00")
     if nul >= 0:
-        raise InputError(file, f"binary data (a NUL byte at byte {nul}): not a stage file")
+        raise InputError(file, f"binary data (a NUL byte at byte {nul}): not a {what}")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -119,6 +221,25 @@ def decode_bytes(raw: bytes, *, file: str) -> str:
             file,
             f"not UTF-8 text (byte {exc.start}, line {line}): save the file as UTF-8",
         ) from exc
+
+
+def read_json(path: str | Path, *, what: str, limit: int) -> Any:
+    """The parsed JSON of an input file that is not a stage (replay, simulation, theme).
+
+    Read with :func:`read_input`; a key given twice in one object and nesting deeper than
+    :data:`MAX_DEPTH` are refused like in stage files.
+
+    Raises
+    ------
+    InputError
+        For anything unusable, naming the file and, when it can, the line.
+    """
+    file, raw = read_input(path, what=what, limit=limit)
+    text = decode_bytes(raw, file=file, what=what)
+    del raw  # the text is all that is needed now: a 16 MB file is held once, not twice
+    if not text.strip():
+        raise InputError(file, "the file is empty")
+    return _parse_json(text, file)
 
 
 @dataclass(slots=True)
@@ -336,8 +457,10 @@ def _check_aliases(root: yaml.Node, file: str) -> None:
 
 
 def _count_events(text: str, file: str) -> bool:
-    """Scan the YAML events, refusing documents with too many values; True if aliases occur."""
+    """Scan the YAML events, refusing documents with too many values or nested too deeply;
+    True if aliases occur."""
     aliases = False
+    depth = 0
     for n, event in enumerate(yaml.parse(text, Loader=_yaml_loader())):
         if n > MAX_YAML_EVENTS:
             raise InputError(
@@ -345,16 +468,97 @@ def _count_events(text: str, file: str) -> bool:
                 f"too many values (over {MAX_YAML_EVENTS:,}): a stage has at most "
                 f"{MAX_STAGE_TILES} tiles",
             )
-        if isinstance(event, yaml.AliasEvent):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+                raise InputError(
+                    file,
+                    f"not usable YAML: lists and mappings nested more than {MAX_DEPTH} "
+                    f"levels deep{where}",
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+        elif isinstance(event, yaml.AliasEvent):
             aliases = True
     return aliases
 
 
+class _BadValue(Exception):
+    """A YAML scalar that its tag cannot turn into a value (``!!int abc``, 2020-02-30 ...)."""
+
+    def __init__(self, node: yaml.Node, what: str) -> None:
+        super().__init__(what)
+        self.node = node
+        self.what = what
+
+
+_VALUE_NAMES = {
+    "tag:yaml.org,2002:int": "an integer",
+    "tag:yaml.org,2002:float": "a number",
+    "tag:yaml.org,2002:bool": "true or false",
+    "tag:yaml.org,2002:null": "null",
+    "tag:yaml.org,2002:binary": "base64 binary data",
+}
+
+
+def _checked(
+    tag: str, build: Callable[[yaml.SafeLoader, yaml.Node], Any]
+) -> Callable[[yaml.SafeLoader, yaml.Node], Any]:
+    """``build``, with the errors of Python's conversions turned into a located _BadValue."""
+
+    def construct(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+        try:
+            return build(loader, node)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError):
+            raise _BadValue(node, _VALUE_NAMES.get(tag, f"a value of tag {tag}")) from None
+
+    return construct
+
+
+def _text(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    return loader.construct_scalar(cast(yaml.ScalarNode, node))
+
+
+@lru_cache(maxsize=1)
+def _stage_loader() -> type[yaml.SafeLoader]:
+    """The safe loader, with values Python cannot convert reported at their line.
+
+    Dates and times stay the text they are written as: no stage key holds one, and PyYAML
+    would fail on impossible ones (``2020-02-30``, an offset of ``+99:00``). Integers of
+    more digits than Python converts, and ``!!int``/``!!float``/``!!bool`` tags on text that
+    is none, are :class:`_BadValue`.
+    """
+    base = _yaml_loader()
+    loader = cast(type[yaml.SafeLoader], type("StageLoader", (base,), {}))
+    for tag, build in list(base.yaml_constructors.items()):
+        if tag is not None and tag != "tag:yaml.org,2002:timestamp":
+            loader.add_constructor(tag, _checked(tag, build))
+    loader.add_constructor("tag:yaml.org,2002:timestamp", _text)
+    return loader
+
+
+def _bad_value_error(file: str, root: yaml.Node, exc: _BadValue) -> InputError:
+    node = exc.node
+    value = node.value if isinstance(node, yaml.ScalarNode) else ""
+    shown = repr(value) if len(value) <= 40 else f"{value[:30]!r}... ({len(value):,} characters)"
+    loc = _path_to(root, node)
+    where = f"{format_loc(loc)}: " if loc else ""
+    mark = node.start_mark
+    return InputError(
+        file,
+        f"{where}{shown} is not {exc.what}: quote it to keep it as text "
+        f"(line {mark.line + 1}, column {mark.column + 1})",
+    )
+
+
 def _parse_yaml(text: str, file: str) -> tuple[Any, yaml.Node | None]:
     loader: yaml.SafeLoader | None = None
+    node: yaml.Node | None = None
     try:
         aliases = _count_events(text, file)
-        loader = _yaml_loader()(text)
+        loader = _stage_loader()(text)
         node = loader.get_single_node()
         if node is None:
             return None, None
@@ -362,6 +566,9 @@ def _parse_yaml(text: str, file: str) -> tuple[Any, yaml.Node | None]:
             _check_aliases(node, file)
         _check_keys(node, file)
         return loader.construct_document(node), node
+    except _BadValue as exc:
+        assert node is not None
+        raise _bad_value_error(file, node, exc) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
@@ -389,9 +596,33 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def nesting_depth(data: Any, limit: int = MAX_DEPTH) -> int:
+    """How deep the lists and mappings of parsed data nest (0: a plain value).
+
+    Counting stops past ``limit`` (the result is then ``limit + 1``). Level by level, with
+    no recursion: a 16 MB replay file takes about 0.1 s.
+
+    Examples
+    --------
+    >>> nesting_depth({"a": [1, {"b": "[[["}]}), nesting_depth(5), nesting_depth([[[[]]]], 2)
+    (3, 0, 3)
+    """
+    depth = 0
+    level = [data] if isinstance(data, dict | list) else []
+    while level and depth <= limit:
+        depth += 1
+        level = [
+            v
+            for node in level
+            for v in (node.values() if isinstance(node, dict) else node)
+            if isinstance(v, dict | list)
+        ]
+    return depth
+
+
 def _parse_json(text: str, file: str) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
     except _DuplicateKeyError as exc:
         raise InputError(file, f"key {exc.args[0]!r} is given twice in one JSON object") from None
     except json.JSONDecodeError as exc:
@@ -399,9 +630,28 @@ def _parse_json(text: str, file: str) -> Any:
             file, f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
     except RecursionError:
-        raise InputError(file, "not usable JSON: nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer with too many digits
-        raise InputError(file, f"not usable JSON: {exc}") from None
+        raise InputError(file, _too_deep("JSON")) from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise InputError(file, _json_value_problem(text, exc)) from None
+    if nesting_depth(data) > MAX_DEPTH:
+        raise InputError(file, _too_deep("JSON"))
+    return data
+
+
+_LONG_NUMBER = re.compile(r"\d{1000,}")
+
+
+def _json_value_problem(text: str, exc: ValueError) -> str:
+    """A value json.loads could not convert: a number of too many digits (at its line)."""
+    found = _LONG_NUMBER.search(text)
+    if found is None:
+        return f"not usable JSON: {exc}"
+    line = text.count("\n", 0, found.start()) + 1
+    return f"not usable JSON: a number of {len(found.group()):,} digits (line {line})"
+
+
+def _too_deep(syntax: str) -> str:
+    return f"not usable {syntax}: lists and objects nested more than {MAX_DEPTH} levels deep"
 
 
 def _kind_of(value: object) -> str:

@@ -32,7 +32,20 @@ from trackkit.models.stage import Stage, StageTile, TileToken
 from trackkit.models.tile import TileFace
 from trackkit.spaces import start_entry
 
-__all__ = ["EditorModel", "Placement", "driving_order", "placed_stage", "stage_from_placements"]
+__all__ = [
+    "MAP_RANGE",
+    "EditorModel",
+    "Placement",
+    "check_on_map",
+    "driving_order",
+    "placed_stage",
+    "stage_from_placements",
+]
+
+#: Hexes of a map lie within +-MAP_RANGE on both axial axes: the range of a native tile's
+#: ``at`` (``trackkit.models.stage``) and of the editor files' coordinates, so that a stage
+#: converted to an editor file reads back.
+MAP_RANGE = 100_000
 
 
 class EditorModel(BaseModel):
@@ -52,6 +65,27 @@ class Placement:
     hex: hexgrid.Hex
     dir: int
     tokens: list[TileToken] = field(default_factory=list)
+
+
+def check_on_map(stage: Stage, placements: Sequence[Placement], label: str) -> None:
+    """Refuse to write an editor file (``label``) with a hex beyond :data:`MAP_RANGE`.
+
+    A native stage may place a tile at the edge of the map and chain tiles beyond it; an
+    editor file of that could not be read back.
+
+    Raises
+    ------
+    InputError
+        Naming the stage, the tile and its hex.
+    """
+    for n, t in enumerate(placements):
+        if max(abs(t.hex[0]), abs(t.hex[1])) > MAP_RANGE:
+            raise InputError(
+                stage.name,
+                f"cannot be written as {label}: tile {n + 1} ({t.tile}) lies at hex "
+                f"[{t.hex[0]}, {t.hex[1]}], beyond the map's {MAP_RANGE:,} hexes from "
+                "[0, 0] (place the stage nearer to [0, 0])",
+            )
 
 
 def _ends(face: TileFace | None) -> tuple[int, int] | None:

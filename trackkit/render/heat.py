@@ -28,12 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, cast
 
 from trackkit.errors import InputError
+from trackkit.formats.source import MAX_SIMULATION_BYTES, read_json
 from trackkit.validate import Report
 
-__all__ = ["Heat", "read_heat"]
+__all__ = ["Heat", "load_simulation", "read_heat"]
 
 _NOT_SIM = "not a 'trackkit simulate --format json' document (no loss_of_control.by_space)"
 
@@ -90,6 +92,17 @@ def _pick_stage(doc: Any, tiles: list[str], source: str) -> dict[str, Any]:
             f"drawn ({_short(tiles)})",
         )
     return cast(dict[str, Any], stages[0])  # written before the "stage" field: the first
+
+
+def load_simulation(path: str | Path) -> Any:
+    """The parsed JSON of a ``trackkit simulate --format json`` file (for :func:`read_heat`).
+
+    Raises
+    ------
+    InputError
+        Missing, not a regular file, over 16 MB, not JSON, or nested too deeply.
+    """
+    return read_json(path, what="simulation file", limit=MAX_SIMULATION_BYTES)
 
 
 def read_heat(doc: Any, report: Report, *, source: str) -> Heat:

@@ -2,14 +2,15 @@
 
 A theme is a flat ``dict[str, str]``: :data:`DEFAULT_THEME` holds every key; a user's
 theme (``--theme FILE``, a JSON object) overrides some of them. Values end up in a
-``<style>`` block, so each one is checked against a strict pattern: a theme file cannot
-inject markup or CSS.
+``<style>`` block, so a theme file is data, never CSS: a colour is a CSS colour name,
+``#rgb``, ``#rrggbb`` or ``rgb(r, g, b)`` (checked by tinycss2, CairoSVG's CSS parser), and
+``font`` a list of font family names; anything else is refused, naming the key.
 
 Examples
 --------
->>> theme = make_theme({"surface.gravel": "#e0c9a0"})
->>> theme["surface.gravel"], theme["danger.high"]
-('#e0c9a0', '#d7191c')
+>>> theme = make_theme({"surface.gravel": "#e0c9a0", "font": "'Open Sans', serif"})
+>>> theme["surface.gravel"], theme["danger.high"], theme["font"]
+('#e0c9a0', '#d7191c', '"Open Sans", serif')
 >>> make_theme({"danger.high": "red; } svg { display: none"})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -18,12 +19,15 @@ ValueError: theme key 'danger.high': 'red; } svg { display: none' is not a colou
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
+import tinycss2
+import tinycss2.color3
+
 from trackkit.errors import InputError
+from trackkit.formats.source import MAX_THEME_BYTES, read_json
 
 __all__ = ["CSS_PARTS", "DEFAULT_THEME", "Theme", "css", "load_theme", "make_theme"]
 
@@ -77,11 +81,59 @@ DEFAULT_THEME: Theme = {
     "unknown.fill": "#f1d4d4",
 }
 
-_COLOUR = re.compile(
-    r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,30}"
-    r"|rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\))$"
+#: The forms of colour a theme accepts; tinycss2 then checks that it is a colour.
+_COLOUR_FORM = re.compile(
+    r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,30}"
+    r"|rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)"
 )
-_FONT = re.compile(r"^[A-Za-z0-9 ,'\-]{1,120}$")
+#: What a font family name may hold (no quotes, no backslashes, no CSS punctuation).
+_FAMILY = re.compile(r"[\w][\w \-]*")
+_MAX_FONT = 120
+
+
+def _colour(value: str) -> str | None:
+    """``value`` as a theme colour, or None if it is none of the accepted forms."""
+    text = value.strip()
+    if _COLOUR_FORM.fullmatch(text) is None:
+        return None
+    parsed = tinycss2.color3.parse_color(text)
+    if not isinstance(parsed, tinycss2.color3.RGBA):  # None, or 'currentColor'
+        return None
+    if max(parsed.red, parsed.green, parsed.blue) > 1.0:  # rgb(300, 0, 0)
+        return None
+    return text
+
+
+def _font(value: str) -> str | None:
+    """``value`` as a font list (``"Open Sans", Arial, sans-serif``), or None if it is not
+    one: families separated by commas, each one name in quotes or plain words."""
+    if len(value) > _MAX_FONT:
+        return None
+    families: list[str] = []
+    family: list[str] = []  # the words of the family being read
+    quoted: str | None = None
+    for token in [*tinycss2.parse_component_value_list(value), None]:
+        kind = getattr(token, "type", None)
+        if kind == "whitespace":
+            continue
+        if token is None or (kind == "literal" and token.value == ","):
+            if quoted is not None and not family:
+                families.append(f'"{quoted}"')
+            elif family and quoted is None:
+                families.append(" ".join(family))
+            else:
+                return None  # an empty family, or a quoted name with words beside it
+            family, quoted = [], None
+        elif kind == "ident" and quoted is None and _FAMILY.fullmatch(token.value):
+            family.append(token.value)
+        elif kind == "string" and quoted is None and not family:
+            name = token.value.strip()
+            if not _FAMILY.fullmatch(name):
+                return None
+            quoted = name
+        else:
+            return None  # a bad string, a function, a number, other punctuation
+    return ", ".join(families)
 
 
 def make_theme(overrides: Mapping[str, object] | None = None) -> Theme:
@@ -99,17 +151,22 @@ def make_theme(overrides: Mapping[str, object] | None = None) -> Theme:
         if not isinstance(value, str):
             raise ValueError(f"theme key {key!r}: expected a string, got {type(value).__name__}")
         if key == "font":
-            if not _FONT.match(value):
+            font = _font(value)
+            if font is None:
                 raise ValueError(
-                    f"theme key 'font': {value[:60]!r} is not a font list (letters, digits, "
-                    "spaces, commas, quotes and hyphens)"
+                    f"theme key 'font': {value[:60]!r} is not a font list (family names "
+                    "of letters, digits, spaces and hyphens, in quotes or not, separated by "
+                    f"commas; at most {_MAX_FONT} characters)"
                 )
-        elif not _COLOUR.match(value.strip()):
+            theme[key] = font
+            continue
+        colour = _colour(value)
+        if colour is None:
             raise ValueError(
                 f"theme key {key!r}: {value[:60]!r} is not a colour "
-                "(#rgb, #rrggbb, rgb(r, g, b) or a colour name)"
+                "(#rgb, #rrggbb, rgb(r, g, b) with r, g, b from 0 to 255, or a CSS colour name)"
             )
-        theme[key] = value.strip()
+        theme[key] = colour
     return theme
 
 
@@ -119,19 +176,11 @@ def load_theme(path: str | Path) -> Theme:
     Raises
     ------
     InputError
-        If the file cannot be read, is not a JSON object, or holds a bad key or value.
+        If the file cannot be read (missing, not a regular file, over 1 MB), is not a JSON
+        object, or holds a bad key or value.
     """
     file = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(file, f"cannot read theme: {(exc.strerror or str(exc)).lower()}") from None
-    if len(raw) > 1_000_000:
-        raise InputError(file, "theme file is too large (over 1 MB)")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(file, f"theme is not valid JSON: {exc}") from None
+    data = read_json(path, what="theme file", limit=MAX_THEME_BYTES)
     if not isinstance(data, dict):
         raise InputError(file, "a theme is a JSON object of 'key': 'colour' pairs")
     try:

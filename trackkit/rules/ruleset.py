@@ -13,11 +13,10 @@ from collections.abc import Mapping
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
-import yaml
 from pydantic import Field, ValidationError
 
 from trackkit.errors import TileLibraryError
-from trackkit.library import library_dir
+from trackkit.library import library_dir, ruleset_data
 from trackkit.models.base import StrictModel
 from trackkit.track_tokens import TrackTokenRules
 
@@ -140,11 +139,8 @@ _DERIVED = ("danger_counts", "danger_odds")
 @lru_cache(maxsize=8)
 def load_ruleset(ruleset_id: str = "dirt") -> Ruleset:
     """The ruleset file ``tile_library/ruleset-<id>.yaml``."""
-    path = library_dir() / f"ruleset-{ruleset_id}.yaml"
     try:
-        data = yaml.safe_load(path.read_bytes().decode("utf-8"))
-        return Ruleset.model_validate(data)
-    except FileNotFoundError:
-        raise TileLibraryError(f"no ruleset '{ruleset_id}' ({path} is missing)") from None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, ValidationError) as exc:
+        return Ruleset.model_validate(ruleset_data(ruleset_id))
+    except ValidationError as exc:
+        path = library_dir() / f"ruleset-{ruleset_id}.yaml"
         raise TileLibraryError(f"{path}: invalid ruleset: {exc}") from exc

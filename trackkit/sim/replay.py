@@ -1,22 +1,47 @@
-"""Replay files: the full turn log of one race, re-run and checked event by event."""
+"""Replay files: the full turn log of one race, re-run and checked event by event.
+
+What ``simulate --replay`` writes, ``replay`` reads: the seeds ``--seed`` accepts
+(:data:`MAX_SEED`) give race seeds a replay file accepts (:data:`MAX_RACE_SEED`), and a
+replay is never written larger than a replay file may be
+(:data:`~trackkit.formats.source.MAX_REPLAY_BYTES`).
+"""
 
 from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from trackkit.errors import TrackkitError
+from trackkit.formats.source import MAX_REPLAY_BYTES, read_json
 from trackkit.models.stage import Stage
 from trackkit.rules.track import Track
 from trackkit.sim.race import DriverSpec, RaceResult, Settings, prepare, run_race
+from trackkit.sim.stats import race_seed
 from trackkit.validate import validate
 
-__all__ = ["REPLAY_FORMAT", "ReplayError", "check_replay", "replay_document"]
+__all__ = [
+    "MAX_RACE_SEED",
+    "MAX_SEED",
+    "REPLAY_FORMAT",
+    "ReplayError",
+    "check_replay",
+    "load_replay",
+    "replay_document",
+]
 
 REPLAY_FORMAT = "trackkit-replay/1"
+
+#: ``--seed`` is a whole number from ``-MAX_SEED`` to ``MAX_SEED`` (a signed 64-bit number).
+MAX_SEED = 2**63 - 1
+#: The most races one run has (``simulate --races``).
+MAX_RACES = 100_000
+#: A replay file's seed is the seed of its race, ``race_seed(seed, index)``: at most this far
+#: from 0 for any seed ``--seed`` accepts.
+MAX_RACE_SEED = race_seed(MAX_SEED, MAX_RACES)
 
 
 def _settings_dict(settings: Settings) -> dict[str, Any]:
@@ -44,16 +69,36 @@ def _log(result: RaceResult) -> list[dict[str, Any]]:
 
 
 def replay_document(stage: Stage, settings: Settings, seed: int, result: RaceResult) -> str:
-    """A replay file: stage, settings, seed and every turn's events."""
+    """A replay file: stage, settings, seed and every turn's events.
+
+    Raises
+    ------
+    ReplayError
+        If the file would be larger than a replay file may be (a race of thousands of
+        rounds on a very long stage), or ``seed`` is beyond :data:`MAX_RACE_SEED`: the
+        file could not be read back.
+    """
+    if abs(seed) > MAX_RACE_SEED:
+        raise ReplayError(f"a race seed of {seed} is beyond what a replay file holds")
+    log = _log(result)
     doc = {
         "format": REPLAY_FORMAT,
         "stage": stage.model_dump(mode="json", exclude_none=True),
         "settings": _settings_dict(settings),
         "seed": seed,
         "times": [d.best for d in result.drivers],
-        "log": _log(result),
+        "log": log,
     }
-    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    size = len(text.encode("utf-8"))
+    if size > MAX_REPLAY_BYTES:
+        mb = 1024 * 1024
+        raise ReplayError(
+            f"the replay of this race ({len(log):,} turns) would be {size / mb:.1f} MB, "
+            f"over the {MAX_REPLAY_BYTES / mb:.0f} MB replay files may hold: not written "
+            "(a lower --max-rounds or fewer --players make a shorter race)"
+        )
+    return text
 
 
 class ReplayError(TrackkitError, ValueError):
@@ -81,9 +126,21 @@ class _ReplayFile(BaseModel):
     format: str = Field(description="trackkit-replay/1.")
     stage: Stage = Field(description="The stage raced.")
     settings: _ReplaySettings = Field(description="How the race was run.")
-    seed: int = Field(ge=0, lt=2**63, description="The race's seed.")
+    seed: int = Field(ge=-MAX_RACE_SEED, le=MAX_RACE_SEED, description="The race's seed.")
     times: list[int | None] = Field(description="Each driver's best time.")
     log: list[dict[str, Any]] = Field(description="Every turn and its events.")
+
+
+def load_replay(path: str | Path) -> Any:
+    """The parsed JSON of a replay file (checked by :func:`check_replay`).
+
+    Raises
+    ------
+    InputError
+        Missing, not a regular file, over :data:`~trackkit.formats.source.MAX_REPLAY_BYTES`,
+        not JSON, or nested too deeply.
+    """
+    return read_json(path, what="replay file", limit=MAX_REPLAY_BYTES)
 
 
 def check_replay(doc: object) -> tuple[bool, str]:
