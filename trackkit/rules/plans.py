@@ -220,7 +220,7 @@ def legal_plans(
         ctx,
         start,
         ctx.car.gear,
-        _Walk(),
+        _start_walk(ctx, start, traffic),
         [],
         traffic,
         depth=depth,
@@ -264,8 +264,9 @@ class PlanBuilder:
         Other cars change the builder's steps only through these spaces: each one's
         occupant, the spaces overlapping or beside it, and the lane taken in its corner.
         """
-        self._walk = _Walk()
         self._traffic = _Traffic.of(ctx, examined=self.examined)
+        start = ctx.car.space
+        self._walk = _start_walk(ctx, start, self._traffic) if start is not None else _Walk()
         self._options: list[tuple[PlanStep, _Record | None]] | None = None
 
     def options(self) -> list[PlanStep]:
@@ -344,6 +345,18 @@ class _Traffic:
             blocked |= ctx.track.overlaps.get(space, frozenset())
         cars_at = {o.space: o.gear for o in ctx.others if o.blocks}
         return cls(frozenset(blocked), lanes_taken, cars_at, examined)
+
+
+def _start_walk(ctx: PlanContext, start: str, traffic: _Traffic) -> _Walk:
+    """The walk before the first step: no dice used, alongside the cars beside the start.
+
+    rule: TRAFFIC-1 DEFAULT (a car that begins its turn beside another is alongside it
+    already: it needs no gear die to stay or come beside it again this turn). Those cars
+    only matter where a step comes beside them, and every such space is examined.
+    """
+    cars_at = traffic.cars_at
+    beside = ctx.track.beside.get(start, frozenset())
+    return _Walk(alongside={near for near in beside if near in cars_at})
 
 
 def _enterable(ctx: PlanContext, info: SpaceInfo, traffic: _Traffic) -> bool:

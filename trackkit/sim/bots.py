@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Literal
 
 from trackkit.rules.dashboard import Dashboard
+from trackkit.rules.dice import Die
 from trackkit.rules.plans import (
     Plan,
     PlanBuilder,
@@ -30,7 +31,7 @@ from trackkit.rules.plans import (
     PruneMove,
     legal_plans,
 )
-from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView
+from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView, roll_units, sisu_ready
 from trackkit.rules.risk import RiskSoFar, flat_out_risk
 from trackkit.rules.track import Track
 from trackkit.sim.memo import PlanMemo
@@ -215,30 +216,37 @@ class Cautious(_Bot):
 
 
 class _CarefulPolicy(DefaultPolicy):
-    """Secure a step that could reach the danger limit; stop if it cannot pay."""
+    """Secure dice that could reach the danger limit; stop before a step if it cannot pay.
+
+    Rolling one by one, each die (or pair rolled together) is asked about on its own
+    (TURN-5): the risk weighed is that of the step's dice still to roll, these first.
+    """
 
     def __init__(self, ctx: PlanContext) -> None:
         self.ctx = ctx
 
     def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
-        need = view.step.limit - view.dangers - (1 if view.step.cloud else 0)
-        p = _p_at_least(self.ctx, view.step, need)
-        if view.step.jump_risk and view.step.dice:  # JUMP-1: its own danger face is enough
-            first = view.step.dice[0]
+        step = view.step
+        need = step.limit - view.dangers - (1 if step.cloud and view.unit == 0 else 0)
+        units = roll_units(step)
+        rest = tuple(d for u in units[view.unit :] for d in u)
+        p = _p_at_least(self.ctx, rest, need)
+        if step.jump_risk and view.unit == 0 and step.dice:  # JUMP-1: its face is enough
+            first = step.dice[0]
             p = max(p, self.ctx.ruleset.danger_probability(first.kind, first.value))
         if p <= 0.1:
             return "roll"
         if view.second_tokens >= view.cost_to_secure:
             return "secure"
-        return "stop" if view.step_index > 0 else "roll"
+        return "stop" if view.can_stop and view.step_index > 0 else "roll"
 
 
-def _p_at_least(ctx: PlanContext, step: PlanStep, need: int) -> float:
-    """Chance that a step's dice show at least ``need`` danger faces."""
+def _p_at_least(ctx: PlanContext, dice: tuple[Die, ...], need: int) -> float:
+    """Chance that ``dice`` show at least ``need`` danger faces."""
     if need <= 0:
         return 1.0
     odds = ctx.ruleset.danger_odds
-    probs = tuple([odds[d.kind, d.value] for d in step.dice])
+    probs = tuple([odds[d.kind, d.value] for d in dice])
     return _tail(probs, need)
 
 
@@ -279,7 +287,7 @@ def _greedy(ctx: PlanContext, *, max_risk: float) -> tuple[Plan, set[str] | None
     keep, keep_move = pruners(ctx)
     builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
     score_of = _scorer(ctx)
-    sisu = ctx.car.sisu_token
+    sisu = sisu_ready(ctx)
     risk = RiskSoFar()
     dead = _dead_ends(ctx)
     stuck_after = _stuck_after(ctx)
@@ -313,8 +321,9 @@ def _pick(ctx: PlanContext, *, max_risk: float) -> Plan:
     """The best-scoring plan within ``max_risk``; else the least risky one."""
     best: tuple[float, Plan] | None = None
     safest: tuple[float, float, Plan] | None = None
+    sisu = sisu_ready(ctx)
     for score, plan in _candidates(ctx):
-        risk = flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token)
+        risk = flat_out_risk(ctx, plan, sisu=sisu)
         if risk <= max_risk and (best is None or score > best[0]):
             best = (score, plan)
         if safest is None or (risk, -score) < (safest[0], -safest[1]):
@@ -340,8 +349,9 @@ class Planner(_Bot):
     def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
         """The plan of the best expected value among the pruned legal plans."""
         best: tuple[float, Plan] | None = None
+        sisu = sisu_ready(ctx)
         for score, plan in _candidates(ctx):
-            risk = flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token)
+            risk = flat_out_risk(ctx, plan, sisu=sisu)
             value = (1 - risk) * score - risk * LOC_COST_MM
             if best is None or value > best[0]:
                 best = (value, plan)
