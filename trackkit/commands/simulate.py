@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from trackkit.commands.common import ForceOption, KindOption, OutputFormat, fail, kind_of
 from trackkit.errors import InputError
+
+if TYPE_CHECKING:
+    from trackkit.models.car import CarFile
 
 
 def simulate(
@@ -25,7 +28,12 @@ def simulate(
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same result.")] = 1,
     car: Annotated[
         list[str] | None,
-        typer.Option(help="Car per driver (dirt, r5); repeat it, drivers cycle through the list."),
+        typer.Option(
+            help="Car per driver: dirt, r5, unlimited (each bot builds an Unlimited "
+            "dashboard for the stage) or a car file (format: trackkit-car/1); repeat it, "
+            "drivers cycle through the list. Default: unlimited on a hillclimb, dirt on a "
+            "rally."
+        ),
     ] = None,
     bot: Annotated[
         list[str] | None,
@@ -62,17 +70,11 @@ def simulate(
     from trackkit.sim.bots import BOTS
     from trackkit.sim.simulate import SimulationError, simulate_files
 
-    cars = tuple(car or ["dirt"])
     bots = tuple(bot or ["cautious"])
     for b in bots:
         if b not in BOTS:
             raise fail(f"unknown bot '{b}' (bots: {', '.join(BOTS)})")
-    from trackkit.rules.ruleset import load_ruleset
-
-    known_cars = load_ruleset("dirt").cars
-    for c in cars:
-        if c not in known_cars:
-            raise fail(f"unknown car '{c}' (cars: {', '.join(sorted(known_cars))})")
+    cars, car_files = _cars(car or [])
     if replay is not None:
         from trackkit.formats.files import check_output
 
@@ -84,6 +86,8 @@ def simulate(
         stages = [load_stage(f) for f in files]
     except InputError as exc:
         raise fail(str(exc)) from None
+    from trackkit.rules.cars import CarMismatch
+
     show = races >= 20 and output is OutputFormat.text and sys.stderr.isatty()
     with typer.progressbar(
         length=races * len(stages), label="racing", file=sys.stderr, hidden=not show
@@ -110,6 +114,9 @@ def simulate(
             for report in exc.reports:  # the findings, as 'trackkit validate' prints them
                 typer.echo(report_text(report), err=True)
             raise fail(str(exc), code=1) from None
+        except CarMismatch as exc:  # a car file for other surfaces (DASH-3): unusable input
+            path = next((p for m, p in car_files if m is exc.car), exc.car.name)
+            raise fail(f"{path}: {exc.message}") from None
     if replay is not None and replay_text is not None:
         try:
             write_text_atomic(replay, replay_text, force=force)
@@ -121,9 +128,44 @@ def simulate(
         typer.echo(text_report(doc))
 
 
+def _cars(given: list[str]) -> tuple[tuple[str | CarFile, ...] | None, list[tuple[CarFile, str]]]:
+    """The ``--car`` values as cars: ids as they are, car files read (exit 2 if unusable).
+
+    An id of the ruleset (``dirt``, ``r5``) or ``unlimited`` is a car id; anything else
+    is a car file's path (``./dirt`` for a file named like an id).
+    """
+    if not given:
+        return None, []
+    from trackkit.rules.cars import load_car
+    from trackkit.rules.ruleset import load_ruleset
+    from trackkit.sim.race import UNLIMITED
+
+    ids = {*load_ruleset("dirt").cars, UNLIMITED}
+    cars: list[str | CarFile] = []
+    files: list[tuple[CarFile, str]] = []
+    for c in given:
+        if c in ids:
+            cars.append(c)
+            continue
+        if not Path(c).exists() and Path(c).suffix.lower() not in (".yaml", ".yml", ".json"):
+            raise fail(
+                f"unknown car '{c}' (cars: {', '.join(sorted(ids))}, or a car file: "
+                "format: trackkit-car/1)"
+            )
+        try:
+            model = load_car(c)
+        except InputError as exc:
+            raise fail(str(exc)) from None
+        cars.append(model)
+        files.append((model, c))
+    return tuple(cars), files
+
+
 def text_report(doc: dict[str, Any]) -> str:
     """The simulation document as a readable table."""
     s = doc["settings"]
+    drivers = doc["time"]["drivers"]
+    width = max([6, *(min(len(d["car"]), 24) for d in drivers)])
     lines = [
         f"{s['races']} race(s), {s['players']} driver(s), seed {s['seed']}"
         + (" (hillclimb: best of the attempts)" if s.get("hillclimb") else ""),
@@ -131,25 +173,26 @@ def text_report(doc: dict[str, Any]) -> str:
         f"{doc['loss_of_control']['per_race']:.2f}, blocked turns "
         f"{doc['blocked_turns']['total']}",
         "",
-        f"{'driver':<10} {'car':<6} {'bot':<11} {'finish':>7} {'mean':>7} {'p10':>7} "
+        f"{'driver':<10} {'car':<{width}} {'bot':<11} {'finish':>7} {'mean':>7} {'p10':>7} "
         f"{'p50':>7} {'p90':>7}",
     ]
 
     def fmt(v: float | None) -> str:
         return "-" if v is None else f"{v:.0f}s"
 
-    for d in doc["time"]["drivers"]:
+    for d in drivers:
         t = d["time"]
         lines.append(
-            f"{d['name']:<10} {d['car']:<6} {d['bot']:<11} {d['finish_rate']:>7.0%} "
+            f"{d['name']:<10} {d['car'][:24]:<{width}} {d['bot']:<11} {d['finish_rate']:>7.0%} "
             f"{fmt(t['mean']):>7} {fmt(t['p10']):>7} {fmt(t['p50']):>7} "
             f"{fmt(t['p90']):>7}"
         )
     t = doc["time"]["overall"]
     lines.append(
-        f"{'all':<10} {'':<6} {'':<11} {doc['finish_rate']:>7.0%} {fmt(t['mean']):>7} "
+        f"{'all':<10} {'':<{width}} {'':<11} {doc['finish_rate']:>7.0%} {fmt(t['mean']):>7} "
         f"{fmt(t['p10']):>7} {fmt(t['p50']):>7} {fmt(t['p90']):>7}"
     )
+    lines += _dashboard_lines(drivers)
     if "stages" in doc:
         lines.append(f"a rally of {len(doc['stages'])} stages: times add up (TIME-2)")
     by_tile = doc["loss_of_control"]["by_tile"]
@@ -162,6 +205,20 @@ def text_report(doc: dict[str, Any]) -> str:
         )
     lines += _dnf_lines(doc)
     return "\n".join(lines)
+
+
+def _dashboard_lines(drivers: list[dict[str, Any]]) -> list[str]:
+    """Which dashboard each driver drove (top row, equipment, limit), most used first."""
+    if not any(d.get("dashboards") for d in drivers):
+        return []
+    lines = ["", "dashboards (attempts):"]
+    for d in drivers:
+        boards = d.get("dashboards", [])
+        shown = [f"{b['dashboard']} x{b['attempts']}" for b in boards[:2]]
+        if len(boards) > 2:
+            shown.append(f"{len(boards) - 2} more (--format json)")
+        lines.append(f"  {d['name']} ({d['car']}): " + "; ".join(shown))
+    return lines
 
 
 def _dnf_lines(doc: dict[str, Any]) -> list[str]:

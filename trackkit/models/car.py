@@ -82,11 +82,11 @@ class Column(StrictModel):
     gears: list[Annotated[int, Field(ge=1, le=6)]] = Field(
         max_length=6, description="Gear dice available, by value (1..6, each at most once)."
     )
-    brake: int = Field(ge=0, le=6, description="Brake dice per turn (MOVE-4).")
-    coast: int = Field(ge=0, le=6, description="Coast (or leader) dice per turn (MOVE-3).")
-    boost: int = Field(ge=0, le=6, description="Boost dice per turn (MOVE-5).")
+    brake: int = Field(ge=0, le=16, description="Brake dice per turn (MOVE-4).")
+    coast: int = Field(ge=0, le=16, description="Coast (or leader) dice per turn (MOVE-3).")
+    boost: int = Field(ge=0, le=16, description="Boost dice per turn (MOVE-5).")
     danger_limit: int = Field(
-        ge=1, le=20, description="Danger results that make a loss of control (TURN-6)."
+        ge=1, le=17, description="Danger results that make a loss of control (TURN-6)."
     )
 
     @field_validator("gears")

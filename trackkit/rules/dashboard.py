@@ -78,6 +78,34 @@ class Dashboard:
             return max((len(c.gears) for c in self.columns.values()), default=0)
         return max((int(getattr(c, kind)) for c in self.columns.values()), default=0)
 
+    def short(self) -> str:
+        """The dashboard in a few words (an Unlimited board: :meth:`UnlimitedDashboard.short`).
+
+        >>> dashboard("dirt").short()
+        'gears 1-6, brake 1, coast 2; limit 3, snow 2'
+        """
+        if self.unlimited is not None:
+            return self.unlimited.short()
+
+        def dice(c: Column) -> str:
+            parts = [f"gears {_ranges(sorted(c.gears))}"] if c.gears else ["no gear"]
+            kinds = ("brake", "coast", "boost")
+            return ", ".join(parts + [f"{k} {getattr(c, k)}" for k in kinds if getattr(c, k)])
+
+        cols = [(s, self.columns[s]) for s in SURFACES if s in self.columns]
+        if len({dice(c) for _s, c in cols}) == 1:
+            limits = Counter(c.danger_limit for _s, c in cols)
+            usual = limits.most_common(1)[0][0]
+            odd = [f"{s} {c.danger_limit}" for s, c in cols if c.danger_limit != usual]
+            return f"{dice(cols[0][1])}; limit {', '.join([str(usual), *odd])}"
+        return "; ".join(f"{s}: {dice(c)}, limit {c.danger_limit}" for s, c in cols)
+
+    def layout(self) -> dict[str, object]:
+        """The dashboard as a car file writes it: ``{"fixed": ...}`` or ``{"unlimited": ...}``."""
+        if self.unlimited is not None:
+            return {"unlimited": self.unlimited.layout()}
+        return {"fixed": {s: self.columns[s].model_dump() for s in SURFACES if s in self.columns}}
+
     def with_sisu(self, surfaces: Iterable[str] = SURFACES) -> Dashboard:
         """The same dashboard with a SISU token that works on ``surfaces`` (tests, scripts)."""
         return Dashboard(

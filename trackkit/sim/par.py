@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 
-from trackkit.rules.dashboard import dashboard
+from trackkit.rules.dashboard import Dashboard, dashboard
 from trackkit.rules.dice import DieKind
 from trackkit.rules.plans import PlanContext, legal_plans
 from trackkit.rules.state import CarState
@@ -21,10 +21,19 @@ from trackkit.sim.race import Prepared
 __all__ = ["par_time"]
 
 
-def par_time(prepared: Prepared, *, car: str = "dirt", max_states: int = 20_000) -> int | None:
-    """Seconds of the fastest risk-free run, or None if no run reaches the finish."""
+def par_time(
+    prepared: Prepared,
+    *,
+    car: str | Dashboard = "dirt",
+    max_states: int = 20_000,
+) -> int | None:
+    """Seconds of the fastest risk-free run, or None if no run reaches the finish.
+
+    ``car`` is a printed car of the ruleset or a dashboard (a hillclimb's par uses
+    :func:`~trackkit.sim.garage.unlimited_bound`, richer than any Unlimited board).
+    """
     rules = prepared.ruleset
-    board = dashboard(car, rules)
+    board = car if isinstance(car, Dashboard) else dashboard(car, rules)
     if not prepared.start:
         return None
     start = prepared.start[0]
