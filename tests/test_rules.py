@@ -764,6 +764,41 @@ def test_dash_4_empty_spaces_raise_the_danger_limit_and_equipment():
     assert check_unlimited(UnlimitedDashboard(("gravel",), left=("gear-9",)), ["gravel"])
 
 
+UNLIMITED_GEARS = ("gear-1", "gear-2", "gear-3", "gear-4", "gear-5", "gear-6")
+
+
+def test_dash_4_puncture_proof_tyres_put_back_a_shortcut_coast_token_where_they_work():
+    # rule: DASH-4, SHORTCUT-2, DASH-3 (tyres in the right column work on its surface only)
+    def through_the_shortcut(board: UnlimitedDashboard) -> tuple[int, tuple[tuple[str, str], ...]]:
+        ctx = position(STAGE, space="3:1.1L", gear=2, car=board.as_dashboard())
+        table = replace(table_with("spin"), bag=(("coast", "coast"),))
+        out = resolve(
+            ctx, plan_to(ctx, ("3:X1.1", "G3")), Mode.FLAT_OUT, Rolls([False]), table=table
+        )
+        return out.car.damage.coast, out.table.bag
+
+    everywhere = UnlimitedDashboard(("gravel",), left=(*UNLIMITED_GEARS, "coast", "tyres"))
+    assert through_the_shortcut(everywhere) == (0, (("coast", "coast"),))  # back in the bag
+    elsewhere = UnlimitedDashboard(
+        ("gravel", "asphalt"), right=("tyres",), left=(*UNLIMITED_GEARS, "coast")
+    )
+    assert elsewhere.as_dashboard().puncture_proof == {"asphalt"}
+    assert through_the_shortcut(elsewhere) == (1, ())  # gravel: the coast die is lost
+
+
+def test_move_3_an_unlimited_car_takes_leader_dice_on_gravel_only():
+    # rule: MOVE-3 (on an Unlimited dashboard the leader swap only happens on gravel)
+    board = UnlimitedDashboard(
+        ("asphalt", "gravel"), left=(*UNLIMITED_GEARS, "brake", "coast", "coast")
+    ).as_dashboard()
+    gravel = position(STAGE, space="2:1.1L", gear=3, car=board, leader=True)
+    assert {d for _, d in firsts(gravel)} >= {"L"} and "C" not in {d for _, d in firsts(gravel)}
+    asphalt = position(["301a", "305a", "302a"], space="1:1.2L", gear=3, car=board, leader=True)
+    assert "C" in {d for _, d in firsts(asphalt)} and "L" not in {d for _, d in firsts(asphalt)}
+    printed = position(["301a", "305a", "302a"], space="1:1.2L", gear=3, leader=True)
+    assert "L" in {d for _, d in firsts(printed)}  # a printed car leads on every surface
+
+
 # --- API --------------------------------------------------------------------------------
 
 

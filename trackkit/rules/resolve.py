@@ -393,7 +393,7 @@ def _move(
             side = token[1]
             events.append(Event("shortcut-token", node, note=side))
             if side == "coast":
-                if ctx.dashboard.puncture_proof:  # rule: DASH-4 (puncture-proof tyres)
+                if info.surface in ctx.dashboard.puncture_proof:  # rule: DASH-4, DASH-3
                     table = table.put_back(token)
                 else:
                     moved.coast_damage += 1
