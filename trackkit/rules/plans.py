@@ -200,6 +200,7 @@ def legal_plans(
     keep: Prune | None = None,
     keep_move: PruneMove | None = None,
     after: Sequence[PlanStep] = (),
+    descend: Callable[[Plan], bool] | None = None,
 ) -> Iterator[Plan]:
     """Every legal non-empty plan of ``ctx.car``, depth first (first steps in graph order).
 
@@ -209,7 +210,8 @@ def legal_plans(
     ``max_steps`` limits the plans to that many steps (their first steps, for instance);
     ``keep`` lets a bot skip steps it will never choose (and every plan through them);
     ``keep_move`` does the same from the target space and speeds alone, before the step
-    is built (fast).
+    is built (fast). ``descend`` is asked, once a plan has been yielded, whether to go on
+    to the plans that extend it (a branch-and-bound search answers from what it saw).
     """
     start = ctx.car.space
     if start is None or not ctx.car.on_track or ctx.car.finished:
@@ -227,6 +229,7 @@ def legal_plans(
         keep=keep,
         keep_move=keep_move,
         after=tuple(after),
+        descend=descend,
     )
 
 
@@ -388,6 +391,7 @@ def _extend(
     keep: Prune | None = None,
     keep_move: PruneMove | None = None,
     after: tuple[PlanStep, ...] = (),
+    descend: Callable[[Plan], bool] | None = None,
 ) -> Iterator[Plan]:
     if depth <= 0:
         return
@@ -402,9 +406,13 @@ def _extend(
             continue
         undo = _apply(walk, *record)
         stack.append(step)
+        go_on = step.loc is None and not step.finishes and depth > 1
         if ref is None:
-            yield Plan(tuple(stack))
-        if step.loc is None and not step.finishes:
+            plan = Plan(tuple(stack))
+            yield plan
+            if go_on and descend is not None:
+                go_on = descend(plan)
+        if go_on:
             yield from _extend(
                 ctx,
                 step.space,
@@ -416,6 +424,7 @@ def _extend(
                 keep=keep,
                 keep_move=keep_move,
                 after=after,
+                descend=descend,
             )
         stack.pop()
         undo()

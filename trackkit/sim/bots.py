@@ -62,6 +62,9 @@ class _Road:
     """Per space: the highest speed from which that corner can still be taken."""
     sideways: frozenset[tuple[str, str]]
     """Steps from a lane space to the other lane (a lane change on a straight)."""
+    ahead: dict[str, tuple[tuple[bool, float], ...]]
+    """Per space, for k = 0..MAX_STEPS more moves: whether the finish may be within reach,
+    and the furthest progress that may be: an upper bound for the planner's search."""
 
 
 _ROADS: dict[int, tuple[Track, _Road]] = {}
@@ -94,7 +97,32 @@ def _road(track: Track) -> _Road:
         and spaces[b].kind == "lane"
         and spaces[a].sides != spaces[b].sides
     )
-    road = _Road(look, target, sideways)
+    # furthest progress and the finish within k moves, k = 0..MAX_STEPS: a move is one step
+    # of the graph, or onto a jump space and on one or two more (JUMP-1)
+    moves: dict[str, set[str]] = {}
+    for n in spaces:
+        reach: set[str] = set()
+        for succ, _climb in track.successors[n]:
+            reach.add(succ)
+            if spaces[succ].jump:
+                for one, _c in track.successors[succ]:
+                    reach.add(one)
+                    reach.update(two for two, _c2 in track.successors[one])
+        moves[n] = reach
+    layer = {n: (info.finished, info.progress) for n, info in spaces.items()}
+    layers = [layer]
+    for _ in range(MAX_STEPS):
+        prev = layers[-1]
+        nxt = {}
+        for n in spaces:
+            fin, most = prev[n]
+            for m in moves[n]:
+                f2, m2 = prev[m]
+                fin, most = fin or f2, max(most, m2)
+            nxt[n] = (fin, most)
+        layers.append(nxt)
+    ahead = {n: tuple(layers[k][n] for k in range(MAX_STEPS + 1)) for n in spaces}
+    road = _Road(look, target, sideways, ahead)
     if len(_ROADS) >= 16:  # a long-lived process that loads many stages keeps the last few
         _ROADS.clear()
     _ROADS[id(track)] = (track, road)
@@ -347,15 +375,65 @@ class Planner(_Bot):
         return Choice(self.plan(ctx), Mode.FLAT_OUT, DefaultPolicy())
 
     def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
-        """The plan of the best expected value among the pruned legal plans."""
-        best: tuple[float, Plan] | None = None
+        """The plan of the best expected value among the pruned legal plans.
+
+        A branch-and-bound walk of the plans :func:`_candidates` weighs, in the same
+        order: the risk only grows as a plan goes on, and the road ahead bounds its score,
+        so plans that cannot beat the best so far are not walked. The same plan as
+        weighing every candidate (ties go to the first, as there).
+        """
+        best = _bounded_best(ctx)
+        if best is not None:
+            return best, None
+        chosen: tuple[float, Plan] | None = None  # no sensible plan: the fallbacks
         sisu = sisu_ready(ctx)
         for score, plan in _candidates(ctx):
             risk = flat_out_risk(ctx, plan, sisu=sisu)
             value = (1 - risk) * score - risk * LOC_COST_MM
+            if chosen is None or value > chosen[0]:
+                chosen = (value, plan)
+        return (chosen[1] if chosen else Plan(())), None
+
+
+def _bounded_best(ctx: PlanContext) -> Plan | None:
+    """The planner's choice among the pruned plans that do not leave it stuck, or None.
+
+    None when there is no such plan (:func:`_candidates` then falls back to others).
+    """
+    keep, keep_move = pruners(ctx)
+    score_of = _scorer(ctx)
+    stuck_after = _stuck_after(ctx)
+    sisu = sisu_ready(ctx)
+    ahead = _road(ctx.track).ahead
+    here = ctx.car.space
+    assert here is not None
+    start = ctx.track.spaces[here].progress
+    risks = [RiskSoFar()] * (MAX_STEPS + 1)
+    best: tuple[float, Plan] | None = None
+    go_on = [True]
+
+    def descend(_plan: Plan) -> bool:
+        return go_on[0]
+
+    plans = legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move, descend=descend)
+    for plan in plans:
+        n = len(plan.steps)
+        last = plan.steps[-1]
+        risk = risks[n - 1].then(ctx, last)  # the parent is the last plan one step shorter
+        risks[n] = risk
+        r = risk.value(ctx, sisu=sisu)
+        if not stuck_after(last):
+            value = (1 - r) * score_of(last) - r * LOC_COST_MM
             if best is None or value > best[0]:
                 best = (value, plan)
-        return (best[1] if best else Plan(())), None
+        if best is None or n >= MAX_STEPS:
+            go_on[0] = True
+            continue
+        finish, most = ahead[last.space][MAX_STEPS - n]
+        top = 1e6 + 60.0 if finish else most - start + 48.0  # score: finish, or gain + 8 * 6
+        bound = (1 - r) * max(top, -LOC_COST_MM) - r * LOC_COST_MM  # the risk only grows
+        go_on[0] = bound > best[0] - 1e-9
+    return best[1] if best is not None else None
 
 
 Bot = Cautious | Aggressive | Planner

@@ -28,7 +28,7 @@ attempts. A bot does it by a short, fixed rule:
    reaches), the rest under the middle token, then under the right one.
 4. **Between attempts** (HILLCLIMB-3): after an attempt with two or more losses of
    control the bot takes one token fewer (the limit goes up by one); after one without
-   any, one more; within two of its own limit either way.
+   any, it goes back to its own build.
 
 The same stage, bot, level and SISU state always give the same board: a race is still
 (stage, settings, seed), and the bots' plan memo sees only a few boards per stage.
@@ -73,8 +73,8 @@ __all__ = [
     "unlimited_dashboard",
 ]
 
-#: How far a bot moves from its own limit between attempts, each way.
-MAX_LEVEL = 2
+#: The most tokens a board takes beyond its bot's own build (:func:`unlimited_bound`).
+MAX_LEVEL = 0
 #: Tokens every board keeps at least (a car needs its gears).
 MIN_TOKENS = 6
 
@@ -227,21 +227,27 @@ def surface_order(profile: StageProfile, rng: random.Random) -> tuple[str, ...]:
 
 
 def next_level(level: int, losses: int) -> int:
-    """The level of the next attempt after one with ``losses`` losses of control."""
+    """The level of the next attempt after one with ``losses`` losses of control.
+
+    Two or more: one token fewer than the bot's own build (the limit one higher); none:
+    back to its own build; one: as it was. (So a bot drives two boards at most, and the
+    plan memo stays warm.)
+    """
     if losses >= 2:
-        level -= 1  # one token fewer: the limit one higher
-    elif losses == 0:
-        level += 1  # one token more
-    return max(-MAX_LEVEL, min(MAX_LEVEL, level))
+        return -1
+    if losses == 0:
+        return 0
+    return level
 
 
 def unlimited_bound(profile: StageProfile) -> Dashboard:
     """A dashboard with at least the dice of every board the bots build for the stage.
 
     A bot's board at a higher level holds the tokens of its lower levels and more (its wish
-    list taken further, in the same order of spaces), and one without SISU a die in its
-    place: so per surface, the most of each die over every bot's richest board (the most
-    tokens, no SISU) covers every board any bot drives there. Its fastest risk-free line
+    list taken further, in the same order of spaces; a bot never goes above its own
+    build, :data:`MAX_LEVEL`), and one without SISU a die in its place: so per surface,
+    the most of each die over every bot's richest board (the most tokens, no SISU)
+    covers every board any bot drives there. Its fastest risk-free line
     is a lower bound for the bots' Unlimited cars (a hillclimb's par time; track-type
     tokens in the stage's order of road, so a drawn tie is not covered). Its danger limit
     means nothing: no dice risk is taken.
