@@ -1153,13 +1153,28 @@ def test_the_planners_bounded_search_picks_what_weighing_every_plan_picks(stage:
             others,
             leader=rng.random() < 0.3,
         )
-        ctx = replace(
-            ctx, car=replace(ctx.car, sisu_token=ctx.car.sisu_token and bool(ctx.dashboard.sisu))
-        )
         every: tuple[float, Plan] | None = None
         for score, plan in _candidates(ctx):
-            risk = flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token and bool(ctx.dashboard.sisu))
+            risk = flat_out_risk(ctx, plan, sisu=sisu_ready(ctx))
             value = (1 - risk) * score - risk * LOC_COST_MM
             if every is None or value > every[0]:
                 every = (value, plan)
         assert Planner().search(ctx)[0] == (every[1] if every else Plan(())), (me, ctx.car)
+
+
+def test_a_rallys_later_stage_starts_with_the_tokens_flipped_earlier_with_any_jobs():
+    # rule: LOC-7 (sisu_once_per: rally, carried from stage to stage, race by race)
+    hill = prepared("hillclimb-pikes.yaml")
+    settings = Settings.default(3, bots=("aggressive",), hillclimb=True)
+    first = run_many(hill, settings, races=4, seed=2)
+    spent = [r.sisu_spent for r in first]
+    assert any(any(s) for s in spent)
+    one = run_many(prepared("hillclimb-pikes.yaml"), settings, races=4, seed=2, sisu_spent=spent)
+    two = run_many(
+        prepared("hillclimb-pikes.yaml"), settings, races=4, seed=2, sisu_spent=spent, jobs=2
+    )
+    assert one == two
+    for before, after in zip(spent, one, strict=True):
+        for i, flipped in enumerate(before):
+            if flipped:  # no SISU on any board of the later stage, and no flip
+                assert not any(_has(b, "sisu") for b in after.boards[i]) and after.sisu_spent[i]
