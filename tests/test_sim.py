@@ -1178,3 +1178,41 @@ def test_a_rallys_later_stage_starts_with_the_tokens_flipped_earlier_with_any_jo
         for i, flipped in enumerate(before):
             if flipped:  # no SISU on any board of the later stage, and no flip
                 assert not any(_has(b, "sisu") for b in after.boards[i]) and after.sisu_spent[i]
+
+
+@pytest.mark.parametrize(
+    ("stage", "car"), [("col-de-turini.yaml", "dirt"), ("hillclimb-pikes.yaml", "bound")]
+)
+def test_par_time_is_that_of_weighing_every_plan_of_every_turn(stage: str, car: str):
+    """The par search merges plans that meet inside a turn; the par is unchanged."""
+    import heapq
+
+    from trackkit.rules.dice import DieKind
+    from trackkit.sim.bots import pruners
+    from trackkit.sim.par import par_time
+
+    hill = prepared(stage)
+    rules = hill.ruleset
+    board = unlimited_bound(stage_profile(hill.track)) if car == "bound" else dashboard(car)
+    best = {(hill.start[0], 0): 0}
+    queue = [(0, hill.start[0], 0)]
+    reference = None
+    while queue:
+        cost, space, gear = heapq.heappop(queue)
+        if space == "<finished>":
+            reference = cost
+            break
+        if best.get((space, gear), 1 << 30) < cost:
+            continue
+        ctx = PlanContext(hill.track, board, rules, CarState(0, space, gear))
+        keep, keep_move = pruners(ctx)
+        for plan in legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move):
+            last = plan.steps[-1]
+            gears = any(d.kind is DieKind.GEAR for d in plan.dice)
+            card = rules.time_cards[max(1, min(last.speed if gears else gear, 6))]
+            new = cost + max(0, card - sum(1 for d in plan.dice if d.earns_second))
+            key = ("<finished>", 0) if last.finishes else (last.space, last.speed)
+            if new < best.get(key, 1 << 30):
+                best[key] = new
+                heapq.heappush(queue, (new, *key))
+    assert reference is not None and par_time(hill, car=board) == reference

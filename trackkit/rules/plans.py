@@ -37,6 +37,7 @@ __all__ = [
     "count_plans",
     "legal_plans",
     "plans_by_first",
+    "turn_ends",
 ]
 
 
@@ -650,6 +651,93 @@ def _paths(track: Track, start: str, length: int) -> list[tuple[str, ...]]:
                 nxt.append((succ, (*path, succ)))
         frontier = nxt
     return [p for _, p in frontier]
+
+
+#: A turn's end as :func:`turn_ends` gives it: (space, speed, finishes, a gear die used).
+TurnEnd = tuple[str, int, bool, bool]
+
+
+def turn_ends(
+    ctx: PlanContext,
+    *,
+    max_steps: int,
+    keep: Prune | None = None,
+    keep_move: PruneMove | None = None,
+) -> dict[TurnEnd, int]:
+    """Where the legal plans of ``ctx.car`` can end, with the most dice-moves to get there.
+
+    The same ends as walking :func:`legal_plans` (with the same limits and pruners), but
+    breadth first, partial plans merged when they reach the same space at the same speed
+    with the same dice left: what follows them is the same, so the number of plans does
+    not matter, only that of distinct positions inside the turn. The value is the most
+    steps moved with a die (second tokens earned flat out, TURN-4); CLIMB-5's free move
+    counts 0. Plans that lose control whatever the roll (CORNER-1, JUMP-1) are left out.
+    The pruners see the plan's last step only (``[last]`` for the steps so far), which is
+    all the bots' pruners read.
+
+    Examples
+    --------
+    >>> from trackkit.rules.testing import position
+    >>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=0)
+    >>> ends = turn_ends(ctx, max_steps=3)
+    >>> ends[("2:1.1L", 3, False, True)], len(ends) == len(
+    ...     {(p.end, p.steps[-1].speed) for p in legal_plans(ctx, max_steps=3)})
+    (3, True)
+    """
+    start = ctx.car.space
+    ends: dict[TurnEnd, int] = {}
+    if start is None or not ctx.car.on_track or ctx.car.finished:
+        return ends
+    traffic = _Traffic.of(ctx)
+    special = set(ctx.track.oxygen) | set(ctx.track.clouds)
+    layer: dict[object, tuple[_Walk, PlanStep | None]] = {
+        (): (_start_walk(ctx, start, traffic), None)
+    }
+    for depth in range(max_steps):
+        nxt: dict[object, tuple[_Walk, PlanStep | None]] = {}
+        for walk, last in layer.values():
+            here, speed = (start, ctx.car.gear) if last is None else (last.space, last.speed)
+            stack = [] if last is None else [last]
+            options = _level(
+                ctx, here, speed, walk, stack, traffic, keep=keep, keep_move=keep_move, ref=None
+            )
+            for step, record in options:
+                if step.loc is not None:
+                    continue  # control lost whatever the roll: the turn does not end there
+                gear_used = bool(walk.gears) or any(d.kind is _GEAR_KIND for d in step.dice)
+                end = (step.space, step.speed, step.finishes, gear_used)
+                moved = 0 if step.free else depth + 1
+                if ends.get(end, -1) < moved:
+                    ends[end] = moved
+                if record is None or step.finishes:
+                    continue  # the plan ends here
+                grown = _Walk(
+                    set(walk.gears),
+                    walk.brakes,
+                    walk.coasts,
+                    walk.boosts,
+                    set(walk.tiles),
+                    walk.oxygen,
+                    set(walk.alongside),
+                )
+                _apply(grown, *record)
+                key = (
+                    step.space,
+                    step.speed,
+                    frozenset(grown.gears),
+                    grown.brakes,
+                    grown.coasts,
+                    grown.boosts,
+                    frozenset(grown.tiles & special),
+                    grown.oxygen,
+                    frozenset(grown.alongside),
+                )
+                if key not in nxt:
+                    nxt[key] = (grown, step)
+        layer = nxt
+        if not layer:
+            break
+    return ends
 
 
 def count_plans(ctx: PlanContext) -> int:
