@@ -12,8 +12,9 @@ attempts. A bot does it by a short, fixed rule:
    its list as leave that limit. The list is the bot's own, adjusted to the stage: on a
    stage that climbs the boost die comes right after the coast dice (coast + boost is the
    only way up a slope without losing a gear, CLIMB-3); on one that descends, a second
-   brake comes earlier (coast + brake downhill); puncture-proof tyres are only wanted where
-   there are shortcuts; a SISU token already spent for the rally is left out (LOC-7).
+   brake comes right after them (coast + brake downhill); puncture-proof tyres are wanted,
+   last, only where there are shortcuts; a SISU token already spent for the rally is left
+   out (LOC-7).
 
    ======== ===== =====================================================================
    bot      limit wish list (then: coast, brake, boost)
