@@ -19,7 +19,7 @@ Examples
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -272,6 +272,9 @@ class PlanBuilder:
         start = ctx.car.space
         self._walk = _start_walk(ctx, start, self._traffic) if start is not None else _Walk()
         self._options: list[tuple[PlanStep, _Record | None]] | None = None
+        self._undo: list[
+            tuple[Callable[[], None] | None, list[tuple[PlanStep, _Record | None]] | None]
+        ] = []
 
     def options(self) -> list[PlanStep]:
         """The legal next steps (none once the plan finishes, loses control or moved free)."""
@@ -280,13 +283,54 @@ class PlanBuilder:
     def push(self, step: PlanStep) -> None:
         """Take ``step``, one of :meth:`options`."""
         for option, record in self._level():
-            if option == step:
-                if record is not None:
-                    _apply(self._walk, *record)
+            if option is step or option == step:
+                undo = _apply(self._walk, *record) if record is not None else None
                 self.steps.append(step)
+                self._undo.append((undo, self._options))
                 self._options = None
                 return
         raise ValueError(f"{step} is not a legal next step after {self.plan()}")
+
+    def pop(self) -> PlanStep:
+        """Take back the last step: the builder is as it was before it (a search backtracks).
+
+        >>> from trackkit.rules.testing import position
+        >>> builder = PlanBuilder(position(["202a", "205a", "203a"], space="1:1.1L", gear=0))
+        >>> first = builder.options()
+        >>> builder.push(first[0])
+        >>> builder.pop() == first[0] and builder.options() == first and builder.steps == []
+        True
+        """
+        if not self.steps:
+            raise IndexError("no step to take back")
+        step = self.steps.pop()
+        undo, options = self._undo.pop()
+        if undo is not None:
+            undo()
+        self._options = options
+        return step
+
+    def state(self) -> Hashable:
+        """What the steps so far leave to the rest of the plan, as a key.
+
+        The number of steps, the last space and speed, the dice used, the tiles entered that
+        carry oxygen or a cloud (CLIMB-7, CLIMB-8), the cars come beside (TRAFFIC-1): two
+        plans of one position with the same state have the same legal continuations.
+        """
+        walk = self._walk
+        last = self.steps[-1] if self.steps else None
+        special = self.ctx.track.oxygen.keys() | self.ctx.track.clouds
+        return (
+            len(self.steps),
+            None if last is None else (last.space, last.speed, last.loc, last.finishes, last.free),
+            frozenset(walk.gears),
+            walk.brakes,
+            walk.coasts,
+            walk.boosts,
+            frozenset(walk.tiles & special),
+            walk.oxygen,
+            frozenset(walk.alongside),
+        )
 
     def plan(self, step: PlanStep | None = None) -> Plan:
         """The plan so far (with ``step`` after it, if given)."""

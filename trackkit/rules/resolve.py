@@ -302,7 +302,8 @@ def _one_by_one(
         cause = None
         stopped = False
         # rule: TURN-5 (each die rolled or secured on its own; pairs together)
-        for k, dice in enumerate(roll_units(step)):
+        units = (step.dice,) if len(step.dice) == 1 else roll_units(step)
+        for k, dice in enumerate(units):
             cost = securing_cost(secured, len(dice))
             view = RollView(j, step, dangers, car.second_tokens, secured, cost, dice, k)
             choice = policy.before_roll(view)

@@ -119,6 +119,17 @@ class RiskSoFar:
             self.steps + 1,
         )
 
+    def key(self) -> tuple[object, ...]:
+        """The risk so far as a key: equal keys, equal risks of every plan going on."""
+        return (
+            tuple(self.dist.items()),
+            self.safe_jumps,
+            self.low,
+            self.clouds,
+            self.certain,
+            self.steps,
+        )
+
     def value(self, ctx: PlanContext, *, sisu: bool = False) -> float:
         """Probability that the steps so far, rolled flat out, lose control (TURN-4)."""
         if self.certain:

@@ -256,8 +256,10 @@ class _CarefulPolicy(DefaultPolicy):
     def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
         step = view.step
         need = step.limit - view.dangers - (1 if step.cloud and view.unit == 0 else 0)
-        units = roll_units(step)
-        rest = tuple(d for u in units[view.unit :] for d in u)
+        if len(step.dice) == len(view.dice):
+            rest = view.dice  # one die, or dice rolled together: nothing after them
+        else:
+            rest = tuple(d for u in roll_units(step)[view.unit :] for d in u)
         p = _p_at_least(self.ctx, rest, need)
         if step.jump_risk and view.unit == 0 and step.dice:  # JUMP-1: its face is enough
             first = step.dice[0]
@@ -398,6 +400,15 @@ class Planner(_Bot):
 def _bounded_best(ctx: PlanContext) -> Plan | None:
     """The planner's choice among the pruned plans that do not leave it stuck, or None.
 
+    A depth-first walk of the plans of :func:`legal_plans` (the same order), with two cuts
+    that never change the choice, since it goes to the first plan of the best value:
+
+    - a plan's risk only grows as it goes on and the road ahead bounds its score, so the
+      plans that go on from one that cannot lead to a better value are not walked;
+    - a plan whose state (:meth:`PlanBuilder.state`) and risk so far are those of an
+      earlier one (the same dice, another lane) has the same continuations, the same
+      values, later: it is not walked either.
+
     None when there is no such plan (:func:`_candidates` then falls back to others).
     """
     keep, keep_move = pruners(ctx)
@@ -408,32 +419,36 @@ def _bounded_best(ctx: PlanContext) -> Plan | None:
     here = ctx.car.space
     assert here is not None
     start = ctx.track.spaces[here].progress
-    risks = [RiskSoFar()] * (MAX_STEPS + 1)
-    best: tuple[float, Plan] | None = None
-    go_on = [True]
+    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
+    best: list[tuple[float, Plan]] = []
+    seen: set[Hashable] = set()
 
-    def descend(_plan: Plan) -> bool:
-        return go_on[0]
+    def walk(risk: RiskSoFar, n: int) -> None:
+        for step in builder.options():
+            grown = risk.then(ctx, step)
+            r = grown.value(ctx, sisu=sisu)
+            value = None
+            if not stuck_after(step):
+                value = (1 - r) * score_of(step) - r * LOC_COST_MM
+                if not best or value > best[0][0]:
+                    best[:] = [(value, builder.plan(step))]
+            if n + 1 >= MAX_STEPS or step.loc is not None or step.finishes or step.free:
+                continue
+            if best:
+                finish, most = ahead[step.space][MAX_STEPS - n - 1]
+                top = 1e6 + 60.0 if finish else most - start + 48.0  # finish, or gain + 8 * 6
+                bound = (1 - r) * max(top, -LOC_COST_MM) - r * LOC_COST_MM  # risk only grows
+                if bound <= best[0][0] - 1e-9:
+                    continue
+            builder.push(step)
+            key = (builder.state(), grown.key())
+            if key not in seen:
+                seen.add(key)
+                walk(grown, n + 1)
+            builder.pop()
 
-    plans = legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move, descend=descend)
-    for plan in plans:
-        n = len(plan.steps)
-        last = plan.steps[-1]
-        risk = risks[n - 1].then(ctx, last)  # the parent is the last plan one step shorter
-        risks[n] = risk
-        r = risk.value(ctx, sisu=sisu)
-        if not stuck_after(last):
-            value = (1 - r) * score_of(last) - r * LOC_COST_MM
-            if best is None or value > best[0]:
-                best = (value, plan)
-        if best is None or n >= MAX_STEPS:
-            go_on[0] = True
-            continue
-        finish, most = ahead[last.space][MAX_STEPS - n]
-        top = 1e6 + 60.0 if finish else most - start + 48.0  # score: finish, or gain + 8 * 6
-        bound = (1 - r) * max(top, -LOC_COST_MM) - r * LOC_COST_MM  # the risk only grows
-        go_on[0] = bound > best[0] - 1e-9
-    return best[1] if best is not None else None
+    walk(RiskSoFar(), 0)
+    return best[0][1] if best else None
 
 
 Bot = Cautious | Aggressive | Planner

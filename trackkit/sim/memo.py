@@ -147,7 +147,7 @@ class PlanMemo:
             car.space,
             car.gear,
             car.damage,
-            sisu_ready(ctx),
+            car.sisu_token and sisu_ready(ctx),
             car.on_track,
             car.finished,
             ctx.leader,
