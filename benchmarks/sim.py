@@ -9,13 +9,18 @@
 - peak memory of 10,000 races (target under 300 MB), measured in a child process;
 - races per second where mud can close corners (the double hairpins with shortcuts of
   314a and 215b, mixed bots), so that cars get stuck and the stuck checks of
-  ``trackkit/sim/stuck.py`` do real work (no target: watch it against the first figure).
+  ``trackkit/sim/stuck.py`` do real work (no target: watch it against the first figure);
+- a hillclimb (``examples/hillclimb-pikes.yaml``, three attempts, four players) raced with
+  the Unlimited dashboards the bots build against the same races with the fixed DIRT car,
+  cautious bots and mixed bots, in CPU seconds (issue 11 target: the Unlimited rate within
+  1.5x of the fixed one).
 
 Beside the speed-up, the machine's own ceiling: the same pure-Python loop run twice in one
 process, then once in each of two processes (two "cores" of a virtual machine often give
 less than 2x, and the figure moves from run to run).
 
-``python benchmarks/sim.py --quick`` skips the 10,000-race run (about a minute).
+``python benchmarks/sim.py --quick`` skips the 10,000-race run (about a minute);
+``--hillclimb`` prints the hillclimb figures only.
 """
 
 from __future__ import annotations
@@ -89,6 +94,38 @@ def _muddy() -> Prepared:
     return prepare(Track.from_graph(report.graph, report.layout))
 
 
+def _pikes() -> Prepared:
+    from trackkit.formats import load_stage
+
+    report = validate(
+        load_stage(Path(__file__).resolve().parents[1] / "examples/hillclimb-pikes.yaml")
+    )
+    return prepare(Track.from_graph(report.graph, report.layout))
+
+
+def _cpu_rate(settings: Settings, races: int) -> float:
+    """Races per CPU second on a fresh Pikes stage (plan memo empty), median of three."""
+    rates = []
+    for _ in range(3):
+        prepared = _pikes()
+        start = time.process_time()
+        run_many(prepared, settings, races=races, seed=1)
+        rates.append(races / (time.process_time() - start))
+    return statistics.median(rates)
+
+
+def hillclimb(races: int = 30) -> None:
+    """Print the hillclimb figures: Unlimited dashboards against the fixed DIRT car."""
+    for bots in (("cautious",), ("cautious", "aggressive", "planner")):
+        fixed = _cpu_rate(Settings.default(4, cars=("dirt",), bots=bots, hillclimb=True), races)
+        free = _cpu_rate(Settings.default(4, bots=bots, hillclimb=True), races)
+        print(
+            f"hillclimb races/CPU s, Pikes, 4 players, {'+'.join(bots)}, {races} races: "
+            f"Unlimited {free:.1f}, fixed DIRT car {fixed:.1f}, slower by "
+            f"{fixed / free:.2f}x (target <= 1.5x)"
+        )
+
+
 def _memory(races: int) -> None:
     """Child process: run ``races`` races and print the peak RSS in MB."""
     run_many(_prepared(), Settings.default(4), races=races, seed=2, jobs=1)
@@ -117,6 +154,7 @@ def main(quick: bool = False) -> None:
         f"races/s where mud closes hairpins (314a, 215b), mixed bots, {races} races: "
         f"median {statistics.median(muddy):.1f}"
     )
+    hillclimb()
     for n in (120, 1000):
         ratios = []
         for _ in range(1 if quick else 3):
@@ -151,5 +189,7 @@ def main(quick: bool = False) -> None:
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--memory":
         _memory(int(sys.argv[2]))
+    elif "--hillclimb" in sys.argv:
+        hillclimb()
     else:
         main(quick="--quick" in sys.argv)

@@ -168,6 +168,14 @@ POSITIONS: list[dict[str, Any]] = [
         ["SHORTCUT-3", "TRAFFIC-1"],
         others=[["2:3.1L", 3]],
     ),
+    _pos(
+        "alongside-from-the-start",  # TRAFFIC-1 DEFAULT: beside the car already
+        SHORTCUT,
+        "2:1.1S1",
+        2,
+        ["TRAFFIC-1", "SHORTCUT-3", "CORNER-3"],
+        others=[["2:X1.1", 5]],
+    ),
     _pos("car-in-corner", BEND, "1:1.3L", 3, ["TRAFFIC-3"], others=[["2:2.O2", 3]]),
     _pos("car-sliding", BEND, "1:1.2R", 2, ["TRAFFIC-3", "CORNER-3"], others=[["2:1.1S2", 3]]),
     _pos(

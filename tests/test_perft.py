@@ -385,3 +385,27 @@ def test_plan_builder_offers_exactly_the_legal_next_steps(name: str) -> None:
                 break
             builder.push(options[pick])
             assert builder.plan().steps == tuple(builder.steps)
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+@pytest.mark.parametrize("pruned", [False, True])
+def test_turn_ends_are_the_ends_of_the_legal_plans_with_their_most_moves(
+    name: str, pruned: bool
+) -> None:
+    """turn_ends (par time) merges plans that meet inside the turn, and loses no end."""
+    from trackkit.rules.dice import DieKind
+    from trackkit.rules.plans import turn_ends
+    from trackkit.sim.bots import pruners
+
+    ctx = context(name)
+    keep, keep_move = pruners(ctx) if pruned and ctx.car.space else (None, None)
+    want: dict[tuple[str, int, bool, bool], int] = {}
+    for plan in legal_plans(ctx, max_steps=4, keep=keep, keep_move=keep_move):
+        if any(s.loc for s in plan.steps):
+            continue
+        last = plan.steps[-1]
+        gear = any(d.kind is DieKind.GEAR for d in plan.dice)
+        key = (last.space, last.speed, last.finishes, gear)
+        moved = sum(1 for s in plan.steps if not s.free)
+        want[key] = max(want.get(key, -1), moved)
+    assert turn_ends(ctx, max_steps=4, keep=keep, keep_move=keep_move) == want

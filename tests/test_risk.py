@@ -47,7 +47,7 @@ JUMP_SHORT = ["202a", "204b", "302a"]
 BEND = ["202a", {"tile": "217a", "turn": "left"}, "302a"]  # corner inner 2 / outer 3
 SNOW_CLIMB = ["301b", {"tile": "325b", "climb": "up"}, "302b"]
 
-Decide = Callable[[int, int, int, int], Literal["roll", "secure", "stop"]]
+Decide = Callable[[RollView], Literal["roll", "secure", "stop"]]
 
 
 def plan_of(ctx: PlanContext, text: str) -> Plan:
@@ -63,6 +63,42 @@ def danger_sixths(die: Die) -> int:
     if die.kind is DieKind.COAST or (die.kind is DieKind.GEAR and die.value in (1, 2)):
         return 1
     return 2
+
+
+def brute_force_sisu(plan: Plan) -> float:
+    """One by one, always rolling, with a SISU token flipped when the count reaches a limit.
+
+    After the flip every danger rolled this turn counts for nothing, only clouds (CLIMB-8);
+    a jump die one over its number still loses control on its danger face (LOC-7, JUMP-1).
+    """
+    dice = [
+        (j, k, danger_sixths(d) / 6) for j, s in enumerate(plan.steps) for k, d in enumerate(s.dice)
+    ]
+    total = 0.0
+    for faces in itertools.product((False, True), repeat=len(dice)):
+        p = 1.0
+        hits = [0] * len(plan.steps)
+        jump_hit = [False] * len(plan.steps)
+        for (j, k, q), hit in zip(dice, faces, strict=True):
+            p *= q if hit else 1 - q
+            hits[j] += hit
+            jump_hit[j] |= hit and k == 0 and plan.steps[j].jump_risk
+        rolled = clouds = 0
+        flipped = lost = False
+        for j, step in enumerate(plan.steps):
+            clouds += step.cloud
+            rolled += 0 if flipped else hits[j]
+            if step.loc or jump_hit[j]:
+                lost = True
+            elif rolled + clouds >= step.limit:
+                if not flipped and rolled and clouds < step.limit:
+                    flipped, rolled = True, 0
+                else:
+                    lost = True
+            if lost:
+                break
+        total += p * lost
+    return total
 
 
 def brute_force(plan: Plan, *, one_by_one: bool) -> float:
@@ -133,7 +169,7 @@ class Policy:
         self.decide = decide
 
     def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
-        return self.decide(view.step_index, view.dangers, view.second_tokens, view.secured)
+        return self.decide(view)
 
     def use_sisu(self, dangers: int, limit: int) -> bool:
         return dangers >= limit
@@ -143,7 +179,11 @@ class Policy:
 
 
 def with_tokens(ctx: PlanContext, tokens: int, *, sisu: bool = False) -> PlanContext:
-    return replace(ctx, car=replace(ctx.car, second_tokens=tokens, sisu_token=sisu))
+    """The position with ``tokens`` second tokens (and an unflipped SISU token)."""
+    board = ctx.dashboard.with_sisu() if sisu else ctx.dashboard
+    return replace(
+        ctx, dashboard=board, car=replace(ctx.car, second_tokens=tokens, sisu_token=sisu)
+    )
 
 
 # --- the plans ------------------------------------------------------------------------------
@@ -257,7 +297,7 @@ def test_hand_securing_with_one_second_token() -> None:
     # lost on its danger (1/6). G3 safe: G4 danger (2/3 * 1/3): secure C (1 token): safe.
     # Risk = 1/3 * 1/6 = 1/18.
     ctx, plan = case("snow")
-    decide: Decide = lambda j, d, t, s: "secure" if d >= 1 else "roll"  # noqa: E731
+    decide: Decide = lambda v: "secure" if v.dangers >= 1 else "roll"  # noqa: E731
     assert one_by_one_risk(with_tokens(ctx, 1), plan, decide=decide) == pytest.approx(1 / 18)
     # with 3 tokens both the second and the third die can be secured: never lost
     assert one_by_one_risk(with_tokens(ctx, 3), plan, decide=decide) == 0.0
@@ -269,11 +309,26 @@ def test_hand_a_pair_is_secured_together() -> None:
     # 3 * 1/36 * 5/6 + 1/216 = 16/216 = 2/27.
     ctx, plan = case("climb-pair")
     assert securing_cost(0, 2) == 3
-    decide: Decide = lambda j, d, t, s: "secure" if j == 0 else "roll"  # noqa: E731
+    decide: Decide = lambda v: "secure" if v.step_index == 0 else "roll"  # noqa: E731
     assert one_by_one_risk(with_tokens(ctx, 3), plan, decide=decide) == pytest.approx(2 / 27)
     # with 2 tokens the pair cannot be paid for: everything is rolled
     assert one_by_one_risk(with_tokens(ctx, 2), plan, decide=decide) == pytest.approx(
         brute_force(plan, one_by_one=True)
+    )
+
+
+def test_hand_each_die_of_a_brake_step_is_secured_on_its_own() -> None:
+    # rule: TURN-5: snow (limit 2), G5 then G3+B, one second token; secure a die once a
+    # danger is in. G5 danger (1/3): secure G3 (1 token), the brake must be rolled (2
+    # tokens more): lost on its danger (1/3). G5 safe (2/3): G3 danger: secure the brake;
+    # G3 safe: one brake danger is short of 2. Risk = 1/3 * 1/3 = 1/9 (securing G3+B as a
+    # block, 3 tokens, would leave everything to the dice: 7/27).
+    ctx = position(SNOW, space="1:1.2L", gear=4)
+    plan = plan_of(ctx, "1:1.3L G5 > 2:1.1L G3+B")
+    decide: Decide = lambda v: "secure" if v.dangers >= 1 else "roll"  # noqa: E731
+    assert one_by_one_risk(with_tokens(ctx, 1), plan, decide=decide) == pytest.approx(1 / 9)
+    assert_agrees(
+        1 / 9, frequency(with_tokens(ctx, 1), plan, Mode.ONE_BY_ONE, 5, RUNS, Policy(decide))
     )
 
 
@@ -361,11 +416,11 @@ def test_one_by_one_risk_with_a_policy_matches_rolling(name: str, tokens: int, r
     ctx = with_tokens(ctx, tokens)
     steps = plan.steps
     rules: dict[str, Decide] = {
-        "from-one": lambda j, d, t, s: "secure" if d >= 1 else "roll",
-        "at-two": lambda j, d, t, s: "secure" if d >= 2 else "roll",
-        "stop-at-two": lambda j, d, t, s: "stop" if d >= 2 else "roll",
-        "pair-first": lambda j, d, t, s: "secure" if j == 0 else "roll",
-        "at-limit": lambda j, d, t, s: "secure" if d >= steps[j].limit - 1 else "roll",
+        "from-one": lambda v: "secure" if v.dangers >= 1 else "roll",
+        "at-two": lambda v: "secure" if v.dangers >= 2 else "roll",
+        "stop-at-two": lambda v: "stop" if v.dangers >= 2 else "roll",
+        "pair-first": lambda v: "secure" if v.step_index == 0 else "roll",
+        "at-limit": lambda v: "secure" if v.dangers >= steps[v.step_index].limit - 1 else "roll",
     }
     decide = rules[rule]
     exact = one_by_one_risk(ctx, plan, decide=decide)
@@ -373,6 +428,18 @@ def test_one_by_one_risk_with_a_policy_matches_rolling(name: str, tokens: int, r
         ctx, plan, Mode.ONE_BY_ONE, seed=tokens * 31 + len(name), policy=Policy(decide)
     )
     assert_agrees(exact, freq)
+
+
+@pytest.mark.parametrize("name", ["seven-dice", "snow-long", "cloud-long", "jump-long"])
+def test_one_by_one_risk_with_a_sisu_token_matches_brute_force_and_rolling(name: str) -> None:
+    # rule: LOC-7: one by one, the token flipped on reaching the limit voids every danger
+    # of the turn, those rolled and those to come; clouds and a jump's face stay
+    ctx, plan = case(name)
+    ctx = with_tokens(ctx, 0, sisu=True)
+    exact = one_by_one_risk(ctx, plan)
+    assert exact == pytest.approx(brute_force_sisu(plan), abs=1e-12)
+    assert exact < one_by_one_risk(ctx, plan, sisu=False)
+    assert_agrees(exact, frequency(ctx, plan, Mode.ONE_BY_ONE, seed=17 + len(name)))
 
 
 def test_rolling_with_a_sisu_token_matches_the_exact_risk() -> None:

@@ -295,6 +295,17 @@ def test_traffic_1_entering_beside_a_car_needs_a_gear_die_at_or_above_its_gear()
     assert "2:1.2R" not in {s for s, _ in firsts(ctx)}
 
 
+def test_traffic_1_default_a_car_that_begins_its_turn_alongside_is_already_alongside():
+    # rule: TRAFFIC-1 DEFAULT, SHORTCUT-3: on the slide 3:1.1S1, beside the car in gear 5
+    # on the shortcut 3:X1.1, the car is alongside it already: the slide's second space,
+    # beside that car too, takes any die
+    ctx = position(STAGE, space="3:1.1S1", gear=2, others=[("3:X1.1", 5)])
+    assert {d for s, d in firsts(ctx) if s == "3:1.1S2"} == {"G3", "G1", "C"}
+    # coming up beside it from behind still takes a gear die at or above its gear
+    behind = position(STAGE, space="2:1.3L", gear=2, others=[("3:X1.1", 5)])
+    assert not {d for s, d in firsts(behind) if s == "3:1.1S1"}
+
+
 def test_traffic_2_pass_diagonally_between_two_cars():
     # rule: TRAFFIC-2
     ctx = position(STAGE, space="2:1.1R", gear=3, others=[("2:1.1L", 2), ("2:1.2R", 2)])
@@ -363,6 +374,56 @@ def test_turn_5_one_by_one_secure_at_rising_cost_and_stop():
     )
     assert not out.lost_control and out.car.space == "2:1.3L" and out.car.second_tokens == 0
     assert [e.value for e in out.events if e.kind == "secure"] == [1, 2]
+
+
+def test_turn_5_one_by_one_each_die_of_a_brake_step_is_secured_on_its_own():
+    # rule: TURN-5 (each die secured alone at the rising cost: G3 for 1 token, then the
+    # brake die rolled); today's block of G3+B would cost 1 + 2 = 3
+    class SecureFirst(DefaultPolicy):
+        def before_roll(self, view: RollView):  # type: ignore[no-untyped-def]
+            return "secure" if view.step_index == 0 else "roll"
+
+    ctx = position(STAGE, space="2:1.1L", gear=5)
+    ctx.car = replace(ctx.car, second_tokens=1)
+    plan = plan_to(ctx, ("2:1.2L", "G3+B"))
+    out = resolve(
+        ctx, plan, Mode.ONE_BY_ONE, Rolls([False]), table=table_with("spin"), policy=SecureFirst()
+    )
+    assert [(e.kind, e.die, e.value) for e in out.events if e.kind in ("secure", "roll")] == [
+        ("secure", "G3", 1),
+        ("roll", "B", 0),
+    ]
+    assert out.car.second_tokens == 0 and out.car.space == "2:1.2L" and out.car.gear == 3
+
+
+def test_turn_5_only_dice_rolled_together_are_secured_together():
+    # rule: TURN-5, MOVE-5, CLIMB-4 (a gear die with its boost and a climb pair go as one)
+    from trackkit.rules.resolve import roll_units
+
+    r5 = position(STAGE, space="2:1.1L", gear=2, car="r5")
+    boost = plan_to(r5, ("2:1.2L", "G4+Bo")).steps[0]
+    brakes = plan_to(position(STAGE, space="2:1.1L", gear=6), ("2:1.2L", "G4+B")).steps[0]
+    pair = plan_to(position(CLIMB, space="2:1.1L", gear=3, car="r5"), ("2:1.2L", "C+Bo")).steps[0]
+    assert [len(u) for u in roll_units(boost)] == [2]
+    assert [len(u) for u in roll_units(pair)] == [2]
+    assert [[str(d) for d in u] for u in roll_units(brakes)] == [["G4"], ["B"]]
+
+
+def test_turn_8_default_a_secured_last_gear_die_sets_the_time_card():
+    # rule: TURN-8 DEFAULT (the gear of the last gear die resolved, secured or rolled: G4
+    # secured, then a coast die: the gear-4 card, not the top card of the pile again)
+    class SecureGear(DefaultPolicy):
+        def before_roll(self, view: RollView):  # type: ignore[no-untyped-def]
+            return "secure" if view.step_index == 0 else "roll"
+
+    ctx = position(STAGE, space="2:1.1L", gear=3)
+    ctx.car = replace(ctx.car, second_tokens=1, cards=(RS.time_cards[3],))
+    plan = plan_to(ctx, ("2:1.2L", "G4"), ("2:1.3L", "C"))
+    out = resolve(
+        ctx, plan, Mode.ONE_BY_ONE, Rolls([False]), table=table_with("spin"), policy=SecureGear()
+    )
+    assert [e.kind for e in out.events if e.kind in ("secure", "roll")] == ["secure", "roll"]
+    assert out.car.cards == (RS.time_cards[3], RS.time_cards[4]) and out.car.gear == 4
 
 
 def test_turn_6_danger_limit_reached_loses_control_on_that_die_one_by_one():
@@ -457,15 +518,19 @@ def test_loc_5_default_deck_and_damage_2_table():
     assert sorted(deck) == ["crash", "crash", "crash", "sisu", "spin", "spin"]
 
 
+def with_sisu(ctx: PlanContext) -> PlanContext:
+    """The position with a SISU token on the dashboard (every surface), still unflipped."""
+    board = replace(ctx.dashboard, sisu=frozenset({"gravel", "asphalt", "snow"}))
+    return replace(ctx, dashboard=board, car=replace(ctx.car, sisu_token=True))
+
+
 def test_loc_7_sisu_token_cancels_danger_results_but_not_track_elements():
     # rule: LOC-7
-    ctx = position(STAGE, space="2:1.1L", gear=2)
-    ctx.car = replace(ctx.car, sisu_token=True)
+    ctx = with_sisu(position(STAGE, space="2:1.1L", gear=2))
     plan = plan_to(ctx, ("2:1.2L", "G3"), ("2:1.3L", "G4"), ("3:1.1L", "G5"))
     out = resolve(ctx, plan, Mode.FLAT_OUT, Rolls([True, True, True]), table=table_with("spin"))
     assert not out.lost_control and not out.car.sisu_token
-    corner = position(STAGE, space="3:1.1L", gear=4)
-    corner.car = replace(corner.car, sisu_token=True)
+    corner = with_sisu(position(STAGE, space="3:1.1L", gear=4))
     out2 = resolve(
         corner,
         plan_to(corner, ("3:2.I1", "G5")),
@@ -474,6 +539,43 @@ def test_loc_7_sisu_token_cancels_danger_results_but_not_track_elements():
         table=table_with("spin"),
     )
     assert out2.lost_control
+
+
+def test_loc_7_one_by_one_a_flipped_sisu_token_also_cancels_the_dangers_still_to_come():
+    # rule: LOC-7 ("any and all danger results they have or will roll this turn"): rolling
+    # one by one, three dangers reach the limit 3 and the token is flipped; the three
+    # dangers that follow count for nothing either
+    ctx = with_sisu(position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=0))
+    six = ("1:1.2L", "G1"), ("1:1.3L", "G2"), ("2:1.1L", "G3"), ("2:1.2L", "G4")
+    plan = plan_to(ctx, *six, ("2:1.3L", "G5"), ("3:1.1L", "G6"))
+    out = resolve(ctx, plan, Mode.ONE_BY_ONE, Rolls([True] * 6), table=table_with("spin"))
+    assert [e.kind for e in out.events].count("sisu") == 1 and not out.car.sisu_token
+    assert not out.lost_control and out.car.space == "3:1.1L" and out.car.gear == 6
+    # without the token the third danger loses control on the third die
+    plain = resolve(
+        replace(ctx, car=replace(ctx.car, sisu_token=False)),
+        plan,
+        Mode.ONE_BY_ONE,
+        Rolls([True] * 6),
+        table=table_with("spin"),
+    )
+    assert plain.lost_control and plain.car.space == "2:1.1L"
+
+
+def test_loc_7_the_token_works_where_its_column_does_and_not_on_a_car_without_one():
+    # rule: LOC-7, DASH-3 (SISU in the right column works on the right token's surface only)
+    ctx = position(STAGE, space="2:1.1L", gear=2)
+    plan = plan_to(ctx, ("2:1.2L", "G3"), ("2:1.3L", "G4"), ("3:1.1L", "G5"))
+    elsewhere = replace(
+        ctx,
+        dashboard=replace(ctx.dashboard, sisu=frozenset({"asphalt"})),
+        car=replace(ctx.car, sisu_token=True),
+    )
+    no_token = replace(ctx, car=replace(ctx.car, sisu_token=True))  # a printed car has none
+    for c in (elsewhere, no_token):
+        for mode in Mode:
+            out = resolve(c, plan, mode, Rolls([True] * 3), table=table_with("spin"))
+            assert out.lost_control and "sisu" not in [e.kind for e in out.events]
 
 
 def test_time_2_stage_time_is_cards_less_second_tokens():
@@ -491,6 +593,22 @@ def test_damage_3_token_naming_a_missing_die_is_put_back():
     out = resolve(ctx, plan, Mode.FLAT_OUT, Rolls([False]), table=table)
     assert out.car.damage.brake == 1 and out.car.damage.gear >= 1
     assert ("brake", "ok") in out.table.bag  # the brake token went back into the bag
+
+
+def test_damage_3_a_die_the_board_has_elsewhere_is_not_missing():
+    # rule: DAMAGE-3 (a token naming a die "not present on your Dashboard" goes back): the
+    # Unlimited car crashing on gravel has its only brake die in the asphalt column, so a
+    # brake token stays on its board (and takes that die on asphalt)
+    board = UnlimitedDashboard(
+        ("gravel", "asphalt"),
+        right=("brake",),
+        left=("gear-1", "gear-2", "gear-3", "gear-4", "gear-5", "gear-6", "coast", "coast"),
+    ).as_dashboard()
+    assert board.column("gravel").brake == 0 and board.most("brake") == 1
+    ctx = position(STAGE, space="3:1.1L", gear=6, car=board)
+    table = replace(table_with("crash"), bag=(("brake", "ok"),))
+    out = resolve(ctx, plan_to(ctx, ("3:2.I1", "G5")), Mode.FLAT_OUT, Rolls([False]), table=table)
+    assert out.car.damage.brake == 1 and ("brake", "ok") not in out.table.bag
 
 
 def test_dice_1_danger_faces():
@@ -557,6 +675,21 @@ def test_climb_6_token_turns_a_tile_into_an_ascent_not_across_tile_edges():
     assert {d for _, d in firsts(inside)} == {"G2"}
 
 
+def test_climb_6_default_a_slides_dotted_line_is_no_climb_line():
+    # rule: CLIMB-6 DEFAULT, CORNER-3: on 217a made an ascent by a climb token, the step
+    # across the slide's dotted line (S1 to S2) takes the usual dice; out of the slide
+    # into the corner is a climb line (one gear below)
+    tiles = [
+        "202a",
+        {"tile": "217a", "turn": "left", "tokens": [{"token": "climb", "value": -1}]},
+        "302a",
+    ]
+    on_slide = position(tiles, space="2:1.1S1", gear=3)
+    assert {d for _, d in firsts(on_slide)} == {"G4", "G2", "G1+B", "C"}
+    leaving = position(tiles, space="2:1.1S2", gear=3)
+    assert {d for _, d in firsts(leaving)} == {"G2"}
+
+
 def test_climb_7_oxygen_reduces_coast_dice():
     # rule: CLIMB-7
     tiles = ["202a", {"tile": "205a", "tokens": [{"token": "oxygen", "value": 2}]}, "203a"]
@@ -610,11 +743,9 @@ def test_dash_3_unlimited_columns_by_surface_rank():
     # rule: DASH-3
     board = UnlimitedDashboard(
         ("snow", "asphalt", "gravel"),
-        {
-            "left": ["gear:1", "gear:2", "gear:3", "gear:4", "coast"],
-            "middle": ["gear:5", "brake"],
-            "right": ["gear:6", "boost"],
-        },
+        left=("gear-1", "gear-2", "gear-3", "gear-4", "coast"),
+        middle=("gear-5", "brake"),
+        right=("gear-6", "boost"),
     )
     assert board.column("gravel").gears == [1, 2, 3, 4, 5, 6]
     assert board.column("asphalt").gears == [1, 2, 3, 4, 5] and board.column("asphalt").boost == 0
@@ -625,12 +756,47 @@ def test_dash_3_unlimited_columns_by_surface_rank():
 
 def test_dash_4_empty_spaces_raise_the_danger_limit_and_equipment():
     # rule: DASH-4
-    light = UnlimitedDashboard(("gravel",), {"left": ["gear:1", "gear:2", "gear:3"]})
+    light = UnlimitedDashboard(("gravel",), left=("gear-1", "gear-2", "gear-3"))
     assert light.empty_spaces() == 17 - 1 - 3
     assert light.column("gravel").danger_limit == 1 + 13
-    tyres = UnlimitedDashboard(("gravel",), {"left": ["gear:1", "tyres", "sisu"]}).as_dashboard()
-    assert tyres.puncture_proof and tyres.sisu and tyres.leader_surfaces == {"gravel"}
-    assert check_unlimited(UnlimitedDashboard(("gravel",), {"left": ["gear:9"]}), ["gravel"])
+    tyres = UnlimitedDashboard(("gravel",), left=("gear-1", "tyres", "sisu")).as_dashboard()
+    assert tyres.puncture_proof == tyres.sisu == {"gravel"} and tyres.leader_surfaces == {"gravel"}
+    assert check_unlimited(UnlimitedDashboard(("gravel",), left=("gear-9",)), ["gravel"])
+
+
+UNLIMITED_GEARS = ("gear-1", "gear-2", "gear-3", "gear-4", "gear-5", "gear-6")
+
+
+def test_dash_4_puncture_proof_tyres_put_back_a_shortcut_coast_token_where_they_work():
+    # rule: DASH-4, SHORTCUT-2, DASH-3 (tyres in the right column work on its surface only)
+    def through_the_shortcut(board: UnlimitedDashboard) -> tuple[int, tuple[tuple[str, str], ...]]:
+        ctx = position(STAGE, space="3:1.1L", gear=2, car=board.as_dashboard())
+        table = replace(table_with("spin"), bag=(("coast", "coast"),))
+        out = resolve(
+            ctx, plan_to(ctx, ("3:X1.1", "G3")), Mode.FLAT_OUT, Rolls([False]), table=table
+        )
+        return out.car.damage.coast, out.table.bag
+
+    everywhere = UnlimitedDashboard(("gravel",), left=(*UNLIMITED_GEARS, "coast", "tyres"))
+    assert through_the_shortcut(everywhere) == (0, (("coast", "coast"),))  # back in the bag
+    elsewhere = UnlimitedDashboard(
+        ("gravel", "asphalt"), right=("tyres",), left=(*UNLIMITED_GEARS, "coast")
+    )
+    assert elsewhere.as_dashboard().puncture_proof == {"asphalt"}
+    assert through_the_shortcut(elsewhere) == (1, ())  # gravel: the coast die is lost
+
+
+def test_move_3_an_unlimited_car_takes_leader_dice_on_gravel_only():
+    # rule: MOVE-3 (on an Unlimited dashboard the leader swap only happens on gravel)
+    board = UnlimitedDashboard(
+        ("asphalt", "gravel"), left=(*UNLIMITED_GEARS, "brake", "coast", "coast")
+    ).as_dashboard()
+    gravel = position(STAGE, space="2:1.1L", gear=3, car=board, leader=True)
+    assert {d for _, d in firsts(gravel)} >= {"L"} and "C" not in {d for _, d in firsts(gravel)}
+    asphalt = position(["301a", "305a", "302a"], space="1:1.2L", gear=3, car=board, leader=True)
+    assert "C" in {d for _, d in firsts(asphalt)} and "L" not in {d for _, d in firsts(asphalt)}
+    printed = position(["301a", "305a", "302a"], space="1:1.2L", gear=3, leader=True)
+    assert "L" in {d for _, d in firsts(printed)}  # a printed car leads on every surface
 
 
 # --- API --------------------------------------------------------------------------------

@@ -11,14 +11,33 @@ from typer.testing import CliRunner
 
 from trackkit.cli import app
 from trackkit.formats import load_stage
-from trackkit.rules.dashboard import dashboard
+from trackkit.models.car import CarFile
+from trackkit.rules.cars import load_car
+from trackkit.rules.dashboard import UnlimitedDashboard, check_unlimited, dashboard
 from trackkit.rules.plans import Plan, PlanContext, legal_plans
 from trackkit.rules.state import CarState, Damage, OtherCar
 from trackkit.rules.testing import track_of
 from trackkit.rules.track import Track
 from trackkit.sim.bots import BOTS, MAX_STEPS, Cautious, make_bot
+from trackkit.sim.garage import (
+    BUILDS,
+    build_unlimited,
+    next_level,
+    stage_profile,
+    unlimited_bound,
+    unlimited_dashboard,
+)
 from trackkit.sim.memo import PlanMemo
-from trackkit.sim.race import MAX_ROUNDS, Dnf, DriverSpec, Prepared, Settings, prepare, run_race
+from trackkit.sim.race import (
+    MAX_ROUNDS,
+    Dnf,
+    DriverSpec,
+    Prepared,
+    RaceResult,
+    Settings,
+    prepare,
+    run_race,
+)
 from trackkit.sim.replay import check_replay, replay_document
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
@@ -137,19 +156,21 @@ def test_plan_memo_replays_the_races_played_without_it(stage: str, hillclimb: bo
     """The memo is exact: the same turns, events and times as searching every position."""
     with_memo = prepared(stage)
     without = replace(with_memo, memo=None)
+    cars: list[tuple[str | CarFile, str]] = [
+        ("dirt", "cautious"),
+        ("r5", "aggressive"),
+        ("dirt", "planner"),
+        ("r5", "cautious"),
+        ("dirt", "aggressive"),
+    ]
+    if hillclimb:  # Unlimited boards the bots build and rebuild, and car files
+        cars[1:4] = [
+            ("unlimited", "aggressive"),
+            (load_car(EXAMPLES / "cars" / "pikes-snow-safe.yaml"), "planner"),
+            ("unlimited", "cautious"),
+        ]
     settings = Settings(
-        tuple(
-            DriverSpec(f"d{i}", car, bot)
-            for i, (car, bot) in enumerate(
-                [
-                    ("dirt", "cautious"),
-                    ("r5", "aggressive"),
-                    ("dirt", "planner"),
-                    ("r5", "cautious"),
-                    ("dirt", "aggressive"),
-                ]
-            )
-        ),
+        tuple(DriverSpec(f"d{i}", car, bot) for i, (car, bot) in enumerate(cars)),
         hillclimb=hillclimb,
     )
     for seed in range(4):
@@ -542,6 +563,13 @@ def test_plan_memo_equals_a_fresh_search_on_random_positions(stage: str):
     order = sorted(track.spaces, key=lambda n: track.spaces[n].progress)
     starts = rng.sample([s for s in order if track.successors[s]], 10)
     boards = {car: dashboard(car, rules) for car in ("dirt", "r5")}
+    if stage == "hillclimb-pikes.yaml":  # Unlimited boards, SISU and tyres included
+        profile = stage_profile(track)
+        for bot in ("cautious", "aggressive", "planner"):
+            for level in (-1, 2):
+                boards[f"{bot}{level}"] = unlimited_dashboard(
+                    build_unlimited(profile, bot, level=level)
+                )
     memo = PlanMemo(track, rules)
     bots = ("cautious", "aggressive", "planner")
     remembered = {b: make_bot(b, memo) for b in bots}
@@ -567,7 +595,7 @@ def test_plan_memo_equals_a_fresh_search_on_random_positions(stage: str):
         mud = {track.spaces[rng.choice(order)].tile: 1} if rng.random() < 0.2 else {}
         ctx = PlanContext(
             track,
-            boards[rng.choice(["dirt", "r5"])],
+            boards[rng.choice(sorted(boards))],
             rules,
             car,
             tuple(others),
@@ -705,7 +733,9 @@ def test_a_car_blocked_only_by_traffic_is_not_stuck():
     assert stuck_spot(RALLY.track, board, RALLY.ruleset, car, {}, stayed=True) is None
     # and in whole races: cars are blocked again and again, none is called stuck
     hill = prepared("hillclimb-pikes.yaml")
-    races = run_many(hill, Settings.default(6, hillclimb=True), races=4, seed=3)
+    # (DIRT cars crawl up the climbs: blocked turns galore)
+    crawl = Settings.default(6, cars=("dirt",), hillclimb=True)
+    races = run_many(hill, crawl, races=4, seed=3)
     assert sum(len(r.blocked) for r in races) > 0
     assert all(reason != Dnf.STUCK.value for r in races for reason in r.dnf)
 
@@ -889,3 +919,304 @@ def test_validate_simulate_explains_the_par_time():
     line = f"par {summary['par_time']} s: lower bound, fastest legal line with no dice risk"
     assert line in text.stdout
     assert summary["simulation"]["dnf"] == {"stuck": 0, "round cap": 0}
+
+
+# --- Unlimited dashboards in races (issue 11) ------------------------------------------------
+
+
+def _has(board: UnlimitedDashboard | None, token: str) -> bool:
+    return board is not None and any(t == token for _r, _i, t in board.tokens())
+
+
+def _per_attempt(result: RaceResult, driver: int, kind: str) -> list[int]:
+    """Events of ``kind`` in each attempt of a driver, read from the turn log."""
+    out: dict[int, int] = {}
+    for t in result.log:
+        if t.driver == driver:
+            out[t.attempt] = out.get(t.attempt, 0) + sum(1 for e in t.events if e.kind == kind)
+    return [out.get(a, 0) for a in range(max(out) + 1)]
+
+
+def test_dash_3_hillclimbs_are_raced_with_unlimited_dashboards_built_for_the_stage():
+    # rule: DASH-3, HILLCLIMB-2, HILLCLIMB-3 (built before the first turn, rebuilt after)
+    hill = prepared("hillclimb-pikes.yaml")
+    settings = Settings.default(3, bots=("cautious", "aggressive", "planner"), hillclimb=True)
+    assert [d.car for d in settings.drivers] == ["unlimited"] * 3
+    assert Settings.default(3).drivers[0].car == "dirt"  # a rally keeps the DIRT car
+    surfaces = {info.surface for info in hill.track.spaces.values()}
+    profile = stage_profile(hill.track)
+    assert profile.surfaces == ("asphalt", "snow")  # the most road first: the best surface
+    for seed in range(3):
+        result = run_race(hill, settings, seed)
+        for i, d in enumerate(result.drivers):
+            assert len(d.times) == 3 and len(d.boards) == 3
+            level, flipped = 0, False
+            losses = _per_attempt(result, i, "loss-of-control")
+            flips = _per_attempt(result, i, "sisu")
+            for board, lost, flip in zip(d.boards, losses, flips, strict=True):
+                assert board is not None and check_unlimited(board, surfaces) == []
+                assert board.surfaces == ("snow", "asphalt")  # asphalt rightmost
+                # the bot's own rule, from the attempt before (HILLCLIMB-3; LOC-7: a token
+                # flipped for the rally is left off)
+                assert board == build_unlimited(profile, d.bot, level=level, sisu=not flipped)
+                level, flipped = next_level(level, lost), flipped or bool(flip)
+
+
+def test_garage_rules_each_bot_builds_by_its_own_wish_list_and_limit():
+    # rule: DASH-3, DASH-4 (the board of each bot on Pikes: two surfaces, climbs, a shortcut)
+    profile = stage_profile(prepared("hillclimb-pikes.yaml").track)
+    limits = {bot: build_unlimited(profile, bot).danger_limit() for bot in BUILDS}
+    assert limits == {"cautious": 5, "planner": 4, "aggressive": 3}
+    for bot in BUILDS:
+        board = build_unlimited(profile, bot)
+        assert board.column("snow").boost == 1  # climbs: the boost is wanted early (CLIMB-3)
+        assert board.column("snow").gears == [1, 2, 3, 4, 5, 6]
+        assert "sisu" in board.top and "sisu" not in build_unlimited(profile, bot, sisu=False).top
+        more, fewer = (build_unlimited(profile, bot, level=lv) for lv in (1, -1))
+        assert more.danger_limit() == board.danger_limit() - 1
+        assert fewer.danger_limit() == board.danger_limit() + 1
+    # two losses or more: one token fewer next time; a clean attempt: back to its own build
+    assert [next_level(0, n) for n in (0, 1, 2, 5)] == [0, 0, -1, -1]
+    assert [next_level(-1, n) for n in (0, 1, 2)] == [0, -1, -1]
+
+
+def test_hillclimb_par_is_a_lower_bound_for_the_bots_unlimited_boards():
+    # the par of a hillclimb: the richest boards the bots may build, every die at once
+    from trackkit.sim.par import par_time
+
+    hill = prepared("hillclimb-pikes.yaml")
+    profile = stage_profile(hill.track)
+    bound = unlimited_bound(profile)
+    for bot in BUILDS:
+        for level in (-1, 0):
+            for sisu in (True, False):
+                board = build_unlimited(profile, bot, level=level, sisu=sisu)
+                for surface in profile.surfaces:
+                    have, most = board.column(surface), bound.column(surface)
+                    assert set(have.gears) <= set(most.gears)
+                    assert all(
+                        getattr(have, k) <= getattr(most, k) for k in ("brake", "coast", "boost")
+                    )
+    par = par_time(hill, car=bound)
+    races = run_many(hill, Settings.default(4, hillclimb=True), races=6, seed=5)
+    best = min(t for r in races for t in r.times if t is not None)
+    assert par is not None and par <= best
+
+
+@pytest.mark.parametrize("once_per", ["rally", "stage"])
+def test_loc_7_sisu_once_per_rally_or_given_back_at_each_stage_attempt(once_per: str):
+    # rule: LOC-7 (sisu_once_per: a flipped token stays flipped for the rally, or comes
+    # back at each stage: every attempt of a hillclimb is a run of the stage)
+    base = prepared("hillclimb-pikes.yaml")
+    hill = replace(base, ruleset=base.ruleset.model_copy(update={"sisu_once_per": once_per}))
+    settings = Settings.default(4, bots=("aggressive",), hillclimb=True)
+    twice = 0  # drivers who flipped it in two attempts of one race
+    for seed in range(6):
+        result = run_race(hill, settings, seed)
+        for i, d in enumerate(result.drivers):
+            flips = _per_attempt(result, i, "sisu")
+            assert all(n <= 1 for n in flips)  # once a turn at most, and then it is down
+            twice += sum(1 for n in flips if n) >= 2
+            if once_per == "rally" and d.sisu_spent:
+                # the rebuilt boards leave the spent token out (the space goes to a die)
+                first = flips.index(1)
+                assert all(not _has(b, "sisu") for b in d.boards[first + 1 :])
+            if once_per == "stage":
+                assert all(_has(b, "sisu") for b in d.boards)
+    assert (twice > 0) == (once_per == "stage")
+
+
+def test_loc_7_a_token_flipped_on_an_earlier_stage_of_the_rally_stays_flipped():
+    # rule: LOC-7 (sisu_once_per: rally, across the stage files of a rally)
+    hill = prepared("hillclimb-pikes.yaml")
+    settings = Settings.default(2, bots=("aggressive",), hillclimb=True)
+    seen: list[CarState] = []
+    result = run_race(
+        hill, settings, 3, sisu_spent=(True, False), observe=lambda r, i, c: seen.extend(c)
+    )
+    assert result.drivers[0].sisu_spent and not any(
+        e.kind == "sisu" for t in result.log if t.driver == 0 for e in t.events
+    )
+    assert not any(_has(b, "sisu") for b in result.drivers[0].boards)
+    assert not any(c.sisu_token for c in seen if c.car_id == 0)
+    assert any(c.sisu_token for c in seen if c.car_id == 1)  # the other one still has its own
+
+
+def test_a_car_file_drives_its_own_dashboard_every_attempt():
+    # rule: DASH-3, DASH-4 (the car file's board: never rebuilt by the bot)
+    hill = prepared("hillclimb-pikes.yaml")
+    car = load_car(EXAMPLES / "cars" / "pikes-asphalt-attack.yaml")
+    settings = Settings((DriverSpec("me", car, "aggressive"),), hillclimb=True)
+    result = run_race(hill, settings, 2)
+    boards = result.drivers[0].boards
+    assert len(boards) == 3 and len(set(boards)) == 1 and boards[0] is not None
+    assert boards[0].right == ("boost", "coast") and result.drivers[0].car == car.name
+
+
+def test_simulate_report_says_which_dashboard_each_driver_used(tmp_path: Path):
+    car = EXAMPLES / "cars" / "pikes-snow-safe.yaml"
+    args = ["simulate", str(EXAMPLES / "hillclimb-pikes.yaml"), "--races", "3", "--players", "2"]
+    runner = CliRunner()
+    out = runner.invoke(app, [*args, "--car", "unlimited", "--car", str(car), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert doc["settings"]["cars"] == ["unlimited", "Pikes snow safe"]
+    mine = doc["time"]["drivers"][1]["dashboards"]
+    assert [e["attempts"] for e in mine] == [9]
+    assert mine[0]["layout"] == {"unlimited": load_car(car).unlimited.model_dump()}
+    assert mine[0]["dashboard"].startswith("asphalt|snow: ")
+    built = doc["time"]["drivers"][0]["dashboards"]
+    assert sum(e["attempts"] for e in built) == 9 and all("unlimited" in e["layout"] for e in built)
+    text = runner.invoke(app, [*args, "--car", str(car)])
+    assert text.exit_code == 0 and "dashboards (attempts):" in text.output
+    assert "Pikes snow safe" in text.output and "limit 6 x9" in text.output
+    # a rally's fixed car says so too
+    rally = runner.invoke(
+        app,
+        [
+            "simulate",
+            str(EXAMPLES / "col-de-turini.yaml"),
+            "--races",
+            "1",
+            "--players",
+            "1",
+            "--format",
+            "json",
+        ],
+    )
+    entry = json.loads(rally.output)["time"]["drivers"][0]["dashboards"]
+    assert entry[0]["layout"]["fixed"]["snow"]["danger_limit"] == 2
+
+
+def test_simulate_car_files_that_cannot_be_used_are_exit_2_naming_the_file(tmp_path: Path):
+    runner = CliRunner()
+    stage = str(EXAMPLES / "hillclimb-pikes.yaml")
+    snow_only = tmp_path / "snow.yaml"
+    snow_only.write_text(
+        "format: trackkit-car/1\nname: Snow\nunlimited:\n  top: [null, null, snow]\n"
+        "  left: [gear-1, gear-2, gear-3]\n",
+        encoding="utf-8",
+    )
+    out = runner.invoke(app, ["simulate", stage, "--races", "1", "--car", str(snow_only)])
+    assert out.exit_code == 2 and str(snow_only) in out.output and "unlimited.top" in out.output
+    assert "Traceback" not in out.output
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("format: trackkit-car/1\nname: B\nunlimited:\n  top: [snow]\n")
+    out = runner.invoke(app, ["simulate", stage, "--races", "1", "--car", str(broken)])
+    assert out.exit_code == 2 and f"{broken}: unlimited.top" in out.output
+    out = runner.invoke(app, ["simulate", stage, "--races", "1", "--car", "banana"])
+    assert out.exit_code == 2 and "unknown car 'banana'" in out.output
+
+
+def test_a_replay_of_a_race_with_car_files_and_unlimited_boards_replays(tmp_path: Path):
+    stage = load_stage(EXAMPLES / "hillclimb-pikes.yaml")
+    hill = prepared("hillclimb-pikes.yaml")
+    car = load_car(EXAMPLES / "cars" / "pikes-asphalt-attack.yaml")
+    settings = Settings(
+        (DriverSpec("a", car, "aggressive"), DriverSpec("b", "unlimited", "cautious")),
+        hillclimb=True,
+    )
+    result = run_race(hill, settings, 8)
+    doc = json.loads(replay_document(stage, settings, 8, result))
+    assert doc["settings"]["drivers"][0]["car"]["name"] == car.name
+    assert check_replay(doc)[0]
+    doc["settings"]["drivers"][0]["car"]["unlimited"]["right"] = ["gear-6", "gear-6"]
+    with pytest.raises(ValueError, match=r"unlimited\.right"):
+        check_replay(doc)
+
+
+@pytest.mark.parametrize("stage", ["col-de-turini.yaml", "hillclimb-pikes.yaml"])
+def test_the_planners_bounded_search_picks_what_weighing_every_plan_picks(stage: str):
+    """The planner walks fewer plans (branch and bound), never to another choice."""
+    import random
+
+    from trackkit.rules.resolve import sisu_ready
+    from trackkit.rules.risk import flat_out_risk
+    from trackkit.sim.bots import LOC_COST_MM, Planner, _candidates
+
+    stage_ = prepared(stage)
+    track, rules = stage_.track, stage_.ruleset
+    profile = stage_profile(track)
+    boards = [dashboard("dirt", rules), dashboard("r5", rules)]
+    if stage == "hillclimb-pikes.yaml":
+        boards += [unlimited_dashboard(build_unlimited(profile, b, level=1)) for b in BUILDS]
+    rng = random.Random(5)
+    order = sorted(track.spaces, key=lambda n: track.spaces[n].progress)
+    for _ in range(120):
+        me = rng.choice([s for s in order if track.successors[s]])
+        others = tuple(
+            OtherCar(space, rng.choice([1, 3, 5]))
+            for space in rng.sample(order, rng.randint(0, 3))
+            if space != me
+        )
+        ctx = PlanContext(
+            track,
+            rng.choice(boards),
+            rules,
+            CarState(0, me, rng.choice([0, 2, 3, 5]), sisu_token=rng.random() < 0.3),
+            others,
+            leader=rng.random() < 0.3,
+        )
+        every: tuple[float, Plan] | None = None
+        for score, plan in _candidates(ctx):
+            risk = flat_out_risk(ctx, plan, sisu=sisu_ready(ctx))
+            value = (1 - risk) * score - risk * LOC_COST_MM
+            if every is None or value > every[0]:
+                every = (value, plan)
+        assert Planner().search(ctx)[0] == (every[1] if every else Plan(())), (me, ctx.car)
+
+
+def test_a_rallys_later_stage_starts_with_the_tokens_flipped_earlier_with_any_jobs():
+    # rule: LOC-7 (sisu_once_per: rally, carried from stage to stage, race by race)
+    hill = prepared("hillclimb-pikes.yaml")
+    settings = Settings.default(3, bots=("aggressive",), hillclimb=True)
+    first = run_many(hill, settings, races=4, seed=2)
+    spent = [r.sisu_spent for r in first]
+    assert any(any(s) for s in spent)
+    one = run_many(prepared("hillclimb-pikes.yaml"), settings, races=4, seed=2, sisu_spent=spent)
+    two = run_many(
+        prepared("hillclimb-pikes.yaml"), settings, races=4, seed=2, sisu_spent=spent, jobs=2
+    )
+    assert one == two
+    for before, after in zip(spent, one, strict=True):
+        for i, flipped in enumerate(before):
+            if flipped:  # no SISU on any board of the later stage, and no flip
+                assert not any(_has(b, "sisu") for b in after.boards[i]) and after.sisu_spent[i]
+
+
+@pytest.mark.parametrize(
+    ("stage", "car"), [("col-de-turini.yaml", "dirt"), ("hillclimb-pikes.yaml", "bound")]
+)
+def test_par_time_is_that_of_weighing_every_plan_of_every_turn(stage: str, car: str):
+    """The par search merges plans that meet inside a turn; the par is unchanged."""
+    import heapq
+
+    from trackkit.rules.dice import DieKind
+    from trackkit.sim.bots import pruners
+    from trackkit.sim.par import par_time
+
+    hill = prepared(stage)
+    rules = hill.ruleset
+    board = unlimited_bound(stage_profile(hill.track)) if car == "bound" else dashboard(car)
+    best = {(hill.start[0], 0): 0}
+    queue = [(0, hill.start[0], 0)]
+    reference = None
+    while queue:
+        cost, space, gear = heapq.heappop(queue)
+        if space == "<finished>":
+            reference = cost
+            break
+        if best.get((space, gear), 1 << 30) < cost:
+            continue
+        ctx = PlanContext(hill.track, board, rules, CarState(0, space, gear))
+        keep, keep_move = pruners(ctx)
+        for plan in legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move):
+            last = plan.steps[-1]
+            gears = any(d.kind is DieKind.GEAR for d in plan.dice)
+            card = rules.time_cards[max(1, min(last.speed if gears else gear, 6))]
+            new = cost + max(0, card - sum(1 for d in plan.dice if d.earns_second))
+            key = ("<finished>", 0) if last.finishes else (last.space, last.speed)
+            if new < best.get(key, 1 << 30):
+                best[key] = new
+                heapq.heappush(queue, (new, *key))
+    assert reference is not None and par_time(hill, car=board) == reference

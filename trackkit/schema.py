@@ -8,12 +8,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from trackkit.models.car import CarFile
 from trackkit.models.stage import Stage
 from trackkit.models.tile import TileSet
 
 __all__ = ["SCHEMA_FILES", "schemas", "write_schemas"]
 
 SCHEMA_FILES: dict[str, type[BaseModel]] = {
+    "trackkit-car.schema.json": CarFile,
     "trackkit-stage.schema.json": Stage,
     "trackkit-tiles.schema.json": TileSet,
 }

@@ -17,7 +17,7 @@ def schema(
     ),
     force: ForceOption = False,
 ) -> None:
-    """Write JSON Schemas of the stage and tile file formats, generated from the models.
+    """Write JSON Schemas of the stage, car and tile file formats, generated from the models.
 
     The folder is made when missing. Each schema file in it is replaced atomically, under
     the rules of every output (a read-only one only with --force); a schema file that is

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,6 +19,9 @@ from trackkit.commands.common import (
     kind_of,
 )
 from trackkit.errors import InputError, TrackkitError
+
+if TYPE_CHECKING:
+    from trackkit.models.car import CarFile
 
 
 def simulate(
@@ -35,7 +38,12 @@ def simulate(
     seed: SeedOption = 1,
     car: Annotated[
         list[str] | None,
-        typer.Option(help="Car per driver (dirt, r5); repeat it, drivers cycle through the list."),
+        typer.Option(
+            help="Car per driver: dirt, r5, unlimited (each bot builds an Unlimited "
+            "dashboard for the stage) or a car file (format: trackkit-car/1); repeat it, "
+            "drivers cycle through the list. Default: unlimited on a hillclimb, dirt on a "
+            "rally."
+        ),
     ] = None,
     bot: Annotated[
         list[str] | None,
@@ -83,17 +91,14 @@ def simulate(
             return fail_json(message, file=file, code=code)
         return fail(f"{file}: {message}" if file is not None else message, code)
 
-    cars = tuple(car or ["dirt"])
     bots = tuple(bot or ["cautious"])
     for b in bots:
         if b not in BOTS:
             raise failed(f"unknown bot '{b}' (bots: {', '.join(BOTS)})")
-    from trackkit.rules.ruleset import load_ruleset
-
-    known_cars = load_ruleset("dirt").cars
-    for c in cars:
-        if c not in known_cars:
-            raise failed(f"unknown car '{c}' (cars: {', '.join(sorted(known_cars))})")
+    try:
+        cars, car_files = _cars(car or [])
+    except InputError as exc:
+        raise failed(exc.message, file=exc.file) from None
     try:
         if replay is not None:
             from trackkit.formats.files import check_output
@@ -102,6 +107,8 @@ def simulate(
         stages = [load_stage(f) for f in files]
     except InputError as exc:
         raise failed(exc.message, file=exc.file) from None
+    from trackkit.rules.cars import CarMismatch
+
     show = races >= 20 and sys.stderr.isatty()
     with typer.progressbar(
         length=races * len(stages), label="racing", file=sys.stderr, hidden=not show
@@ -131,6 +138,9 @@ def simulate(
                 found = {"files": [report.to_json() for report in exc.reports]}
                 raise fail_json(str(exc), code=1, extra=found) from None
             raise fail(str(exc), code=1) from None
+        except CarMismatch as exc:  # a car file for other surfaces (DASH-3): unusable input
+            path = next((p for m, p in car_files if m is exc.car), exc.car.name)
+            raise failed(exc.message, file=path) from None
         except TrackkitError as exc:  # a replay too long to be read back (ReplayError)
             raise failed(str(exc), file=replay) from None
     if replay is not None and replay_text is not None:
@@ -144,9 +154,47 @@ def simulate(
         typer.echo(text_report(doc))
 
 
+def _cars(given: list[str]) -> tuple[tuple[str | CarFile, ...] | None, list[tuple[CarFile, str]]]:
+    """The ``--car`` values as cars: ids as they are, car files read.
+
+    An id of the ruleset (``dirt``, ``r5``) or ``unlimited`` is a car id; anything else
+    is a car file's path (``./dirt`` for a file named like an id).
+
+    Raises
+    ------
+    InputError
+        For an unknown car id or an unusable car file.
+    """
+    if not given:
+        return None, []
+    from trackkit.rules.cars import load_car
+    from trackkit.rules.ruleset import load_ruleset
+    from trackkit.sim.race import UNLIMITED
+
+    ids = {*load_ruleset("dirt").cars, UNLIMITED}
+    cars: list[str | CarFile] = []
+    files: list[tuple[CarFile, str]] = []
+    for c in given:
+        if c in ids:
+            cars.append(c)
+            continue
+        if not Path(c).exists() and Path(c).suffix.lower() not in (".yaml", ".yml", ".json"):
+            raise InputError(
+                "--car",
+                f"unknown car '{c}' (cars: {', '.join(sorted(ids))}, or a car file: "
+                "format: trackkit-car/1)",
+            )
+        model = load_car(c)  # InputError names the file and the place
+        cars.append(model)
+        files.append((model, c))
+    return tuple(cars), files
+
+
 def text_report(doc: dict[str, Any]) -> str:
     """The simulation document as a readable table."""
     s = doc["settings"]
+    drivers = doc["time"]["drivers"]
+    width = max([6, *(min(len(d["car"]), 24) for d in drivers)])
     lines = [
         f"{s['races']} race(s), {s['players']} driver(s), seed {s['seed']}"
         + (" (hillclimb: best of the attempts)" if s.get("hillclimb") else ""),
@@ -154,25 +202,26 @@ def text_report(doc: dict[str, Any]) -> str:
         f"{doc['loss_of_control']['per_race']:.2f}, blocked turns "
         f"{doc['blocked_turns']['total']}",
         "",
-        f"{'driver':<10} {'car':<6} {'bot':<11} {'finish':>7} {'mean':>7} {'p10':>7} "
+        f"{'driver':<10} {'car':<{width}} {'bot':<11} {'finish':>7} {'mean':>7} {'p10':>7} "
         f"{'p50':>7} {'p90':>7}",
     ]
 
     def fmt(v: float | None) -> str:
         return "-" if v is None else f"{v:.0f}s"
 
-    for d in doc["time"]["drivers"]:
+    for d in drivers:
         t = d["time"]
         lines.append(
-            f"{d['name']:<10} {d['car']:<6} {d['bot']:<11} {d['finish_rate']:>7.0%} "
+            f"{d['name']:<10} {d['car'][:24]:<{width}} {d['bot']:<11} {d['finish_rate']:>7.0%} "
             f"{fmt(t['mean']):>7} {fmt(t['p10']):>7} {fmt(t['p50']):>7} "
             f"{fmt(t['p90']):>7}"
         )
     t = doc["time"]["overall"]
     lines.append(
-        f"{'all':<10} {'':<6} {'':<11} {doc['finish_rate']:>7.0%} {fmt(t['mean']):>7} "
+        f"{'all':<10} {'':<{width}} {'':<11} {doc['finish_rate']:>7.0%} {fmt(t['mean']):>7} "
         f"{fmt(t['p10']):>7} {fmt(t['p50']):>7} {fmt(t['p90']):>7}"
     )
+    lines += _dashboard_lines(drivers)
     if "stages" in doc:
         lines.append(f"a rally of {len(doc['stages'])} stages: times add up (TIME-2)")
     by_tile = doc["loss_of_control"]["by_tile"]
@@ -185,6 +234,20 @@ def text_report(doc: dict[str, Any]) -> str:
         )
     lines += _dnf_lines(doc)
     return "\n".join(lines)
+
+
+def _dashboard_lines(drivers: list[dict[str, Any]]) -> list[str]:
+    """Which dashboard each driver drove (top row, equipment, limit), most used first."""
+    if not any(d.get("dashboards") for d in drivers):
+        return []
+    lines = ["", "dashboards (attempts):"]
+    for d in drivers:
+        boards = d.get("dashboards", [])
+        shown = [f"{b['dashboard']} x{b['attempts']}" for b in boards[:2]]
+        if len(boards) > 2:
+            shown.append(f"{len(boards) - 2} more (--format json)")
+        lines.append(f"  {d['name']} ({d['car']}): " + "; ".join(shown))
+    return lines
 
 
 def _dnf_lines(doc: dict[str, Any]) -> list[str]:

@@ -1,5 +1,6 @@
-"""pydantic data models: tiles, stages, tokens, findings."""
+"""pydantic data models: tiles, stages, tokens, findings, cars."""
 
+from trackkit.models.car import CarFile, Column, FixedDashboard, UnlimitedLayout
 from trackkit.models.findings import Finding, Location, Severity
 from trackkit.models.stage import Kind, Stage, StageTile, TileToken, TokenKind
 from trackkit.models.tile import (
@@ -27,13 +28,16 @@ from trackkit.models.tile import (
 )
 
 __all__ = [
+    "CarFile",
     "ChicaneSection",
     "Climb",
+    "Column",
     "CornerLane",
     "CornerSection",
     "Danger",
     "FaceKind",
     "Finding",
+    "FixedDashboard",
     "Ford",
     "HazardMark",
     "Jump",
@@ -56,4 +60,5 @@ __all__ = [
     "TileToken",
     "TokenKind",
     "Turn",
+    "UnlimitedLayout",
 ]

@@ -19,7 +19,7 @@ Examples
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -37,6 +37,7 @@ __all__ = [
     "count_plans",
     "legal_plans",
     "plans_by_first",
+    "turn_ends",
 ]
 
 
@@ -200,6 +201,7 @@ def legal_plans(
     keep: Prune | None = None,
     keep_move: PruneMove | None = None,
     after: Sequence[PlanStep] = (),
+    descend: Callable[[Plan], bool] | None = None,
 ) -> Iterator[Plan]:
     """Every legal non-empty plan of ``ctx.car``, depth first (first steps in graph order).
 
@@ -209,7 +211,8 @@ def legal_plans(
     ``max_steps`` limits the plans to that many steps (their first steps, for instance);
     ``keep`` lets a bot skip steps it will never choose (and every plan through them);
     ``keep_move`` does the same from the target space and speeds alone, before the step
-    is built (fast).
+    is built (fast). ``descend`` is asked, once a plan has been yielded, whether to go on
+    to the plans that extend it (a branch-and-bound search answers from what it saw).
     """
     start = ctx.car.space
     if start is None or not ctx.car.on_track or ctx.car.finished:
@@ -220,13 +223,14 @@ def legal_plans(
         ctx,
         start,
         ctx.car.gear,
-        _Walk(),
+        _start_walk(ctx, start, traffic),
         [],
         traffic,
         depth=depth,
         keep=keep,
         keep_move=keep_move,
         after=tuple(after),
+        descend=descend,
     )
 
 
@@ -264,9 +268,13 @@ class PlanBuilder:
         Other cars change the builder's steps only through these spaces: each one's
         occupant, the spaces overlapping or beside it, and the lane taken in its corner.
         """
-        self._walk = _Walk()
         self._traffic = _Traffic.of(ctx, examined=self.examined)
+        start = ctx.car.space
+        self._walk = _start_walk(ctx, start, self._traffic) if start is not None else _Walk()
         self._options: list[tuple[PlanStep, _Record | None]] | None = None
+        self._undo: list[
+            tuple[Callable[[], None] | None, list[tuple[PlanStep, _Record | None]] | None]
+        ] = []
 
     def options(self) -> list[PlanStep]:
         """The legal next steps (none once the plan finishes, loses control or moved free)."""
@@ -275,13 +283,54 @@ class PlanBuilder:
     def push(self, step: PlanStep) -> None:
         """Take ``step``, one of :meth:`options`."""
         for option, record in self._level():
-            if option == step:
-                if record is not None:
-                    _apply(self._walk, *record)
+            if option is step or option == step:
+                undo = _apply(self._walk, *record) if record is not None else None
                 self.steps.append(step)
+                self._undo.append((undo, self._options))
                 self._options = None
                 return
         raise ValueError(f"{step} is not a legal next step after {self.plan()}")
+
+    def pop(self) -> PlanStep:
+        """Take back the last step: the builder is as it was before it (a search backtracks).
+
+        >>> from trackkit.rules.testing import position
+        >>> builder = PlanBuilder(position(["202a", "205a", "203a"], space="1:1.1L", gear=0))
+        >>> first = builder.options()
+        >>> builder.push(first[0])
+        >>> builder.pop() == first[0] and builder.options() == first and builder.steps == []
+        True
+        """
+        if not self.steps:
+            raise IndexError("no step to take back")
+        step = self.steps.pop()
+        undo, options = self._undo.pop()
+        if undo is not None:
+            undo()
+        self._options = options
+        return step
+
+    def state(self) -> Hashable:
+        """What the steps so far leave to the rest of the plan, as a key.
+
+        The number of steps, the last space and speed, the dice used, the tiles entered that
+        carry oxygen or a cloud (CLIMB-7, CLIMB-8), the cars come beside (TRAFFIC-1): two
+        plans of one position with the same state have the same legal continuations.
+        """
+        walk = self._walk
+        last = self.steps[-1] if self.steps else None
+        special = self.ctx.track.oxygen.keys() | self.ctx.track.clouds
+        return (
+            len(self.steps),
+            None if last is None else (last.space, last.speed, last.loc, last.finishes, last.free),
+            frozenset(walk.gears),
+            walk.brakes,
+            walk.coasts,
+            walk.boosts,
+            frozenset(walk.tiles & special),
+            walk.oxygen,
+            frozenset(walk.alongside),
+        )
 
     def plan(self, step: PlanStep | None = None) -> Plan:
         """The plan so far (with ``step`` after it, if given)."""
@@ -346,6 +395,18 @@ class _Traffic:
         return cls(frozenset(blocked), lanes_taken, cars_at, examined)
 
 
+def _start_walk(ctx: PlanContext, start: str, traffic: _Traffic) -> _Walk:
+    """The walk before the first step: no dice used, alongside the cars beside the start.
+
+    rule: TRAFFIC-1 DEFAULT (a car that begins its turn beside another is alongside it
+    already: it needs no gear die to stay or come beside it again this turn). Those cars
+    only matter where a step comes beside them, and every such space is examined.
+    """
+    cars_at = traffic.cars_at
+    beside = ctx.track.beside.get(start, frozenset())
+    return _Walk(alongside={near for near in beside if near in cars_at})
+
+
 def _enterable(ctx: PlanContext, info: SpaceInfo, traffic: _Traffic) -> bool:
     # every read of the traffic at a space starts here (beside checks follow on the same space)
     if traffic.examined is not None:
@@ -375,6 +436,7 @@ def _extend(
     keep: Prune | None = None,
     keep_move: PruneMove | None = None,
     after: tuple[PlanStep, ...] = (),
+    descend: Callable[[Plan], bool] | None = None,
 ) -> Iterator[Plan]:
     if depth <= 0:
         return
@@ -389,9 +451,13 @@ def _extend(
             continue
         undo = _apply(walk, *record)
         stack.append(step)
+        go_on = step.loc is None and not step.finishes and depth > 1
         if ref is None:
-            yield Plan(tuple(stack))
-        if step.loc is None and not step.finishes:
+            plan = Plan(tuple(stack))
+            yield plan
+            if go_on and descend is not None:
+                go_on = descend(plan)
+        if go_on:
             yield from _extend(
                 ctx,
                 step.space,
@@ -403,6 +469,7 @@ def _extend(
                 keep=keep,
                 keep_move=keep_move,
                 after=after,
+                descend=descend,
             )
         stack.pop()
         undo()
@@ -628,6 +695,93 @@ def _paths(track: Track, start: str, length: int) -> list[tuple[str, ...]]:
                 nxt.append((succ, (*path, succ)))
         frontier = nxt
     return [p for _, p in frontier]
+
+
+#: A turn's end as :func:`turn_ends` gives it: (space, speed, finishes, a gear die used).
+TurnEnd = tuple[str, int, bool, bool]
+
+
+def turn_ends(
+    ctx: PlanContext,
+    *,
+    max_steps: int,
+    keep: Prune | None = None,
+    keep_move: PruneMove | None = None,
+) -> dict[TurnEnd, int]:
+    """Where the legal plans of ``ctx.car`` can end, with the most dice-moves to get there.
+
+    The same ends as walking :func:`legal_plans` (with the same limits and pruners), but
+    breadth first, partial plans merged when they reach the same space at the same speed
+    with the same dice left: what follows them is the same, so the number of plans does
+    not matter, only that of distinct positions inside the turn. The value is the most
+    steps moved with a die (second tokens earned flat out, TURN-4); CLIMB-5's free move
+    counts 0. Plans that lose control whatever the roll (CORNER-1, JUMP-1) are left out.
+    The pruners see the plan's last step only (``[last]`` for the steps so far), which is
+    all the bots' pruners read.
+
+    Examples
+    --------
+    >>> from trackkit.rules.testing import position
+    >>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=0)
+    >>> ends = turn_ends(ctx, max_steps=3)
+    >>> ends[("2:1.1L", 3, False, True)], len(ends) == len(
+    ...     {(p.end, p.steps[-1].speed) for p in legal_plans(ctx, max_steps=3)})
+    (3, True)
+    """
+    start = ctx.car.space
+    ends: dict[TurnEnd, int] = {}
+    if start is None or not ctx.car.on_track or ctx.car.finished:
+        return ends
+    traffic = _Traffic.of(ctx)
+    special = set(ctx.track.oxygen) | set(ctx.track.clouds)
+    layer: dict[object, tuple[_Walk, PlanStep | None]] = {
+        (): (_start_walk(ctx, start, traffic), None)
+    }
+    for depth in range(max_steps):
+        nxt: dict[object, tuple[_Walk, PlanStep | None]] = {}
+        for walk, last in layer.values():
+            here, speed = (start, ctx.car.gear) if last is None else (last.space, last.speed)
+            stack = [] if last is None else [last]
+            options = _level(
+                ctx, here, speed, walk, stack, traffic, keep=keep, keep_move=keep_move, ref=None
+            )
+            for step, record in options:
+                if step.loc is not None:
+                    continue  # control lost whatever the roll: the turn does not end there
+                gear_used = bool(walk.gears) or any(d.kind is _GEAR_KIND for d in step.dice)
+                end = (step.space, step.speed, step.finishes, gear_used)
+                moved = 0 if step.free else depth + 1
+                if ends.get(end, -1) < moved:
+                    ends[end] = moved
+                if record is None or step.finishes:
+                    continue  # the plan ends here
+                grown = _Walk(
+                    set(walk.gears),
+                    walk.brakes,
+                    walk.coasts,
+                    walk.boosts,
+                    set(walk.tiles),
+                    walk.oxygen,
+                    set(walk.alongside),
+                )
+                _apply(grown, *record)
+                key = (
+                    step.space,
+                    step.speed,
+                    frozenset(grown.gears),
+                    grown.brakes,
+                    grown.coasts,
+                    grown.boosts,
+                    frozenset(grown.tiles & special),
+                    grown.oxygen,
+                    frozenset(grown.alongside),
+                )
+                if key not in nxt:
+                    nxt[key] = (grown, step)
+        layer = nxt
+        if not layer:
+            break
+    return ends
 
 
 def count_plans(ctx: PlanContext) -> int:

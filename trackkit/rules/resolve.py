@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Literal, NamedTuple, Protocol
 
 from trackkit.rules.dice import Die, DieKind
@@ -38,7 +39,9 @@ __all__ = [
     "RollPolicy",
     "RollView",
     "resolve",
+    "roll_units",
     "securing_cost",
+    "sisu_ready",
     "stage_time",
 ]
 
@@ -65,7 +68,14 @@ class Event(NamedTuple):
 
 
 class RollView(NamedTuple):
-    """What a player sees before rolling the next step's dice one by one (TURN-5)."""
+    """What a player sees before rolling the next dice one by one (TURN-5).
+
+    Rolling one by one, each die is rolled or secured on its own; only the dice that must
+    be rolled together -- a climb pair (CLIMB-4), a boost with its gear die (MOVE-5) -- come
+    as one. ``dice`` are the dice asked about now, ``unit`` their place among the step's
+    (:func:`roll_units`); ``cost_to_secure`` what securing them costs. The player may stop
+    only before a step's first dice (``unit`` 0): a move is not left half made.
+    """
 
     step_index: int
     step: PlanStep
@@ -73,16 +83,23 @@ class RollView(NamedTuple):
     second_tokens: int
     secured: int
     cost_to_secure: int
+    dice: tuple[Die, ...] = ()
+    unit: int = 0
+
+    @property
+    def can_stop(self) -> bool:
+        """Whether stopping is open now (before a step's first dice)."""
+        return self.unit == 0
 
 
 class RollPolicy(Protocol):
     """A player's choices while rolling (bots implement this)."""
 
     def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
-        """One by one: roll the next step's dice, secure them, or stop here."""
+        """One by one: roll the next dice, secure them, or stop here (``view.can_stop``)."""
 
     def use_sisu(self, dangers: int, limit: int) -> bool:
-        """Flip the SISU token to cancel this turn's danger results (LOC-7)?"""
+        """Flip the SISU token to cancel this turn's danger results, rolled and to come (LOC-7)?"""
 
     def choose_loc_step(self, candidates: list[int]) -> int:
         """Flat out (DIRT): the step the re-placed dice lose control on (TURN-4)."""
@@ -122,6 +139,40 @@ def stage_time(car: CarState, seconds_per_token: int = 1) -> int:
 def securing_cost(already: int, dice: int) -> int:
     """Second tokens to secure ``dice`` more dice after ``already`` this turn (TURN-5)."""
     return dice * already + dice * (dice + 1) // 2  # already+1 + ... + already+dice
+
+
+def roll_units(step: PlanStep) -> tuple[tuple[Die, ...], ...]:
+    """A step's dice as they are rolled one by one (TURN-5).
+
+    Each die on its own -- a gear die and the brake dice beside it too -- except the dice
+    that must be rolled together: a boost with its gear die (MOVE-5) and a climb pair,
+    coast with boost or brake (CLIMB-4). Flat out, all dice are rolled at once anyway.
+    """
+    return _units(step.dice)
+
+
+@lru_cache(maxsize=256)
+def _units(dice: tuple[Die, ...]) -> tuple[tuple[Die, ...], ...]:
+    if len(dice) <= 1:
+        return (dice,) if dice else ()
+    if dice[0].kind is not DieKind.GEAR or any(d.kind is DieKind.BOOST for d in dice):
+        return (dice,)  # rule: MOVE-5, CLIMB-4 (rolled and secured together)
+    return tuple((d,) for d in dice)  # rule: TURN-5 (the gear die and each brake die alone)
+
+
+def sisu_ready(ctx: PlanContext, space: str | None = None) -> bool:
+    """Whether the car could flip its SISU token on ``space`` (default: where it stands).
+
+    The token must still be unflipped (:attr:`CarState.sisu_token`) and sit where it works
+    on the space's surface (:attr:`Dashboard.sisu`, DASH-3, LOC-7).
+    """
+    car = ctx.car
+    if not car.sisu_token or not ctx.dashboard.sisu:
+        return False
+    where = space if space is not None else car.space
+    if where is None:
+        return False
+    return ctx.track.spaces[where].surface in ctx.dashboard.sisu
 
 
 _GEAR = DieKind.GEAR  # enum members are slow to look up in the hot loop
@@ -187,7 +238,7 @@ def _flat_out(
     clouds = sum(1 for s in plan.steps if s.cloud)  # rule: CLIMB-8 (cannot be cancelled)
     low = min((s.limit for s in plan.steps), default=99)
     if (
-        car.sisu_token
+        sisu_ready(ctx)  # rule: LOC-7 (flat out: thrown from where the car stands)
         and total
         and _reached(total + clouds, low, ctx)
         and not _reached(clouds, low, ctx)
@@ -241,48 +292,66 @@ def _one_by_one(
 ) -> Outcome:
     events: list[Event] = []
     car = ctx.car
-    dangers = 0
+    dangers = 0  # danger results that count: rolled (unless cancelled) and clouds
+    clouds = 0
     secured = 0
+    flipped = False  # the SISU token was flipped this turn (LOC-7)
     done: list[PlanStep] = []
     moved = _Moved()
     for j, step in enumerate(plan.steps):
-        cost = securing_cost(secured, len(step.dice))
-        view = RollView(j, step, dangers, car.second_tokens, secured, cost)
-        choice = policy.before_roll(view) if step.dice else "roll"
-        if choice == "stop":  # rule: TURN-5 (stop at any time)
-            events.append(Event("stop", step.placed_on))
-            break
-        hits = []
-        if choice == "secure" and car.second_tokens >= cost:
-            # rule: TURN-5, CLIMB-4 (paired dice secured together, rising cost)
-            car = replace(car, second_tokens=car.second_tokens - cost)
-            secured += len(step.dice)
-            events.append(Event("secure", step.placed_on, step.dice_label, cost))
-        else:
-            for die in step.dice:
-                hit = _danger(die, ctx, rng)
-                hits.append(hit)
-                events.append(Event("roll", step.placed_on, die.label, int(hit)))
-        dangers += sum(hits) + (1 if step.cloud else 0)
         cause = None
-        if step.loc:
-            cause = step.loc
-        elif step.jump_risk and hits and hits[0]:
-            cause = "jump"
-        elif _reached(dangers, step.limit, ctx):  # rule: TURN-6 (per surface, one by one)
-            rolled_dangers = dangers - sum(1 for s in (*done, step) if s.cloud)
-            clouds = dangers - rolled_dangers
-            if (
-                car.sisu_token
-                and rolled_dangers
-                and not _reached(clouds, step.limit, ctx)
-                and policy.use_sisu(dangers, step.limit)
-            ):
-                car = replace(car, sisu_token=False)  # rule: LOC-7
-                events.append(Event("sisu"))
-                dangers = clouds
+        stopped = False
+        # rule: TURN-5 (each die rolled or secured on its own; pairs together)
+        units = (step.dice,) if len(step.dice) == 1 else roll_units(step)
+        for k, dice in enumerate(units):
+            cost = securing_cost(secured, len(dice))
+            view = RollView(j, step, dangers, car.second_tokens, secured, cost, dice, k)
+            choice = policy.before_roll(view)
+            if choice == "stop" and k == 0:  # rule: TURN-5 (stop at any time)
+                events.append(Event("stop", step.placed_on))
+                stopped = True
+                break
+            hits = 0
+            if choice == "secure" and car.second_tokens >= cost:
+                # rule: TURN-5, CLIMB-4 (rising cost; a pair is paid for together)
+                car = replace(car, second_tokens=car.second_tokens - cost)
+                secured += len(dice)
+                events.append(
+                    Event("secure", step.placed_on, "+".join(d.label for d in dice), cost)
+                )
             else:
-                cause = "dangers"
+                for i, die in enumerate(dice):
+                    hit = _danger(die, ctx, rng)
+                    events.append(Event("roll", step.placed_on, die.label, int(hit)))
+                    if hit and k == 0 and i == 0 and step.jump_risk:
+                        cause = "jump"  # rule: JUMP-1 (the jump's die: a track element)
+                    hits += hit
+            if k == 0 and step.cloud:
+                clouds += 1  # rule: CLIMB-8 (with the first die on the tile)
+                dangers += 1
+            if not flipped:
+                dangers += hits  # rule: LOC-7 (after the flip, every danger rolled is void)
+            if cause is None and _reached(dangers, step.limit, ctx):
+                # rule: TURN-6 (per surface, one by one: on the die that reached the limit)
+                if (
+                    not flipped
+                    and dangers > clouds
+                    and not _reached(clouds, step.limit, ctx)
+                    and sisu_ready(ctx, step.placed_on)
+                    and policy.use_sisu(dangers, step.limit)
+                ):
+                    car = replace(car, sisu_token=False)  # rule: LOC-7
+                    events.append(Event("sisu"))
+                    flipped = True
+                    dangers = clouds
+                else:
+                    cause = "dangers"
+            if cause is not None:
+                break
+        if stopped:
+            break
+        if step.loc:
+            cause = step.loc  # rule: CORNER-1, JUMP-1 (whatever the dice)
         done.append(step)
         table = _move(ctx, car.car_id, (step,), rng, table, events, moved)
         if cause:
@@ -325,7 +394,7 @@ def _move(
             side = token[1]
             events.append(Event("shortcut-token", node, note=side))
             if side == "coast":
-                if ctx.dashboard.puncture_proof:  # rule: DASH-4 (puncture-proof tyres)
+                if info.surface in ctx.dashboard.puncture_proof:  # rule: DASH-4, DASH-3
                     table = table.put_back(token)
                 else:
                     moved.coast_damage += 1
@@ -436,9 +505,13 @@ def _crash_token(
     events: list[Event],
     space: str,
 ) -> tuple[Damage, Table]:
-    """Draw crash-side tokens until one names a die the car has (DAMAGE-3)."""
-    col = ctx.dashboard.column(ctx.track.spaces[space].surface)
-    have = {"gear": len(col.gears), "brake": col.brake, "coast": col.coast}
+    """Draw crash-side tokens until one names a die the car has (DAMAGE-3).
+
+    A die the car has on some surface of its dashboard is present, whichever surface the
+    crash is on: an Unlimited car's brake in the right column takes a brake token.
+    """
+    board = ctx.dashboard
+    have = {kind: board.most(kind) for kind in ("gear", "brake", "coast")}
     for _ in range(len(table.bag) + 60):
         token, table = table.draw_token(rng, ctx.ruleset)
         kind = token[0]

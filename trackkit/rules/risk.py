@@ -25,12 +25,12 @@ from typing import Literal
 
 from trackkit.rules.dice import Die
 from trackkit.rules.plans import Plan, PlanContext, PlanStep
-from trackkit.rules.resolve import securing_cost
+from trackkit.rules.resolve import RollView, roll_units, securing_cost
 
 __all__ = ["OneByOneDecision", "RiskSoFar", "flat_out_risk", "one_by_one_risk"]
 
-#: A one-by-one policy: (step index, dangers so far, second tokens, dice secured) -> action.
-OneByOneDecision = Callable[[int, int, int, int], Literal["roll", "secure", "stop"]]
+#: A one-by-one policy: what to do with the next dice (a roll policy's ``before_roll``).
+OneByOneDecision = Callable[[RollView], Literal["roll", "secure", "stop"]]
 
 
 def _p(ctx: PlanContext, die: Die) -> float:
@@ -119,6 +119,17 @@ class RiskSoFar:
             self.steps + 1,
         )
 
+    def key(self) -> tuple[object, ...]:
+        """The risk so far as a key: equal keys, equal risks of every plan going on."""
+        return (
+            tuple(self.dist.items()),
+            self.safe_jumps,
+            self.low,
+            self.clouds,
+            self.certain,
+            self.steps,
+        )
+
     def value(self, ctx: PlanContext, *, sisu: bool = False) -> float:
         """Probability that the steps so far, rolled flat out, lose control (TURN-4)."""
         if self.certain:
@@ -141,48 +152,77 @@ def one_by_one_risk(
     *,
     decide: OneByOneDecision | None = None,
     second_tokens: int | None = None,
+    sisu: bool | None = None,
 ) -> float:
     """Probability that rolling ``plan`` one by one loses control (TURN-5, TURN-6).
 
-    ``decide`` chooses before each step (default: always roll); securing costs rise within
-    the turn and pay for the step's dice together. Exact: a sum over every roll sequence.
+    ``decide`` chooses before each die, or each pair that goes together (default: always
+    roll), from the :class:`~trackkit.rules.resolve.RollView` the roller shows a policy;
+    securing costs rise within the turn. With ``sisu`` (default: whether the car's token is
+    unflipped) the car flips its SISU token as soon as the dice reach the limit on a
+    surface where the dashboard lets it work (:attr:`Dashboard.sisu`), and every danger
+    result of the turn, rolled or still to come, counts for nothing (LOC-7). Exact: a sum over
+    every roll sequence.
     """
-    decide = decide or (lambda *_: "roll")
+    decide = decide or (lambda _view: "roll")
     tokens0 = ctx.car.second_tokens if second_tokens is None else second_tokens
     steps = plan.steps
+    units = [roll_units(s) for s in steps]
+    token = ctx.car.sisu_token if sisu is None else sisu
+    works = ctx.dashboard.sisu
+    can_flip = [token and ctx.track.spaces[s.placed_on].surface in works for s in steps]
+    odds = ctx.ruleset.danger_odds
 
     @cache
-    def risk(j: int, dangers: int, tokens: int, secured: int) -> float:
+    def risk(
+        j: int, k: int, dangers: int, clouds: int, tokens: int, secured: int, flip: bool
+    ) -> float:
         if j == len(steps):
             return 0.0
         step = steps[j]
-        choice = decide(j, dangers, tokens, secured) if step.dice else "roll"
-        if choice == "stop":
+        if not units[j]:  # CLIMB-5's free move: no die, nothing to roll
+            return 1.0 if step.loc else 0.0
+        dice = units[j][k]
+        cost = securing_cost(secured, len(dice))
+        choice = decide(RollView(j, step, dangers, tokens, secured, cost, dice, k))
+        if choice == "stop" and k == 0:
             return 0.0
-        clouds = 1 if step.cloud else 0
-        cost = securing_cost(secured, len(step.dice))
-        if choice == "secure" and tokens >= cost:
-            d = dangers + clouds
-            if step.loc or _reached(ctx, d, step.limit):
-                return 1.0
-            return 0.0 if step.finishes else risk(j + 1, d, tokens - cost, secured + len(step.dice))
-        total = 0.0
-        # every outcome of this step's dice: (dangers rolled, first die danger, probability)
+        if step.loc:
+            return 1.0  # over a corner limit or a jump: lost whatever the dice
+        cloud = 1 if (k == 0 and step.cloud) else 0
+        # every outcome of these dice: (dangers rolled, the jump die's danger, probability)
         outcomes: dict[tuple[int, bool], float] = {(0, False): 1.0}
-        for k, die in enumerate(step.dice):
-            p = _p(ctx, die)
-            nxt: dict[tuple[int, bool], float] = {}
-            for (c, first), q in outcomes.items():
-                nxt[(c, first)] = nxt.get((c, first), 0.0) + q * (1 - p)
-                key = (c + 1, first or k == 0)
-                nxt[key] = nxt.get(key, 0.0) + q * p
-            outcomes = nxt
-        for (c, first_hit), q in outcomes.items():
-            d = dangers + c + clouds
-            if step.loc or (step.jump_risk and first_hit) or _reached(ctx, d, step.limit):
-                total += q
+        if choice == "secure" and tokens >= cost:
+            tokens_after, secured_after = tokens - cost, secured + len(dice)
+        else:
+            tokens_after, secured_after = tokens, secured
+            for i, die in enumerate(dice):
+                p = odds[die.kind, die.value]
+                jump_die = k == 0 and i == 0 and step.jump_risk
+                nxt: dict[tuple[int, bool], float] = {}
+                for (c, jumped), q in outcomes.items():
+                    nxt[(c, jumped)] = nxt.get((c, jumped), 0.0) + q * (1 - p)
+                    key = (c + 1, jumped or jump_die)
+                    nxt[key] = nxt.get(key, 0.0) + q * p
+                outcomes = nxt
+        total = 0.0
+        for (c, jumped), q in outcomes.items():
+            if jumped:
+                total += q  # rule: JUMP-1 (a track element: SISU leaves it, LOC-7)
+                continue
+            cl = clouds + cloud
+            d = dangers + cloud + (0 if flip else c)
+            flipped = flip
+            if _reached(ctx, d, step.limit):
+                if not flip and can_flip[j] and d > cl and not _reached(ctx, cl, step.limit):
+                    d, flipped = cl, True  # rule: LOC-7 (every danger of the turn void)
+                else:
+                    total += q
+                    continue
+            if k + 1 < len(units[j]):
+                total += q * risk(j, k + 1, d, cl, tokens_after, secured_after, flipped)
             elif not step.finishes:
-                total += q * risk(j + 1, d, tokens, secured)
+                total += q * risk(j + 1, 0, d, cl, tokens_after, secured_after, flipped)
         return total
 
-    return risk(0, 0, tokens0, 0)
+    return risk(0, 0, 0, 0, tokens0, 0, False)

@@ -18,6 +18,7 @@ from pydantic import Field, ValidationError
 from trackkit.errors import TileLibraryError
 from trackkit.library import library_dir, ruleset_data
 from trackkit.models.base import StrictModel
+from trackkit.models.car import Column
 from trackkit.track_tokens import TrackTokenRules
 
 __all__ = ["Column", "DamageToken", "LocDeck", "Ruleset", "load_ruleset"]
@@ -56,16 +57,6 @@ class CrashDamage(StrictModel):
 
     base: int = Field(description="Subtracted from gear + L.")
     danger: dict[str, int] = Field(description="L per tile danger level.")
-
-
-class Column(StrictModel):
-    """One surface column of a dashboard (DASH-1)."""
-
-    gears: list[int] = Field(description="Gear dice available (values).")
-    brake: int = Field(ge=0, description="Brake dice per turn.")
-    coast: int = Field(ge=0, description="Coast (or leader) dice per turn.")
-    boost: int = Field(ge=0, description="Boost dice per turn.")
-    danger_limit: int = Field(ge=1, description="Danger results that make a loss of control.")
 
 
 class CarSpec(StrictModel):

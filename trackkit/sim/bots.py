@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Literal
 
 from trackkit.rules.dashboard import Dashboard
+from trackkit.rules.dice import Die
 from trackkit.rules.plans import (
     Plan,
     PlanBuilder,
@@ -30,7 +31,7 @@ from trackkit.rules.plans import (
     PruneMove,
     legal_plans,
 )
-from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView
+from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView, roll_units, sisu_ready
 from trackkit.rules.risk import RiskSoFar, flat_out_risk
 from trackkit.rules.track import Track
 from trackkit.sim.memo import PlanMemo
@@ -61,6 +62,9 @@ class _Road:
     """Per space: the highest speed from which that corner can still be taken."""
     sideways: frozenset[tuple[str, str]]
     """Steps from a lane space to the other lane (a lane change on a straight)."""
+    ahead: dict[str, tuple[tuple[bool, float], ...]]
+    """Per space, for k = 0..MAX_STEPS more moves: whether the finish may be within reach,
+    and the furthest progress that may be: an upper bound for the planner's search."""
 
 
 _ROADS: dict[int, tuple[Track, _Road]] = {}
@@ -93,7 +97,32 @@ def _road(track: Track) -> _Road:
         and spaces[b].kind == "lane"
         and spaces[a].sides != spaces[b].sides
     )
-    road = _Road(look, target, sideways)
+    # furthest progress and the finish within k moves, k = 0..MAX_STEPS: a move is one step
+    # of the graph, or onto a jump space and on one or two more (JUMP-1)
+    moves: dict[str, set[str]] = {}
+    for n in spaces:
+        reach: set[str] = set()
+        for succ, _climb in track.successors[n]:
+            reach.add(succ)
+            if spaces[succ].jump:
+                for one, _c in track.successors[succ]:
+                    reach.add(one)
+                    reach.update(two for two, _c2 in track.successors[one])
+        moves[n] = reach
+    layer = {n: (info.finished, info.progress) for n, info in spaces.items()}
+    layers = [layer]
+    for _ in range(MAX_STEPS):
+        prev = layers[-1]
+        nxt = {}
+        for n in spaces:
+            fin, most = prev[n]
+            for m in moves[n]:
+                f2, m2 = prev[m]
+                fin, most = fin or f2, max(most, m2)
+            nxt[n] = (fin, most)
+        layers.append(nxt)
+    ahead = {n: tuple(layers[k][n] for k in range(MAX_STEPS + 1)) for n in spaces}
+    road = _Road(look, target, sideways, ahead)
     if len(_ROADS) >= 16:  # a long-lived process that loads many stages keeps the last few
         _ROADS.clear()
     _ROADS[id(track)] = (track, road)
@@ -215,30 +244,39 @@ class Cautious(_Bot):
 
 
 class _CarefulPolicy(DefaultPolicy):
-    """Secure a step that could reach the danger limit; stop if it cannot pay."""
+    """Secure dice that could reach the danger limit; stop before a step if it cannot pay.
+
+    Rolling one by one, each die (or pair rolled together) is asked about on its own
+    (TURN-5): the risk weighed is that of the step's dice still to roll, these first.
+    """
 
     def __init__(self, ctx: PlanContext) -> None:
         self.ctx = ctx
 
     def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
-        need = view.step.limit - view.dangers - (1 if view.step.cloud else 0)
-        p = _p_at_least(self.ctx, view.step, need)
-        if view.step.jump_risk and view.step.dice:  # JUMP-1: its own danger face is enough
-            first = view.step.dice[0]
+        step = view.step
+        need = step.limit - view.dangers - (1 if step.cloud and view.unit == 0 else 0)
+        if len(step.dice) == len(view.dice):
+            rest = view.dice  # one die, or dice rolled together: nothing after them
+        else:
+            rest = tuple(d for u in roll_units(step)[view.unit :] for d in u)
+        p = _p_at_least(self.ctx, rest, need)
+        if step.jump_risk and view.unit == 0 and step.dice:  # JUMP-1: its face is enough
+            first = step.dice[0]
             p = max(p, self.ctx.ruleset.danger_probability(first.kind, first.value))
         if p <= 0.1:
             return "roll"
         if view.second_tokens >= view.cost_to_secure:
             return "secure"
-        return "stop" if view.step_index > 0 else "roll"
+        return "stop" if view.can_stop and view.step_index > 0 else "roll"
 
 
-def _p_at_least(ctx: PlanContext, step: PlanStep, need: int) -> float:
-    """Chance that a step's dice show at least ``need`` danger faces."""
+def _p_at_least(ctx: PlanContext, dice: tuple[Die, ...], need: int) -> float:
+    """Chance that ``dice`` show at least ``need`` danger faces."""
     if need <= 0:
         return 1.0
     odds = ctx.ruleset.danger_odds
-    probs = tuple([odds[d.kind, d.value] for d in step.dice])
+    probs = tuple([odds[d.kind, d.value] for d in dice])
     return _tail(probs, need)
 
 
@@ -279,7 +317,7 @@ def _greedy(ctx: PlanContext, *, max_risk: float) -> tuple[Plan, set[str] | None
     keep, keep_move = pruners(ctx)
     builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
     score_of = _scorer(ctx)
-    sisu = ctx.car.sisu_token
+    sisu = sisu_ready(ctx)
     risk = RiskSoFar()
     dead = _dead_ends(ctx)
     stuck_after = _stuck_after(ctx)
@@ -313,8 +351,9 @@ def _pick(ctx: PlanContext, *, max_risk: float) -> Plan:
     """The best-scoring plan within ``max_risk``; else the least risky one."""
     best: tuple[float, Plan] | None = None
     safest: tuple[float, float, Plan] | None = None
+    sisu = sisu_ready(ctx)
     for score, plan in _candidates(ctx):
-        risk = flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token)
+        risk = flat_out_risk(ctx, plan, sisu=sisu)
         if risk <= max_risk and (best is None or score > best[0]):
             best = (score, plan)
         if safest is None or (risk, -score) < (safest[0], -safest[1]):
@@ -338,14 +377,78 @@ class Planner(_Bot):
         return Choice(self.plan(ctx), Mode.FLAT_OUT, DefaultPolicy())
 
     def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
-        """The plan of the best expected value among the pruned legal plans."""
-        best: tuple[float, Plan] | None = None
+        """The plan of the best expected value among the pruned legal plans.
+
+        A branch-and-bound walk of the plans :func:`_candidates` weighs, in the same
+        order: the risk only grows as a plan goes on, and the road ahead bounds its score,
+        so plans that cannot beat the best so far are not walked. The same plan as
+        weighing every candidate (ties go to the first, as there).
+        """
+        best = _bounded_best(ctx)
+        if best is not None:
+            return best, None
+        chosen: tuple[float, Plan] | None = None  # no sensible plan: the fallbacks
+        sisu = sisu_ready(ctx)
         for score, plan in _candidates(ctx):
-            risk = flat_out_risk(ctx, plan, sisu=ctx.car.sisu_token)
+            risk = flat_out_risk(ctx, plan, sisu=sisu)
             value = (1 - risk) * score - risk * LOC_COST_MM
-            if best is None or value > best[0]:
-                best = (value, plan)
-        return (best[1] if best else Plan(())), None
+            if chosen is None or value > chosen[0]:
+                chosen = (value, plan)
+        return (chosen[1] if chosen else Plan(())), None
+
+
+def _bounded_best(ctx: PlanContext) -> Plan | None:
+    """The planner's choice among the pruned plans that do not leave it stuck, or None.
+
+    A depth-first walk of the plans of :func:`legal_plans` (the same order), with two cuts
+    that never change the choice, since it goes to the first plan of the best value:
+
+    - a plan's risk only grows as it goes on and the road ahead bounds its score, so the
+      plans that go on from one that cannot lead to a better value are not walked;
+    - a plan whose state (:meth:`PlanBuilder.state`) and risk so far are those of an
+      earlier one (the same dice, another lane) has the same continuations, the same
+      values, later: it is not walked either.
+
+    None when there is no such plan (:func:`_candidates` then falls back to others).
+    """
+    keep, keep_move = pruners(ctx)
+    score_of = _scorer(ctx)
+    stuck_after = _stuck_after(ctx)
+    sisu = sisu_ready(ctx)
+    ahead = _road(ctx.track).ahead
+    here = ctx.car.space
+    assert here is not None
+    start = ctx.track.spaces[here].progress
+    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
+    best: list[tuple[float, Plan]] = []
+    seen: set[Hashable] = set()
+
+    def walk(risk: RiskSoFar, n: int) -> None:
+        for step in builder.options():
+            grown = risk.then(ctx, step)
+            r = grown.value(ctx, sisu=sisu)
+            value = None
+            if not stuck_after(step):
+                value = (1 - r) * score_of(step) - r * LOC_COST_MM
+                if not best or value > best[0][0]:
+                    best[:] = [(value, builder.plan(step))]
+            if n + 1 >= MAX_STEPS or step.loc is not None or step.finishes or step.free:
+                continue
+            if best:
+                finish, most = ahead[step.space][MAX_STEPS - n - 1]
+                top = 1e6 + 60.0 if finish else most - start + 48.0  # finish, or gain + 8 * 6
+                bound = (1 - r) * max(top, -LOC_COST_MM) - r * LOC_COST_MM  # risk only grows
+                if bound <= best[0][0] - 1e-9:
+                    continue
+            builder.push(step)
+            key = (builder.state(), grown.key())
+            if key not in seen:
+                seen.add(key)
+                walk(grown, n + 1)
+            builder.pop()
+
+    walk(RiskSoFar(), 0)
+    return best[0][1] if best else None
 
 
 Bot = Cautious | Aggressive | Planner

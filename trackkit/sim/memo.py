@@ -8,9 +8,9 @@ The memo is exact: a race played with it is the race played without it
 
 A position is looked up in two parts:
 
-- its own part: the bot and the car's dashboard; the car's space, gear,
-  damage and SISU token; whether it leads the round; the mud tokens that count for it
-  (SHORTCUT-2);
+- its own part: the bot and the car's dashboard (what it allows); the car's space, gear,
+  damage, and whether it could flip a SISU token (LOC-7); whether it leads the round; the
+  mud tokens that count for it (SHORTCUT-2);
 - the other cars, but only where they could have changed the search. A search that says
   which spaces' traffic it read (:attr:`~trackkit.rules.plans.PlanBuilder.examined`)
   depends on the cars on those spaces, on spaces overlapping or beside them and in their
@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable
 
 from trackkit.rules.plans import Plan, PlanContext
+from trackkit.rules.resolve import sisu_ready
 from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.track import Track
 
@@ -146,7 +147,7 @@ class PlanMemo:
             car.space,
             car.gear,
             car.damage,
-            car.sisu_token,
+            car.sisu_token and sisu_ready(ctx),
             car.on_track,
             car.finished,
             ctx.leader,

@@ -4,16 +4,18 @@ Each turn is a transition between turn-end states (space, gear): a legal plan of
 alone on the stage, pruned like the bots' (speeds near what the next corner allows), that
 does not lose control on a track element. Its cost is the time card of the gear it ends in
 less one second per gear or coast die rolled flat out (every roll assumed safe, TURN-4,
-TIME-2). Dijkstra finds the cheapest way from the start grid past the finish line.
+TIME-2). Dijkstra finds the cheapest way from the start grid past the finish line. The
+plans of a turn are walked as :func:`~trackkit.rules.plans.turn_ends` does, merging those
+that reach the same position inside the turn: the cost of a turn end only needs the most
+dice it can be reached with.
 """
 
 from __future__ import annotations
 
 import heapq
 
-from trackkit.rules.dashboard import dashboard
-from trackkit.rules.dice import DieKind
-from trackkit.rules.plans import PlanContext, legal_plans
+from trackkit.rules.dashboard import Dashboard, dashboard
+from trackkit.rules.plans import PlanContext, turn_ends
 from trackkit.rules.state import CarState
 from trackkit.sim.bots import MAX_STEPS, pruners
 from trackkit.sim.race import Prepared
@@ -21,10 +23,19 @@ from trackkit.sim.race import Prepared
 __all__ = ["par_time"]
 
 
-def par_time(prepared: Prepared, *, car: str = "dirt", max_states: int = 20_000) -> int | None:
-    """Seconds of the fastest risk-free run, or None if no run reaches the finish."""
+def par_time(
+    prepared: Prepared,
+    *,
+    car: str | Dashboard = "dirt",
+    max_states: int = 20_000,
+) -> int | None:
+    """Seconds of the fastest risk-free run, or None if no run reaches the finish.
+
+    ``car`` is a printed car of the ruleset or a dashboard (a hillclimb's par uses
+    :func:`~trackkit.sim.garage.unlimited_bound`, richer than any Unlimited board).
+    """
     rules = prepared.ruleset
-    board = dashboard(car, rules)
+    board = car if isinstance(car, Dashboard) else dashboard(car, rules)
     if not prepared.start:
         return None
     start = prepared.start[0]
@@ -41,15 +52,12 @@ def par_time(prepared: Prepared, *, car: str = "dirt", max_states: int = 20_000)
         seen += 1
         ctx = PlanContext(prepared.track, board, rules, CarState(0, space, gear))
         keep, keep_move = pruners(ctx)
-        for plan in legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move):
-            last = plan.steps[-1]
-            if any(s.loc for s in plan.steps):
-                continue
-            gears = [d for d in plan.dice if d.kind is DieKind.GEAR]
-            card = rules.time_cards[max(1, min(last.speed if gears else gear, 6))]
-            earned = sum(1 for d in plan.dice if d.earns_second) * rules.second_token_seconds
+        ends = turn_ends(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move)
+        for (end, speed, finishes, gears), moved in ends.items():
+            card = rules.time_cards[max(1, min(speed if gears else gear, 6))]
+            earned = moved * rules.second_token_seconds  # a die a move (TURN-4)
             new = cost + max(0, card - earned)
-            key = (finished, 0) if last.finishes else (last.space, last.speed)
+            key = (finished, 0) if finishes else (end, speed)
             if new < best.get(key, 1 << 30):
                 best[key] = new
                 heapq.heappush(queue, (new, key[0], key[1]))

@@ -10,6 +10,7 @@ from trackkit.catalogue import finding
 from trackkit.models.findings import Finding, Location
 from trackkit.models.stage import Kind
 from trackkit.rules.track import Track
+from trackkit.sim.garage import stage_profile, unlimited_bound
 from trackkit.sim.par import par_time
 from trackkit.sim.race import Settings, prepare
 from trackkit.sim.stats import run_many, summarize_races
@@ -50,8 +51,11 @@ def playability(
         reason: sum(d["dnf"][reason] for d in doc["time"]["drivers"])
         for reason in doc["time"]["drivers"][0]["dnf"]
     }
+    hillclimb = report.kind is Kind.HILLCLIMB
+    # a hillclimb is raced with Unlimited dashboards: its par is that of the richest one
+    par_car = unlimited_bound(stage_profile(prepared.track)) if hillclimb else "dirt"
     extras = {
-        "par_time": par_time(prepared),
+        "par_time": par_time(prepared, car=par_car),
         "par_time_note": PAR_TIME_NOTE,
         "simulation": {
             "races": races,

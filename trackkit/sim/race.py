@@ -16,11 +16,13 @@ Examples
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from trackkit.rules.dashboard import Dashboard, dashboard
+from trackkit.models.car import CarFile
+from trackkit.rules.cars import car_dashboard
+from trackkit.rules.dashboard import Dashboard, UnlimitedDashboard, dashboard
 from trackkit.rules.plans import PlanContext
 from trackkit.rules.resolve import Event, resolve, stage_time
 from trackkit.rules.ruleset import Ruleset, load_ruleset
@@ -28,10 +30,18 @@ from trackkit.rules.state import CarState, OtherCar
 from trackkit.rules.table import Table, new_table
 from trackkit.rules.track import Track
 from trackkit.sim.bots import MAX_STEPS, Bot, make_bot
+from trackkit.sim.garage import (
+    build_unlimited,
+    next_level,
+    stage_profile,
+    surface_order,
+    unlimited_dashboard,
+)
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
 
 __all__ = [
+    "UNLIMITED",
     "Dnf",
     "DriverResult",
     "DriverSpec",
@@ -44,13 +54,27 @@ __all__ = [
 ]
 
 
+#: The car id of a bot-built Unlimited dashboard (the default for hillclimbs, DASH-3).
+UNLIMITED = "unlimited"
+
+
 @dataclass(frozen=True, slots=True)
 class DriverSpec:
-    """A driver: a car (dashboard id) and a driving style (bot)."""
+    """A driver: a car and a driving style (bot).
+
+    ``car`` is a printed car of the ruleset (``dirt``, ``r5``), :data:`UNLIMITED` (the bot
+    builds an Unlimited dashboard for the stage and may rebuild it between attempts,
+    :mod:`trackkit.sim.garage`), or a car file (:class:`~trackkit.models.car.CarFile`).
+    """
 
     name: str
-    car: str = "dirt"
+    car: str | CarFile = "dirt"
     bot: str = "cautious"
+
+    @property
+    def car_label(self) -> str:
+        """How reports name the car: its id, or the car file's name."""
+        return self.car if isinstance(self.car, str) else self.car.name
 
 
 #: Rounds a race lasts at most (``simulate --max-rounds``): cars still racing then are DNF.
@@ -76,12 +100,18 @@ class Settings:
         cls,
         players: int = 4,
         *,
-        cars: tuple[str, ...] = ("dirt",),
+        cars: tuple[str | CarFile, ...] | None = None,
         bots: tuple[str, ...] = ("cautious",),
         hillclimb: bool = False,
         max_rounds: int = MAX_ROUNDS,
     ) -> Settings:
-        """``players`` drivers cycling through the given cars and bots."""
+        """``players`` drivers cycling through the given cars and bots.
+
+        Without ``cars``, a hillclimb is driven with Unlimited dashboards the bots build
+        (:data:`UNLIMITED`, DASH-3) and a rally with the DIRT default car.
+        """
+        if not cars:
+            cars = (UNLIMITED,) if hillclimb else ("dirt",)
         drivers = tuple(
             DriverSpec(f"driver {i + 1}", cars[i % len(cars)], bots[i % len(bots)])
             for i in range(players)
@@ -173,6 +203,10 @@ class DriverResult:
     """Why its race ended early (None: it made every attempt)."""
     stuck: StuckSpot | None = None
     """Where and why it got stuck (``out`` is :attr:`Dnf.STUCK`)."""
+    boards: list[UnlimitedDashboard | None] = field(default_factory=list)
+    """The Unlimited board of each attempt it started (None: a printed or fixed car)."""
+    sisu_spent: bool = False
+    """Whether its SISU token has been flipped in the rally so far (LOC-7)."""
 
     @property
     def best(self) -> int | None:
@@ -201,6 +235,53 @@ class _Seat:
     waiting_since: int | None = None
     stayed: bool = False
     """Its last turn was on the track and it did not move (blocked, or no plan)."""
+    level: int = 0
+    """Tokens more (or fewer) than its bot's own build (:func:`~trackkit.sim.garage.next_level`)."""
+    surfaces: tuple[str, ...] = ()
+    """The track-type tokens of its Unlimited board, best first (drawn once per race)."""
+    sisu_spent: bool = False
+    """Its SISU token was flipped earlier in the rally (LOC-7)."""
+    losses_before: int = 0
+    """Losses of control before this attempt (the rebuild reads the attempt's own)."""
+
+
+_FILE_BOARDS: dict[int, tuple[CarFile, Dashboard]] = {}
+
+
+def _file_board(car: CarFile) -> Dashboard:
+    """A car file's dashboard, made once per car (plan memos and stuck checks key by it)."""
+    hit = _FILE_BOARDS.get(id(car))
+    if hit is None or hit[0] is not car:
+        if len(_FILE_BOARDS) >= 64:
+            _FILE_BOARDS.clear()
+        hit = _FILE_BOARDS[id(car)] = (car, car_dashboard(car))
+    return hit[1]
+
+
+def _board_for(prepared: Prepared, seat: _Seat) -> Dashboard:
+    """The dashboard ``seat`` drives its next attempt with (DASH-1, DASH-3, HILLCLIMB-3)."""
+    car = seat.spec.car
+    if isinstance(car, CarFile):
+        return _file_board(car)
+    if car != UNLIMITED:
+        return dashboard(car, prepared.ruleset)
+    profile = stage_profile(prepared.track)
+    board = build_unlimited(
+        profile,
+        seat.spec.bot,
+        level=seat.level,
+        sisu=not (seat.sisu_spent and prepared.ruleset.sisu_once_per == "rally"),
+        surfaces=seat.surfaces,
+    )
+    return unlimited_dashboard(board)
+
+
+def _new_attempt(prepared: Prepared, seat: _Seat, i: int) -> CarState:
+    """A car at the start, its SISU token face up if it has one and may use it (LOC-7)."""
+    spent = seat.sisu_spent and prepared.ruleset.sisu_once_per == "rally"
+    # rule: LOC-7 (once per rally, or given back at each stage: a hillclimb attempt is a
+    # run of the stage); the token is the dashboard's: a car without one has none
+    return CarState(car_id=i, space=None, sisu_token=bool(seat.board.sisu) and not spent)
 
 
 def _occupied(seats: list[_Seat], me: int) -> set[str]:
@@ -231,28 +312,43 @@ def _play_order(prepared: Prepared, seats: list[_Seat], on_stage: list[int]) -> 
     return sorted(on_stage, key=key)
 
 
+#: A seat's dashboard before it is built (replaced at once).
+_PENDING = Dashboard("pending", {})
+
 #: Called after every turn with (round, driver, every car's state): tests check invariants.
 Observer = Callable[[int, int, tuple[CarState, ...]], None]
 
 
 def run_race(
-    prepared: Prepared, settings: Settings, seed: int, *, observe: Observer | None = None
+    prepared: Prepared,
+    settings: Settings,
+    seed: int,
+    *,
+    observe: Observer | None = None,
+    sisu_spent: Sequence[bool] = (),
 ) -> RaceResult:
-    """Race ``settings.drivers`` on the stage; the same seed gives the same race."""
+    """Race ``settings.drivers`` on the stage; the same seed gives the same race.
+
+    ``sisu_spent`` says, per driver, whether its SISU token was flipped on an earlier stage
+    of the rally: with ``sisu_once_per: rally`` it stays flipped (LOC-7).
+    """
     rng = random.Random(seed)
     rules, track = prepared.ruleset, prepared.track
     reach = reach_of(track)
     table: Table = new_table(rules, rng)
-    seats = [
-        _Seat(
-            d,
-            make_bot(d.bot, prepared.memo),
-            dashboard(d.car, rules),
-            CarState(car_id=i, space=None, sisu_token=False),
-        )
-        for i, d in enumerate(settings.drivers)
-    ]
-    results = [DriverResult(d.name, d.car, d.bot) for d in settings.drivers]
+    seats = []
+    results = []
+    for i, d in enumerate(settings.drivers):
+        seat = _Seat(d, make_bot(d.bot, prepared.memo), _PENDING, CarState(car_id=i, space=None))
+        seat.sisu_spent = bool(sisu_spent[i]) if i < len(sisu_spent) else False
+        if d.car == UNLIMITED:  # rule: DASH-3 (built for the stage before the first turn)
+            seat.surfaces = surface_order(stage_profile(track), rng)
+        seat.board = _board_for(prepared, seat)
+        seat.car = _new_attempt(prepared, seat, i)
+        seats.append(seat)
+        result = DriverResult(d.name, d.car_label, d.bot, sisu_spent=seat.sisu_spent)
+        result.boards.append(seat.board.unlimited)
+        results.append(result)
     log: list[TurnLog] = []
     finish_order: list[int] = []
     rnd = 0
@@ -312,7 +408,13 @@ def run_race(
                     table = replace(
                         table, mud=tuple((t, -1 if d == i else d) for t, d in table.mud)
                     )
-                    seat.car = CarState(car_id=i, space=None)
+                    if seat.spec.car == UNLIMITED:  # rule: HILLCLIMB-3 (may rebuild it)
+                        losses = len(results[i].losses) - seat.losses_before
+                        seat.level = next_level(seat.level, losses)
+                        seat.board = _board_for(prepared, seat)
+                    seat.losses_before = len(results[i].losses)
+                    results[i].boards.append(seat.board.unlimited)
+                    seat.car = _new_attempt(prepared, seat, i)
                     seat.waiting_since = rnd
                     if i in finish_order:
                         finish_order.remove(i)
@@ -380,6 +482,8 @@ def _turn(
     outcome = resolve(ctx, choice.plan, choice.mode, rng, table=table, policy=choice.policy)
     seat.car = outcome.car
     res = results[i]
+    if car.sisu_token and not outcome.car.sisu_token:  # rule: LOC-7 (flipped for good)
+        seat.sisu_spent = res.sisu_spent = True
     res.turns += 1
     seat.stayed = not choice.plan.steps
     if not choice.plan.steps:

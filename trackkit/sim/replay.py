@@ -9,15 +9,16 @@ replay is never written larger than a replay file may be
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from trackkit.errors import TrackkitError
-from trackkit.formats.source import MAX_REPLAY_BYTES, read_json
+from trackkit.formats.source import MAX_REPLAY_BYTES, format_loc, read_json
+from trackkit.models.car import CarFile
 from trackkit.models.stage import Stage
+from trackkit.rules.cars import car_problems
 from trackkit.rules.track import Track
 from trackkit.sim.race import DriverSpec, RaceResult, Settings, prepare, run_race
 from trackkit.sim.stats import race_seed
@@ -44,9 +45,14 @@ MAX_RACES = 100_000
 MAX_RACE_SEED = race_seed(MAX_SEED, MAX_RACES)
 
 
+def _driver_dict(d: DriverSpec) -> dict[str, Any]:
+    car = d.car if isinstance(d.car, str) else d.car.model_dump(mode="json", exclude_none=True)
+    return {"name": d.name, "car": car, "bot": d.bot}  # a car file is kept whole
+
+
 def _settings_dict(settings: Settings) -> dict[str, Any]:
     return {
-        "drivers": [asdict(d) for d in settings.drivers],
+        "drivers": [_driver_dict(d) for d in settings.drivers],
         "hillclimb": settings.hillclimb,
         "attempts": settings.attempts,
         "max_rounds": settings.max_rounds,
@@ -108,7 +114,7 @@ class ReplayError(TrackkitError, ValueError):
 class _ReplayDriver(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=200, description="Driver name.")
-    car: str = Field(description="Car (dashboard) id.")
+    car: str | CarFile = Field(description="Car id, or the whole car file.")
     bot: str = Field(description="Bot name.")
 
 
@@ -164,6 +170,11 @@ def check_replay(doc: object) -> tuple[bool, str]:
     if not report.valid:
         raise ReplayError(f"the recorded stage has errors ({', '.join(report.codes)})")
     raw = rep.settings
+    for d in raw.drivers:
+        problems = car_problems(d.car) if isinstance(d.car, CarFile) else []
+        if problems:
+            loc, message = problems[0]
+            raise ReplayError(f"broken car of {d.name!r} at {format_loc(loc)}: {message}")
     settings = Settings(
         tuple(DriverSpec(d.name, d.car, d.bot) for d in raw.drivers),
         hillclimb=raw.hillclimb,

@@ -7,8 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 from trackkit.errors import TrackkitError
+from trackkit.models.car import CarFile
 from trackkit.models.findings import Severity
 from trackkit.models.stage import Kind, Stage
+from trackkit.rules.cars import CarMismatch, stage_problems
 from trackkit.rules.track import Track
 from trackkit.sim.race import MAX_ROUNDS, Settings, prepare, run_race
 from trackkit.sim.replay import replay_document
@@ -37,7 +39,7 @@ def simulate_files(
     players: int,
     races: int,
     seed: int,
-    cars: tuple[str, ...],
+    cars: tuple[str | CarFile, ...] | None,
     bots: tuple[str, ...],
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
@@ -48,13 +50,19 @@ def simulate_files(
 ) -> tuple[dict[str, Any], str | None]:
     """Race every stage ``races`` times; several stages make a rally (times add up).
 
-    ``kind`` overrides each stage's own event kind (see ``validate``); ``note`` is told,
-    in words, how a stage's kind was inferred when its file gives none.
+    ``cars`` cycle over the drivers: ruleset car ids, ``unlimited`` (the bots build
+    Unlimited dashboards) or car files; None: Unlimited dashboards on a hillclimb, the
+    DIRT car on a rally (DASH-3). ``kind`` overrides each stage's own event kind (see
+    ``validate``); ``note`` is told, in words, how a stage's kind was inferred when its
+    file gives none. In a rally a driver's SISU token, once flipped, stays flipped on the
+    later stages (``sisu_once_per: rally``, LOC-7).
 
     Raises
     ------
     SimulationError
         If any stage has errors (none is raced then).
+    CarMismatch
+        If an Unlimited car file has track-type tokens for other surfaces than a stage's.
     """
     per_stage: list[list[RaceSummary]] = []
     docs = []
@@ -74,7 +82,16 @@ def simulate_files(
             + ": not raced (the fixes are in the findings)",
             invalid,
         )
-    for stage, report in zip(stages, reports, strict=True):
+    tracks = [Track.from_graph(r.graph, r.layout) for r in reports]
+    for car in cars or ():
+        if isinstance(car, CarFile):
+            for track, name in zip(tracks, names, strict=True):
+                surfaces = {info.surface for info in track.spaces.values()}
+                problem = stage_problems(car, surfaces)
+                if problem is not None:
+                    raise CarMismatch(car, f"{problem}; the stage is {name}")
+    spent: list[tuple[bool, ...]] | None = None
+    for stage, report, track in zip(stages, reports, tracks, strict=True):
         settings = Settings.default(
             players,
             cars=cars,
@@ -83,11 +100,22 @@ def simulate_files(
             max_rounds=max_rounds,
         )
         layout = report.layout
-        prepared = prepare(Track.from_graph(report.graph, layout))
-        results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs, progress=progress)
+        prepared = prepare(track)
+        results = run_many(
+            prepared,
+            settings,
+            races=races,
+            seed=seed,
+            jobs=jobs,
+            progress=progress,
+            sisu_spent=spent,
+        )
         per_stage.append(results)
+        spent = [r.sisu_spent for r in results]
         tiles = {t.index: t.face_id for t in layout.chain if t.index is not None}
-        docs.append(summarize_races(results, settings, seed=seed, tiles=tiles))
+        docs.append(
+            summarize_races(results, settings, seed=seed, tiles=tiles, ruleset=prepared.ruleset)
+        )
         if want_replay and replay_text is None:
             first = run_race(prepared, settings, race_seed(seed, 0))
             replay_text = replay_document(stage, settings, race_seed(seed, 0), first)

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from trackkit.models.car import CarFile
+from trackkit.rules.cars import car_dashboard
+from trackkit.rules.dashboard import UnlimitedDashboard, dashboard
+from trackkit.rules.ruleset import Ruleset, load_ruleset
+from trackkit.sim.garage import unlimited_dashboard
 from trackkit.sim.race import Dnf, Prepared, RaceResult, Settings, run_race
 
 __all__ = ["RaceSummary", "race_seed", "run_many", "summarize_races"]
@@ -35,6 +40,10 @@ class RaceSummary:
     """Per driver: why it did not finish (a :class:`~trackkit.sim.race.Dnf`), or None."""
     spots: tuple[tuple[int, str, str, str], ...] = ()
     """Where cars got stuck: (tile index, tile id, space, cause)."""
+    boards: tuple[tuple[UnlimitedDashboard | None, ...], ...] = ()
+    """Per driver, the Unlimited board of each attempt (None: its printed or fixed car)."""
+    sisu_spent: tuple[bool, ...] = ()
+    """Per driver: its SISU token was flipped by the end of the race (LOC-7)."""
 
 
 def _summary(result: RaceResult) -> RaceSummary:
@@ -54,12 +63,27 @@ def _summary(result: RaceResult) -> RaceSummary:
             for d in drivers
             if d.stuck is not None
         ),
+        boards=tuple(tuple(d.boards) for d in drivers),
+        sisu_spent=tuple(d.sisu_spent for d in drivers),
     )
 
 
-def _run_chunk(args: tuple[Prepared, Settings, int, list[int]]) -> list[RaceSummary]:
-    prepared, settings, seed, indices = args
-    return [_summary(run_race(prepared, settings, race_seed(seed, i))) for i in indices]
+#: Per race index: each driver's SISU token already flipped on an earlier stage (LOC-7).
+Carry = Mapping[int, Sequence[bool]]
+
+
+def _run_chunk(
+    args: tuple[Prepared, Settings, int, list[int], Carry | None],
+) -> list[RaceSummary]:
+    prepared, settings, seed, indices, carry = args
+    return [
+        _summary(
+            run_race(
+                prepared, settings, race_seed(seed, i), sisu_spent=carry.get(i, ()) if carry else ()
+            )
+        )
+        for i in indices
+    ]
 
 
 _WORKER: dict[str, object] = {}
@@ -70,11 +94,11 @@ def _init_worker(prepared: Prepared, settings: Settings) -> None:
     _WORKER["prepared"], _WORKER["settings"] = prepared, settings
 
 
-def _run_in_worker(args: tuple[int, list[int]]) -> list[RaceSummary]:
-    seed, indices = args
+def _run_in_worker(args: tuple[int, list[int], Carry | None]) -> list[RaceSummary]:
+    seed, indices, carry = args
     prepared, settings = _WORKER["prepared"], _WORKER["settings"]
     assert isinstance(prepared, Prepared) and isinstance(settings, Settings)
-    return _run_chunk((prepared, settings, seed, indices))
+    return _run_chunk((prepared, settings, seed, indices, carry))
 
 
 def run_many(
@@ -85,17 +109,20 @@ def run_many(
     seed: int,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    sisu_spent: Sequence[Sequence[bool]] | None = None,
 ) -> list[RaceSummary]:
     """Run ``races`` races; with ``jobs`` > 1 in worker processes, with the same results.
 
     Race ``i`` always uses the seed ``race_seed(seed, i)``, so how races are shared out
-    between processes changes nothing in the result.
+    between processes changes nothing in the result. ``sisu_spent[i]`` (a rally's later
+    stage) says whose SISU token race ``i`` starts with already flipped.
     """
     indices = list(range(races))
+    carry: Carry | None = dict(enumerate(sisu_spent)) if sisu_spent else None
     if jobs <= 1 or races < 2:
         out = []
         for i in indices:
-            out.extend(_run_chunk((prepared, settings, seed, [i])))
+            out.extend(_run_chunk((prepared, settings, seed, [i], carry)))
             if progress:
                 progress(1)
         return out
@@ -105,7 +132,8 @@ def run_many(
     with ProcessPoolExecutor(
         max_workers=jobs, initializer=_init_worker, initargs=(prepared, settings)
     ) as pool:
-        for part in pool.map(_run_in_worker, [(seed, p) for p in parts]):
+        args = [(seed, p, {i: carry[i] for i in p if i in carry} if carry else None) for p in parts]
+        for part in pool.map(_run_in_worker, args):
             results.extend(part)
             if progress:
                 progress(len(part))
@@ -131,19 +159,40 @@ def _dist(values: Sequence[float]) -> dict[str, float | int | None]:
     }
 
 
+def _dashboards(
+    races: Sequence[RaceSummary], i: int, car: str | CarFile, ruleset: Ruleset
+) -> list[dict[str, Any]]:
+    """The dashboards driver ``i`` used, with how many attempts each: most used first."""
+    used = Counter(b for r in races if r.boards for b in r.boards[i])
+    out = []
+    for board, n in used.items():
+        if board is not None:
+            dash = unlimited_dashboard(board)
+        elif isinstance(car, CarFile):
+            dash = car_dashboard(car)
+        else:
+            dash = dashboard(car, ruleset)
+        out.append({"dashboard": dash.short(), "attempts": n, "layout": dash.layout()})
+    return sorted(out, key=lambda e: (-e["attempts"], e["dashboard"]))
+
+
 def summarize_races(
     races: Sequence[RaceSummary],
     settings: Settings,
     *,
     seed: int,
     tiles: dict[int, str],
+    ruleset: Ruleset | None = None,
 ) -> dict[str, Any]:
     """The JSON document of ``trackkit simulate`` (DESIGN.md); deterministic for a seed.
 
     ``tiles`` maps each tile's number in driving order to its face id; the document
     names the stage by them (``"stage": {"tiles": [...]}``), so that a reader such as
-    ``trackkit render --heat`` can tell a simulation of another stage.
+    ``trackkit render --heat`` can tell a simulation of another stage. Each driver's
+    ``dashboards`` say which dashboards it drove (``dashboard``: in a few words,
+    ``layout``: as a car file writes it) and in how many attempts.
     """
+    rules = ruleset or load_ruleset("dirt")
     n = len(races)
     drivers = settings.drivers
     per_driver = []
@@ -151,7 +200,7 @@ def summarize_races(
         times = [r.times[i] for r in races if r.times[i] is not None]
         entry: dict[str, Any] = {
             "name": d.name,
-            "car": d.car,
+            "car": d.car_label,
             "bot": d.bot,
             "finish_rate": round(sum(r.finished[i] for r in races) / n, 4) if n else 0.0,
             "time": _dist([float(t) for t in times if t is not None]),
@@ -161,6 +210,7 @@ def summarize_races(
                 for reason in Dnf
             },
         }
+        entry["dashboards"] = _dashboards(races, i, d.car, rules)
         if settings.hillclimb:
             entry["attempts_finished"] = (
                 round(statistics.fmean(len(r.attempts[i]) for r in races), 3) if n else 0
@@ -182,7 +232,7 @@ def summarize_races(
             "players": len(drivers),
             "races": n,
             "seed": seed,
-            "cars": [d.car for d in drivers],
+            "cars": [d.car_label for d in drivers],
             "bots": [d.bot for d in drivers],
             "hillclimb": settings.hillclimb,
             "max_rounds": settings.max_rounds,

@@ -64,18 +64,20 @@ class StuckSpot:
 
 
 def dashboard_key(board: Dashboard) -> Hashable:
-    """What a dashboard allows, as a key: equal keys, equal plans (a race builds new ones)."""
+    """What a dashboard allows, as a key: equal keys, equal plans (a race builds new ones).
+
+    The dice per surface and where leader dice replace coast dice; not the name, the SISU
+    token or the tyres, which no plan depends on (whether the SISU token can be flipped
+    is part of a position, :func:`~trackkit.rules.resolve.sisu_ready`).
+    """
     columns = tuple(
         (s, tuple(c.gears), c.brake, c.coast, c.boost, c.danger_limit)
         for s, c in sorted(board.columns.items())
     )
     return (
-        board.name,
         columns,
         tuple(sorted(board.leader_surfaces)),
         tuple(sorted(board.forced_leader_surfaces)),
-        board.sisu,
-        board.puncture_proof,
     )
 
 
