@@ -82,7 +82,9 @@ def test_the_home_folder_of_another_user_means_no_cache(tmp_path: Path) -> None:
 
 
 @POSIX
-@pytest.mark.parametrize("planted", ["fifo", "folder", "deep", "garbage", "huge"])
+@pytest.mark.parametrize(
+    "planted", ["fifo", "folder", "deep", "garbage", "huge", "number", "empty-list", "one-box"]
+)
 def test_a_cache_file_that_is_not_a_cache_is_not_used(tmp_path: Path, planted: str) -> None:
     env = {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     works_quietly(run(env))  # writes the cache
@@ -96,6 +98,18 @@ def test_a_cache_file_that_is_not_a_cache_is_not_used(tmp_path: Path, planted: s
         cache.write_text("[" * 100_000, encoding="utf-8")
     elif planted == "garbage":
         cache.write_bytes(b"\x00\xff not json")
+    elif planted == "number":
+        cache.write_text("5", encoding="utf-8")
+    elif planted == "empty-list":  # would load an empty library: every tile unknown
+        cache.write_text("[]", encoding="utf-8")
+    elif planted == "one-box":  # valid tile sets, but not all of them
+        import json
+
+        from trackkit.library import TileLibrary
+
+        lib = TileLibrary.load(cache=False)
+        one = lib.tilesets["dirt-core"].model_dump(mode="json", by_alias=True)
+        cache.write_text(json.dumps([one]), encoding="utf-8")
     else:
         with cache.open("wb") as fh:
             fh.truncate(64 * 1024 * 1024)

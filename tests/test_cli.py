@@ -142,8 +142,8 @@ def test_tiles_show_describes_a_gt_face_in_words_and_json():
 def test_tiles_show_describes_a_face_in_words():
     code, out, _ = run("tiles", "show", "224B")
     assert code == 0
-    assert "inner lane 2 space(s) limit 3, outer lane 3 space(s) limit 4" in out
-    assert "shortcut: 2 space(s), limit 5" in out
+    assert "inner lane 2 spaces limit 3, outer lane 3 spaces limit 4" in out
+    assert "shortcut: 2 spaces, limit 5" in out
     code, _, err = run("tiles", "show", "777z")
     assert code == 2 and "unknown tile" in err
 

@@ -67,3 +67,52 @@ def test_ctrl_c_says_interrupted_and_exits_130(jobs: str, tmp_path: Path) -> Non
     assert err.strip().splitlines()[-1] == "trackkit: interrupted"
     assert "Traceback" not in err
     assert replay.read_text(encoding="utf-8") == "old replay"  # nothing half-written
+
+
+@pytest.fixture(scope="module")
+def long_stage(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import yaml
+
+    folder = tmp_path_factory.mktemp("long")
+    # a 42-tile zig-zag: long enough to render for a few seconds at 12,000 px
+    middle = [{"tile": "205a"}, {"tile": "217a", "turn": "left"}, {"tile": "217a", "turn": "right"}]
+    tiles = [{"tile": "202a"}, *(middle * 13), {"tile": "205a"}, {"tile": "203a"}]
+    assert len(tiles) == 42
+    path = folder / "long.yaml"
+    path.write_text(yaml.safe_dump({"format": "trackkit-stage/1", "tiles": tiles}), "utf-8")
+    return path
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+@pytest.mark.parametrize(
+    ("command", "suffix", "extra", "delay"),
+    [
+        ("render", "png", ["--px", "12000"], 0.8),
+        ("render", "png", ["--px", "12000"], 1.6),
+        ("print", "pdf", [], 0.8),
+        ("print", "pdf", [], 1.4),
+    ],
+)
+def test_ctrl_c_while_drawing_says_interrupted_and_keeps_the_old_file(
+    command: str, suffix: str, extra: list[str], delay: float, long_stage: Path, tmp_path: Path
+) -> None:
+    # Cairo writes through a Python callback: a Ctrl-C landing inside it used to be lost
+    # there (a traceback from cffi, cairo's write error, exit 1, or the run going on).
+    out = tmp_path / f"map.{suffix}"
+    out.write_text("old map", encoding="utf-8")
+    proc = subprocess.Popen(
+        [*TRACKKIT, command, str(long_stage), "-o", str(out), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(delay)
+    if proc.poll() is not None:
+        pytest.skip("the drawing finished before the Ctrl-C (a fast machine)")
+    os.killpg(proc.pid, signal.SIGINT)
+    _out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.strip() == "trackkit: interrupted"
+    assert out.read_text(encoding="utf-8") == "old map"
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]  # no temporary file left

@@ -538,8 +538,10 @@ def command_lines(draw: st.DrawFn, files: dict[str, str], out: Path) -> tuple[li
         args.append(draw(st.sampled_from(FLAGS)))
     if draw(st.integers(0, 7)) == 0:  # now and then, something that does not belong
         junk = draw(st.sampled_from(JUNK))
-        args.insert(draw(st.integers(1, len(args))), junk)
-        return args, named, 1
+        at = draw(st.integers(1, len(args)))
+        args.insert(at, junk)
+        # after "--" every argument, options included, is taken for a file
+        return args, named, (len(args) - at - 1 if junk == "--" else 1)
     return args, named, 0
 
 

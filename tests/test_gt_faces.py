@@ -215,7 +215,7 @@ def test_gt_faces_in_words_read_like_the_formats_worked_examples() -> None:
     assert "overlapping spaces (a car on one blocks the other): A1b/B1b" in words("141b")
     junction = words("151a")
     assert "junction: A1c is one space of roads A and B" in junction
-    assert "edge 1: slot(s) 3, 2" in junction and "reading confidence: low" in junction
+    assert "edge 1: slots 3, 2" in junction and "reading confidence: low" in junction
     start = words("102a")
     assert "start-finish line: road A line l1; the race runs toward edge 0" in start
     assert "grid row 1: A3b, A1b" in start

@@ -522,10 +522,23 @@ def test_what_reading_an_editor_file_drops_is_named(tmp_path: Path) -> None:
     result = run("convert", path, "-o", tmp_path / "turini.yaml")
     assert result.exit_code == 0, result.output
     warnings = _warnings(result.stderr)
-    assert len(warnings) == 3
+    assert len(warnings) == 2
     assert any("lowResWidth" in w for w in warnings)
     assert any("tiles[].colour" in w for w in warnings)
-    assert any("tiles[1]" in w and "205b" in w for w in warnings)  # where the token lay
+    # where a token lies is kept (no warning), and written to the native file
+    assert not any("token" in w for w in warnings)
+    written = yaml.safe_load((tmp_path / "turini.yaml").read_text(encoding="utf-8"))
+    tokens = [tok for t in written["tiles"] for tok in t.get("tokens", [])]
+    assert tokens == [{"token": "cloud", "at": [0.25, -0.5], "dir": 0.0}]
+
+
+def test_converting_an_editor_file_with_placed_tokens_warns_about_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "copy.rekee.json"
+    result = run("convert", EXAMPLES / "copilot-rekee.json", "-o", out)
+    assert result.exit_code == 0 and _warnings(result.stderr) == []
+    assert json.loads(out.read_text(encoding="utf-8")) == json.loads(
+        (EXAMPLES / "copilot-rekee.json").read_text(encoding="utf-8")
+    )
 
 
 def test_a_tile_that_moves_in_the_round_trip_is_named(tmp_path: Path) -> None:

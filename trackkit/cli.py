@@ -14,7 +14,7 @@ from typing import Annotated, Any, TextIO, cast
 
 import typer
 
-from trackkit import __version__
+from trackkit import __version__, interrupt
 from trackkit.commands import convert, print_, render, schema, sheet, simulate, tiles, validate
 from trackkit.errors import TrackkitError
 
@@ -73,12 +73,6 @@ class OutputError(TrackkitError):
         self.closed_pipe = isinstance(exc, BrokenPipeError)
 
 
-class Interrupted(BaseException):
-    """Ctrl-C. A BaseException of its own, so that nothing on the way turns it into a
-    message of its own ("Aborted!") or a traceback; outputs are written atomically, so an
-    interrupted run leaves the old file in place."""
-
-
 class _GuardedStream:
     """Standard output that turns a failed write into :class:`OutputError`."""
 
@@ -102,7 +96,7 @@ class _GuardedStream:
 
 
 def _interrupt(signum: int, frame: object) -> None:
-    raise Interrupted
+    interrupt.request()
 
 
 def _report(exc: TrackkitError) -> None:
@@ -115,13 +109,14 @@ def main() -> None:
     """Console entry point: exit 0, 1 or 2 with one message, 130 on Ctrl-C; no traceback."""
     real_stdout = sys.stdout
     sys.stdout = cast(TextIO, _GuardedStream(real_stdout))
+    interrupt.reset()
     previous = signal.signal(signal.SIGINT, _interrupt)
     code = 0
     try:
         app()
     except SystemExit as exc:  # typer's own exit, with the command's status
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    except Interrupted:
+    except interrupt.Interrupted:
         typer.echo("trackkit: interrupted", err=True)
         code = 130
     except TrackkitError as exc:

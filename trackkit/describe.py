@@ -25,6 +25,7 @@ from trackkit.lanes import RoadCut, cut_road
 from trackkit.models.lanes import LaneLayout, LaneRoad
 from trackkit.models.tile import ChicaneSection, CornerSection, FaceKind, SlideSection, TileFace
 from trackkit.spaces import drive
+from trackkit.words import plural
 
 __all__ = [
     "SHAPES",
@@ -276,27 +277,28 @@ def describe_face(face: TileFace) -> str:
     for n, sec in enumerate(road.sections, start=1):
         if isinstance(sec, CornerSection):
             text = (
-                f"corner turning {sec.turn.value}: inner lane {sec.inner.spaces} space(s) "
-                f"limit {sec.inner.limit}, outer lane {sec.outer.spaces} space(s) "
+                f"corner turning {sec.turn.value}: inner lane {plural(sec.inner.spaces, 'space')} "
+                f"limit {sec.inner.limit}, outer lane {plural(sec.outer.spaces, 'space')} "
                 f"limit {sec.outer.limit}"
             )
         elif isinstance(sec, ChicaneSection):
-            text = f"chicane: {sec.spaces} space(s) across both lanes, limit {sec.limit}"
+            text = f"chicane: {plural(sec.spaces, 'space')} across both lanes, limit {sec.limit}"
         elif isinstance(sec, SlideSection):
-            text = f"{sec.rows} slide row(s) (2 lane spaces, or 2 full-width slide spaces)"
+            text = f"{plural(sec.rows, 'slide row')} (2 lane spaces, or 2 full-width slide spaces)"
         else:
             text = (
-                f"{sec.rows} row(s) of 2 lane spaces"
+                f"{plural(sec.rows, 'row')} of 2 lane spaces"
                 if sec.lanes == 2
-                else f"{sec.rows} full-width space(s)"
+                else f"{plural(sec.rows, 'full-width space')}"
             )
         lines.append(f"  section {n}: {text}")
     for sc in road.shortcuts:
         entry = ", ".join(f"{r.section}.{r.row}" for r in sc.entry)
         exit_ = ", ".join(f"{r.section}.{r.row}" for r in sc.exit)
         lines.append(
-            f"  shortcut: {sc.spaces} space(s), limit {sc.limit}, from row(s) {entry} "
-            f"to row(s) {exit_}"
+            f"  shortcut: {plural(sc.spaces, 'space')}, limit {sc.limit}, "
+            f"from {'row' if len(sc.entry) == 1 else 'rows'} {entry} "
+            f"to {'row' if len(sc.exit) == 1 else 'rows'} {exit_}"
         )
     for j in road.jumps:
         lines.append(f"  jump {j.value} on section {j.section} row {j.row} ({j.chevron})")
@@ -572,7 +574,8 @@ def _describe_road(face: TileFace, layout: LaneLayout, road: LaneRoad) -> list[s
             )
     if road.slots:
         slots = "; ".join(
-            f"edge {e}: slot(s) {', '.join(map(str, s))}" for e, s in sorted(road.slots.items())
+            f"edge {e}: {'slot' if len(s) == 1 else 'slots'} {', '.join(map(str, s))}"
+            for e, s in sorted(road.slots.items())
         )
         out.append(f"    uses edge lanes (clockwise slots) {slots}")
     diagonal = sum(1 for st in cut.steps if st.kind == "diagonal")

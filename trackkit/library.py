@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 _ART_SUFFIX = re.compile(r"-\d+$")
+_TILESET_MARK = re.compile(rb"^format: trackkit-tiles/1\s*$", re.MULTILINE)
 
 
 def normalize_tile_id(raw: str) -> str:
@@ -138,10 +139,14 @@ class TileLibrary:
         use_cache = cache and not os.environ.get("TRACKKIT_NO_CACHE")
         cache_file = _cache_file(texts) if use_cache else None
         if cache_file is not None:
+            # one cached tile set per tile file (the marker line says which files are
+            # tile files; rulesets lie beside them), else the cache is not ours: read the YAML
+            expected = sum(1 for _p, raw in texts if _TILESET_MARK.search(raw))
             try:
                 raw = json.loads(_read_cache(cache_file))
-                return cls(TileSet.model_validate(ts) for ts in raw)
-            except (ValueError, RecursionError, ValidationError, TileLibraryError):
+                if isinstance(raw, list) and len(raw) == expected and expected:
+                    return cls(TileSet.model_validate(ts) for ts in raw)
+            except (ValueError, TypeError, RecursionError, ValidationError, TileLibraryError):
                 pass  # no cache yet, or a stale, broken or unreadable one: read the YAML
         tilesets = cls._read_yaml(texts, folder)
         if cache_file is not None:

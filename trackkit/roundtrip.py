@@ -44,6 +44,7 @@ from trackkit.formats.source import StageSource
 from trackkit.library import TileLibrary
 from trackkit.models.stage import Kind, Stage, TileToken, TokenKind
 from trackkit.validate.hillclimb import stage_kind
+from trackkit.words import plural
 
 __all__ = ["MAX_TILE_ITEMS", "conversion_losses", "yaml_comment_lines"]
 
@@ -191,7 +192,7 @@ def _tile_items(source: StageSource, before: Layout, after: Layout, fmt: StageFo
             )
     if len(items) > MAX_TILE_ITEMS:
         more = len(items) - MAX_TILE_ITEMS
-        items = [*items[:MAX_TILE_ITEMS], f"... and {more} more difference(s) in the tiles"]
+        items = [*items[:MAX_TILE_ITEMS], f"... and {plural(more, 'more difference')} in the tiles"]
     return items
 
 
@@ -268,36 +269,26 @@ def _editor_items(source: StageSource) -> list[str]:
     if isinstance(data.get("Path"), str) and data["Path"] and source.format == "rgt":
         extra.insert(0, "Path")  # written back empty
     unread: dict[str, int] = {}
-    placed: list[str] = []
-    for i, tile in enumerate(data.get(tiles_key) or []):
+    for tile in data.get(tiles_key) or []:
         if not isinstance(tile, dict):
             continue
         for k in tile:
             if k not in tile_keys:
                 unread[f"{tiles_key}[].{k}"] = unread.get(f"{tiles_key}[].{k}", 0) + 1
         tokens = tile.get(tokens_key) or []
-        moved = 0
         for token in tokens if isinstance(tokens, list) else []:
             if not isinstance(token, dict):
                 continue
-            for k in token:
+            for k in token:  # where a token lies and how it is turned are kept
                 if k not in token_keys | place:
                     key = f"{tiles_key}[].{tokens_key}[].{k}"
                     unread[key] = unread.get(key, 0) + 1
-            moved += any(token.get(k) not in (None, 0) for k in place)
-        if moved:
-            placed.append(f"{tiles_key}[{i}] ({tile.get('id') or tile.get('TuileId')}) x{moved}")
     if extra:
         items.append("does not keep the keys trackkit does not read: " + ", ".join(extra))
     if unread:
         items.append(
             "does not keep the keys trackkit does not read: "
             + ", ".join(f"{k} (x{n})" for k, n in sorted(unread.items()))
-        )
-    if placed:
-        items.append(
-            "does not keep where tokens lie on their tiles (they are written at the tile "
-            "centre): " + ", ".join(placed[:10]) + (" ..." if len(placed) > 10 else "")
         )
     return items
 

@@ -10,6 +10,7 @@ import typer
 
 from trackkit.commands.common import KindOption, echo_kind_note, fail, kind_of
 from trackkit.errors import InputError
+from trackkit.words import plural
 
 
 def convert(
@@ -67,7 +68,8 @@ def convert(
         if not report.valid and not force:
             typer.echo(report_text(report), err=True)
             raise fail(
-                f"{source} has {report.errors} error(s): not converted, since {output.name} "
+                f"{source} has {plural(report.errors, 'error')}: not converted, since "
+                f"{output.name} "
                 "may not hold what is wrong with it (fix them, or give --force to convert "
                 "it as it is)",
                 code=1,
@@ -82,7 +84,8 @@ def convert(
         raise fail(str(exc)) from None
     if not report.valid:
         typer.echo(
-            f"trackkit: note: {source} has {report.errors} error(s); converted as it is (--force)",
+            f"trackkit: note: {source} has {plural(report.errors, 'error')}; "
+            "converted as it is (--force)",
             err=True,
         )
     typer.echo(f"wrote {output} ({fmt})")

@@ -16,6 +16,7 @@ from trackkit.commands.render import (
     TileSizeOption,
 )
 from trackkit.errors import InputError
+from trackkit.words import plural
 
 
 class Paper(StrEnum):
@@ -113,12 +114,13 @@ def print_stage(
         else:
             files = save_pages(output, job.overview, job.svg_pages(), force=force)
             paths = files.written
-            written = f"{paths[0]} (overview) and {len(paths) - 1} page file(s) " + (
+            written = f"{paths[0]} (overview) and {plural(len(paths) - 1, 'page file')} " + (
                 f"{paths[1].name} .. {paths[-1].name}" if len(paths) > 1 else ""
             )
             if files.removed:
                 typer.echo(
-                    f"trackkit: note: removed {len(files.removed)} page file(s) of an earlier "
+                    f"trackkit: note: removed {plural(len(files.removed), 'page file')} "
+                    "of an earlier "
                     f"print to {output.name}: "
                     + ", ".join(p.name for p in files.removed[:3])
                     + (" ..." if len(files.removed) > 3 else ""),
@@ -128,13 +130,14 @@ def print_stage(
         raise fail(str(exc)) from None
     if not report.valid:
         typer.echo(
-            f"trackkit: note: {file} has {report.errors} error(s); printed as laid out "
+            f"trackkit: note: {file} has {plural(report.errors, 'error')}; printed as laid out "
             f"(see 'trackkit validate {file}')",
             err=True,
         )
     plan = job.plan
     typer.echo(
-        f"wrote {written}: {plan.pages} page(s), the overview and {len(plan.printed)} map "
-        f"page(s) of {plan.paper.upper()} {'landscape' if plan.landscape else 'portrait'}, "
+        f"wrote {written}: {plural(plan.pages, 'page')}, the overview and "
+        f"{plural(len(plan.printed), 'map page')} of {plan.paper.upper()} "
+        f"{'landscape' if plan.landscape else 'portrait'}, "
         f"tiles {layout.size:g} mm, overlap {plan.overlap:g} mm"
     )

@@ -9,6 +9,7 @@ import typer
 
 from trackkit.commands.common import ForceOption, KindOption, echo_kind_note, fail, kind_of
 from trackkit.errors import InputError
+from trackkit.words import plural
 
 #: The library's default tile size (trackkit.geometry.DEFAULT_TILE_SIZE_MM), repeated here
 #: so that ``--help`` does not import the geometry.
@@ -107,11 +108,11 @@ def render(
     report = drawn.report
     if not report.valid:
         typer.echo(
-            f"trackkit: note: {file} has {report.errors} error(s); drawn as laid out "
+            f"trackkit: note: {file} has {plural(report.errors, 'error')}; drawn as laid out "
             f"(see 'trackkit validate {file}')",
             err=True,
         )
     typer.echo(
         f"wrote {output} ({kind.upper()}, {view.w / 1000:.2f} x {view.h / 1000:.2f} m, "
-        f"{len(drawn.layout.chain)} tile(s) of {drawn.layout.size:g} mm)"
+        f"{plural(len(drawn.layout.chain), 'tile')} of {drawn.layout.size:g} mm)"
     )

@@ -11,6 +11,7 @@ from trackkit.commands.common import ForceOption, fail
 from trackkit.commands.print_ import Paper
 from trackkit.commands.render import ThemeOption
 from trackkit.errors import InputError
+from trackkit.words import plural
 
 
 def tiles_sheet(
@@ -54,5 +55,7 @@ def tiles_sheet(
             save_document(output, sheet.single, kind="svg", force=force)
     except InputError as exc:
         raise fail(str(exc)) from None
-    pages = f", {len(sheet.pages)} page(s) of {paper.value.upper()}" if kind == "pdf" else ""
-    typer.echo(f"wrote {output}: {len(faces)} face(s){pages}")
+    pages = (
+        f", {plural(len(sheet.pages), 'page')} of {paper.value.upper()}" if kind == "pdf" else ""
+    )
+    typer.echo(f"wrote {output}: {plural(len(faces), 'face')}{pages}")

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
+from trackkit import interrupt
 from trackkit.errors import InputError
 from trackkit.formats.native import FORMAT_ID, read_native
 from trackkit.formats.source import StageSource, decode_bytes, parse_document, read_bytes
@@ -366,6 +367,7 @@ def write_bytes_atomic(
                 fh.flush()
                 os.fsync(fh.fileno())
             _keep_mode_and_owner(target, tmp)
+            interrupt.check()  # never replace the old file after a Ctrl-C
             os.replace(tmp, target)
         except BaseException:
             tmp.unlink(missing_ok=True)

@@ -22,6 +22,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from trackkit import interrupt
 from trackkit.formats.files import check_output, check_output_folder, write_bytes_atomic
 
 __all__ = [
@@ -52,11 +53,12 @@ def svg_to_png(doc: SvgDoc, *, longest_px: int) -> bytes:
     import cairosvg  # type: ignore[import-untyped, unused-ignore]
 
     k = longest_px / max(doc.width_mm, doc.height_mm)
-    png: bytes = cairosvg.svg2png(
-        bytestring=doc.text.encode("utf-8"),
-        output_width=max(1, round(doc.width_mm * k)),
-        output_height=max(1, round(doc.height_mm * k)),
-    )
+    with interrupt.deferred():  # cairo writes through a Python callback: no Ctrl-C inside
+        png: bytes = cairosvg.svg2png(
+            bytestring=doc.text.encode("utf-8"),
+            output_width=max(1, round(doc.width_mm * k)),
+            output_height=max(1, round(doc.height_mm * k)),
+        )
     return png
 
 
@@ -82,7 +84,8 @@ def svg_to_pdf(pages: Sequence[SvgDoc], *, max_page_mm: float = MAX_PDF_PAGE_MM)
     one_page = []
     for page in pages:
         scale = min(1.0, max_page_mm / max(page.width_mm, page.height_mm))
-        pdf: bytes = cairosvg.svg2pdf(bytestring=page.text.encode("utf-8"), scale=scale)
+        with interrupt.deferred():  # cairo writes through a Python callback: no Ctrl-C inside
+            pdf: bytes = cairosvg.svg2pdf(bytestring=page.text.encode("utf-8"), scale=scale)
         one_page.append(pdf)
     if len(one_page) == 1:
         return one_page[0]
@@ -91,6 +94,7 @@ def svg_to_pdf(pages: Sequence[SvgDoc], *, max_page_mm: float = MAX_PDF_PAGE_MM)
     writer = PdfWriter()
     for pdf in one_page:
         writer.append(PdfReader(io.BytesIO(pdf)))
+        interrupt.check()
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

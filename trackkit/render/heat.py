@@ -34,6 +34,7 @@ from typing import Any, cast
 from trackkit.errors import InputError
 from trackkit.formats.source import MAX_SIMULATION_BYTES, read_json
 from trackkit.validate import Report
+from trackkit.words import plural
 
 __all__ = ["Heat", "load_simulation", "read_heat"]
 
@@ -69,7 +70,7 @@ def _tiles_of(doc: Mapping[str, Any]) -> list[str] | None:
 
 def _short(tiles: Sequence[str]) -> str:
     shown = ", ".join(tiles[:6]) + (", ..." if len(tiles) > 6 else "")
-    return f"{len(tiles)} tile(s): {shown}"
+    return f"{plural(len(tiles), 'tile')}: {shown}"
 
 
 def _pick_stage(doc: Any, tiles: list[str], source: str) -> dict[str, Any]:
@@ -88,7 +89,7 @@ def _pick_stage(doc: Any, tiles: list[str], source: str) -> dict[str, Any]:
     if named or not stages:
         raise InputError(
             source,
-            f"none of the {len(stages)} stage(s) of this rally's simulation is the stage "
+            f"no stage of this rally's simulation ({plural(len(stages), 'stage')}) is the stage "
             f"drawn ({_short(tiles)})",
         )
     return cast(dict[str, Any], stages[0])  # written before the "stage" field: the first
@@ -152,7 +153,7 @@ def read_heat(doc: Any, report: Report, *, source: str) -> Heat:
     if strangers:
         raise InputError(
             source,
-            f"loss_of_control.by_space names {len(strangers)} space(s) this stage does not "
+            f"loss_of_control.by_space names {plural(len(strangers), 'space')} this stage does not "
             f"have ({', '.join(strangers[:3])}): a simulation of another stage",
         )
     settings = doc.get("settings")

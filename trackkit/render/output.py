@@ -37,6 +37,7 @@ from trackkit.render.convert import (
     svg_to_png,
     write_bytes_atomic,
 )
+from trackkit.words import plural
 
 __all__ = [
     "PageFiles",
@@ -172,7 +173,7 @@ def _page_files(path: Path) -> list[Path]:
 
 def _check_stale(path: Path, *, force: bool, count: int) -> None:
     """Refuse to go on when a page file of an earlier print may not be removed."""
-    why = f"named like a page of this print, which has {count} page(s)"
+    why = f"named like a page of this print, which has {plural(count, 'page')}"
     try:
         st = os.lstat(path)
     except FileNotFoundError:

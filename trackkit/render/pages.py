@@ -66,6 +66,7 @@ from trackkit.render.svg import (
 )
 from trackkit.render.theme import Theme, make_theme
 from trackkit.validate import Report
+from trackkit.words import plural
 
 __all__ = [
     "DEFAULT_OVERLAP_MM",
@@ -738,7 +739,7 @@ def _page(
         marks.add(_register(dwg, crosses, min(3.0, o / 2 + 1), theme))
     marks.add(
         dwg.text(
-            f"page {number} of {total} · {cell.name}",
+            _page_label(number, total, cell.name),
             insert=(fmt(left + ww / 2), fmt(top - 5.5)),
             font_size="3.6",
             text_anchor="middle",
@@ -747,6 +748,20 @@ def _page(
         )
     )
     return SvgDoc(dwg.tostring(), plan.page_w, plan.page_h)
+
+
+#: Width of a character of the page marks' sans-serif type, as a share of the font size
+#: (a generous mean: names are cut a little early rather than run into what follows).
+_CHAR_WIDTH = 0.62
+
+
+def _fits(text: str, width_mm: float, font_mm: float) -> str:
+    """``text`` cut (with an ellipsis) to about ``width_mm`` at ``font_mm`` type."""
+    return clean_text(text, max(8, int(width_mm / (_CHAR_WIDTH * font_mm))))
+
+
+def _page_label(number: int, total: int, cell: str) -> str:
+    return f"page {number} of {total} · {cell}"
 
 
 def _look(theme: Theme, what: str) -> dict[str, Any]:
@@ -765,9 +780,17 @@ def _frame_marks(
     """What every page shows: frame, crop marks, stage name, paper note, scale bar."""
     m = plan.margins
     box = Box(m.left, m.top, plan.window_w, plan.window_h)
+    # The name stands left of the page number, which is centred over the frame: it gets the
+    # room up to the widest page number's left end.
+    widest = max(
+        (_page_label(c.number or 0, len(plan.printed) + 1, c.name) for c in plan.printed),
+        key=len,
+        default="",
+    )
+    room = box.w / 2 - len(widest) * _CHAR_WIDTH * 3.6 / 2 - 3.0
     parent.add(
         dwg.text(
-            clean_text(name, 45),
+            _fits(name, room, 3.6),
             insert=(fmt(box.x), fmt(box.y - 5.5)),
             font_size="3.6",
             class_="title",
@@ -882,7 +905,7 @@ def _pull_lines(
     pieces = sum(n for faces in pulls.values() for _, n in faces)
     lines = [
         _Line(
-            f"Tiles to take out of the boxes: {pieces} piece(s)",
+            f"Tiles to take out of the boxes: {plural(pieces, 'piece')}",
             0.0,
             _PULL_TITLE,
             "title",
@@ -895,7 +918,7 @@ def _pull_lines(
         head = box or "not in the tile library"
         if isinstance(copies, int) and copies > 1:
             head += f" (× {copies} boxes)"
-        head += f": {count} piece(s)"
+        head += f": {plural(count, 'piece')}"
         y += _PULL_HEAD
         lines.append(_Line(head, 0.0, y, "box"))
         y += _PULL_HEAD_STEP - _PULL_HEAD
@@ -956,14 +979,17 @@ def _overview(
         Box(0, 0, pw, ph),
         theme,
         title=f"{name}: page 1 of {total}, how the pages assemble",
-        desc=f"Page 1 of {total}: {printed} map page(s) of {plan.paper}, "
+        desc=f"Page 1 of {total}: {plural(printed, 'map page')} of {plan.paper}, "
         f"{plan.cols} x {plan.rows} grid",
     )
     width = pw - m.left - m.right
     y = m.top + 2
+    tail = " — assembly plan"
+    title_char = 0.7 * 6  # the title is set large and bold
+    room = width - len(f"page 1 of {total}") * _CHAR_WIDTH * 3.6 - 6.0 - len(tail) * title_char
     dwg.add(
         dwg.text(
-            clean_text(name, 50) + " — assembly plan",
+            _fits(name, room, title_char / _CHAR_WIDTH) + tail,
             insert=(fmt(m.left), fmt(y)),
             font_size="6",
             class_="title",
@@ -980,7 +1006,7 @@ def _overview(
     )
     pages = f"pages 2–{total}" if printed > 1 else "page 2"
     lines = [
-        f"This page, then {printed} map page(s) ({pages}) of {plan.paper.upper()} "
+        f"This page, then {plural(printed, 'map page')} ({pages}) of {plan.paper.upper()} "
         f"{'landscape' if plan.landscape else 'portrait'} from a grid of "
         f"{plan.cols} × {plan.rows}; tiles {layout.size:g} mm; overlap {plan.overlap:g} mm.",
         "1. Print at 100 % (actual size, not 'fit to page'): the bar on each page must "
@@ -989,7 +1015,7 @@ def _overview(
         "3. Lay it over its left and upper neighbours, ⊕ marks on ⊕ marks, and tape.",
         "Grid cells without a number are not printed: no road lies there"
         + (
-            f" ({skipped_scenery} tile(s) beside the road are shown only on road pages)."
+            f" ({plural(skipped_scenery, 'tile')} beside the road are shown only on road pages)."
             if skipped_scenery
             else "."
         ),

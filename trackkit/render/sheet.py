@@ -38,6 +38,7 @@ from trackkit.render.pages import PAPERS
 from trackkit.render.svg import Box, new_drawing
 from trackkit.render.theme import Theme, make_theme
 from trackkit.spaces import drive
+from trackkit.words import plural
 
 __all__ = ["SHEET_COLUMNS", "SHEET_ROWS", "TileSheet", "face_art", "gt_face_sketch", "tile_sheet"]
 
@@ -118,7 +119,7 @@ def tile_sheet(
         pages.append(_sheet(chunk, pw, ph, head, cw, ch, theme))
     rows = max(1, math.ceil(len(cells) / SHEET_COLUMNS))
     long_h = 2 * _MARGIN + _HEADER + rows * ch
-    single = _sheet(cells, pw, long_h, f"{title} — {len(faces)} face(s)", cw, ch, theme)
+    single = _sheet(cells, pw, long_h, f"{title} — {plural(len(faces), 'face')}", cw, ch, theme)
     return TileSheet(pages, single, size)
 
 

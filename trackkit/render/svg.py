@@ -48,6 +48,7 @@ from trackkit.render.draw import (
 from trackkit.render.heat import Heat
 from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
 from trackkit.validate import Report, validate
+from trackkit.words import plural
 
 __all__ = [
     "CARD_SCALE",
@@ -364,10 +365,10 @@ def summary_lines(summary: dict[str, Any], report: Report | None = None) -> list
     )
     if report is not None:
         if report.valid:
-            lines.append(f"Checked: valid ({report.warnings} warning(s))")
+            lines.append(f"Checked: valid ({plural(report.warnings, 'warning')})")
         else:
             lines.append(
-                f"Checked: {report.errors} error(s), {report.warnings} warning(s): "
+                f"Checked: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}: "
                 "run 'trackkit validate'"
             )
     return lines
@@ -510,7 +511,10 @@ def desc_text(report: Report) -> str:
     if report.summary.get("author"):
         head += f" by {report.summary['author']}"
     state = "valid" if report.valid else "INVALID"
-    lines = [head, f"{state} ({report.errors} error(s), {report.warnings} warning(s))"]
+    lines = [
+        head,
+        f"{state} ({plural(report.errors, 'error')}, {plural(report.warnings, 'warning')})",
+    ]
     lines += summary_text(report.summary)
     lines += [f"{f.code} {f.severity.value}: {f.message}" for f in report.findings[:50]]
     return "\n".join(lines)
@@ -592,7 +596,7 @@ def draw_heat_scale(dwg: svgwrite.Drawing, heat: Heat, *, at: Box, scale: float)
     per_race = heat.races is not None
     title = "Heat map: losses of control " + ("per race" if per_race else "(total)")
     if heat.races is not None:
-        title += f" on the space, over {heat.races} race(s)"
+        title += f" on the space, over {plural(heat.races, 'race')}"
     g.add(_left(dwg, title, 6, 8.5, 4.2, w - 12, class_="title"))
     x0, x1, y0, bar_h = 6.0, 200.0, 12.0, 6.0
     step = (x1 - x0) / _HEAT_STEPS
