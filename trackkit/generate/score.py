@@ -18,8 +18,8 @@ of 2 on snow (DASH-1) costs most; a jump invites a loss of control on landing (J
 corners cost less than straights' speed would suggest, because every bot slows down for
 them, and fast corners cost more than slow ones; climb lines slow cars down (CLIMB-2,
 CLIMB-3); a cloud adds a danger result to every turn there (CLIMB-8). The fit explains
-80 % of the spread of simulated rallies (the rest is mostly the noise of 72 driver-races)
-and about half of the hillclimbs'. ``python benchmarks/generate.py --calibrate`` runs the
+80 % of the spread of the simulated rallies' rates (the rest is mostly the noise of 72
+driver-races) and 45 % of the hillclimbs' (raced 12 times each). ``python benchmarks/generate.py --calibrate`` runs the
 simulations again and prints the fit.
 
 **Difficulty levels** are relative to the boxes: for the tiles asked for, *D* can lie
