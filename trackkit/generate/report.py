@@ -27,7 +27,6 @@ from typing import Any
 from trackkit.generate.refine import BOTS
 from trackkit.generate.request import Request
 from trackkit.generate.run import Finalist, Generation, Outcome
-from trackkit.generate.score import SECONDS_PER_TILE
 from trackkit.models.stage import TileToken
 from trackkit.validate.text import summary_text
 
@@ -327,8 +326,6 @@ def index_markdown(
         "tiles, the band of the level within what these boxes can make.",
         "",
     ]
-    if r.length_mm is None and r.tiles is not None and r.par is not None:
-        lines += [f"(About {SECONDS_PER_TILE:.0f} s a tile for a careful driver.)", ""]
     head = ["stage", "file", "report", "tiles", "road", "surfaces", "difficulty"]
     if r.races > 0:
         head += ["careful time", "losses of control"]

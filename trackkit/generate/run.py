@@ -27,7 +27,7 @@ from trackkit.generate.refine import SimResult, sim_score, simulate_finalists
 from trackkit.generate.request import GenerateError, Request
 from trackkit.generate.score import Aim, Structure, structure_of, structure_score
 from trackkit.generate.search import ChainGoal, Goal, Placer, Road, SearchFailed, build_road
-from trackkit.library import TileLibrary
+from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Severity
 from trackkit.models.stage import Kind, Stage, TileToken
 from trackkit.validate import Report, validate
@@ -185,18 +185,15 @@ def _candidate(
 def generate(
     request: Request,
     *,
-    library: TileLibrary | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
 ) -> Generation:
-    """Generate ``request.count`` stages.
+    """Generate ``request.count`` stages from the shipped tile library.
 
     Parameters
     ----------
     request : Request
         What to generate.
-    library : TileLibrary, optional
-        The faces (default: the shipped library).
     jobs : int
         Worker processes for the races (the result is the same for any number).
     progress : callable, optional
@@ -207,6 +204,7 @@ def generate(
     GenerateError
         For a request the boxes cannot meet, naming the option.
     """
+    library = default_library()  # the one the simulator races on, too
     request, pal = check_request(request, library)
     aim = Aim.of(request, pal)
     goal = _goal(request, pal)

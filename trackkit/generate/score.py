@@ -19,8 +19,9 @@ corners cost less than straights' speed would suggest, because every bot slows d
 them, and fast corners cost more than slow ones; climb lines slow cars down (CLIMB-2,
 CLIMB-3); a cloud adds a danger result to every turn there (CLIMB-8). The fit explains
 80 % of the spread of the simulated rallies' rates (the rest is mostly the noise of 72
-driver-races) and 45 % of the hillclimbs' (raced 12 times each). ``python benchmarks/generate.py --calibrate`` runs the
-simulations again and prints the fit.
+driver-races) and 45 % of the hillclimbs' (raced 12 times each).
+``python benchmarks/generate.py --calibrate`` runs such simulations again and prints the
+fit beside the numbers in use.
 
 **Difficulty levels** are relative to the boxes: for the tiles asked for, *D* can lie
 between the value of the least risky and of the most risky pieces owned
