@@ -5,7 +5,8 @@
   dirt-core, dirt-core + dirt-monte-carlo, and a dirt-core + dirt-climb hillclimb;
 - a full ``trackkit generate --count 3`` with simulation (the defaults: 24 candidates, 3
   finalists of 30 races each per stage), wall time on one core (target < 60 s), run as a
-  user runs it (a new process); with ``--jobs 2`` beside it.
+  user runs it (a new process); with ``--jobs 2`` beside it, and a hillclimb's (whose
+  races have three runs each).
 
 ``python benchmarks/generate.py --calibrate [N]`` instead races N random roads of 12 tiles
 (default 60 per box set) and fits the per-tile risk of the difficulty measure again
@@ -43,12 +44,13 @@ def bench_candidates(request: Request) -> tuple[float, int]:
     return built / seconds, built
 
 
-def bench_cli(count: int = 3, jobs: int = 1) -> float:
+def bench_cli(count: int = 3, jobs: int = 1, extra: tuple[str, ...] = ()) -> float:
     """Wall seconds of ``trackkit generate --count N`` with the default simulation."""
     exe = Path(sys.executable).with_name("trackkit")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "trackkit"]
     with tempfile.TemporaryDirectory() as tmp:
         args = ["generate", "--boxes", "dirt-core", "--count", str(count), "--jobs", str(jobs)]
+        args += extra
         start = time.perf_counter()
         done = subprocess.run([*cmd, *args, "-o", tmp], capture_output=True, check=False)
         seconds = time.perf_counter() - start
@@ -93,6 +95,10 @@ def main() -> None:
     )
     two = bench_cli(jobs=2)
     print(f"  the same with --jobs 2: {two:.1f} s")
+    hill = bench_cli(extra=("--boxes", "dirt-climb", "--kind", "hillclimb", "--tokens", "oxygen=2"))
+    print(
+        f"  a hillclimb (dirt-core + dirt-climb, oxygen=2: three runs a race), 1 core: {hill:.1f} s"
+    )
 
 
 # --- calibration of the difficulty measure ----------------------------------------------

@@ -9,6 +9,7 @@ import os
 import random
 import statistics
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from trackkit.generate.request import parse_surface_mix, parse_tokens
 from trackkit.generate.score import Aim, Band, difficulty, difficulty_range
 from trackkit.generate.search import ChainGoal, Placer, SearchFailed, build_road
 from trackkit.library import default_library
-from trackkit.models.stage import Kind, Stage
+from trackkit.models.stage import Kind, Stage, TileToken
 from trackkit.sim.simulate import simulate_files
 from trackkit.validate import Report, validate
 
@@ -240,7 +241,7 @@ def test_fillers_stand_in_the_pockets_beside_the_road() -> None:
     request = Request(
         boxes=("dirt-core", "dirt-copilot", "dirt-copilot"), tiles=12, fillers=6, count=3
     )
-    generation = generate(replace_races(request, 0))
+    generation = generate(replace(request, races=0))
     for outcome in generation.outcomes:
         layout = outcome.report.layout
         road = {t.hex for t in layout.chain}
@@ -253,12 +254,6 @@ def test_fillers_stand_in_the_pockets_beside_the_road() -> None:
             near = [hexgrid.neighbour(filler.hex, d) for d in range(6)]
             assert any(n in road for n in near) and filler.hex != beyond
         assert Counter(t.face.number for t in layout.scenery if t.face).most_common(1)[0][1] <= 2
-
-
-def replace_races(request: Request, races: int) -> Request:
-    from dataclasses import replace
-
-    return replace(request, races=races)
 
 
 # --- the difficulty measure and levels --------------------------------------------------------
@@ -285,14 +280,8 @@ def test_the_measure_counts_snow_jumps_and_clouds() -> None:
     straight = [by_id["303a"], by_id["303a"]]
     assert difficulty([by_id["303b"], by_id["303b"]], {}) > difficulty(straight, {})
     assert difficulty([by_id["306a"]], {}) > difficulty([by_id["303a"]], {})  # a jump
-    cloudy = {0: [parse_stage_token("cloud")]}
+    cloudy = {0: [TileToken(token="cloud")]}
     assert difficulty(straight, cloudy) > difficulty(straight, {})
-
-
-def parse_stage_token(name: str) -> Any:
-    from trackkit.models.stage import TileToken
-
-    return TileToken(token=name)
 
 
 def test_difficulty_levels_give_different_simulated_losses_of_control() -> None:
