@@ -22,8 +22,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 from trackkit.generate import Request, generate
 from trackkit.generate.decorate import stage_of, token_plan
 from trackkit.generate.pieces import Way, check_request
@@ -142,6 +140,8 @@ def _features(ways: list[Way], tokens: dict[int, list[TileToken]]) -> list[float
 
 def calibrate(per_set: int = 60) -> None:
     """Race random roads and fit the per-tile risk; print it beside the one in use."""
+    import numpy as np  # installed with shapely; only the calibration needs it
+
     sets: list[tuple[tuple[str, ...], Kind]] = [
         (("dirt-core",), Kind.RALLY),
         (("dirt-monte-carlo",), Kind.RALLY),
