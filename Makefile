@@ -50,6 +50,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/render.py
 	$(BIN)/python benchmarks/rules.py
 	$(BIN)/python benchmarks/sim.py
+	$(BIN)/python benchmarks/generate.py
 
 schema: $(STAMP)
 	$(BIN)/trackkit schema --out schemas

@@ -1,0 +1,31 @@
+"""``trackkit generate``: stages from the boxes a player owns, valid by construction.
+
+The generator sits above the simulator and below rendering and the command line
+(DESIGN.md): it lays roads out with :func:`trackkit.assemble.lay_out`, checks them with
+:func:`trackkit.validate.validate` and races them with :mod:`trackkit.sim`; the command
+draws the maps and writes the files.
+
+Modules
+-------
+request
+    What is asked for (:class:`Request`) and the words of the options.
+pieces
+    What the boxes hold, and the checks that stop an impossible request.
+search
+    The road built tile by tile, with backtracking.
+score
+    The difficulty measure and the structural score.
+decorate
+    Tokens on the road, fillers beside it.
+refine
+    Races of the best candidates and the simulation score.
+run
+    One run: candidates, finalists, the stages chosen (:func:`generate`).
+report
+    The report of each stage and the index, as text and JSON.
+"""
+
+from trackkit.generate.request import Difficulty, GenerateError, Request
+from trackkit.generate.run import Generation, Outcome, generate
+
+__all__ = ["Difficulty", "GenerateError", "Generation", "Outcome", "Request", "generate"]

@@ -1,0 +1,192 @@
+"""Refinement by simulation: race the best candidates and score what the races show.
+
+Each finalist is raced ``races`` times by three drivers in the default car, one per bot
+(cautious, aggressive, planner), through :func:`trackkit.sim.simulate.simulate_files`;
+its par time comes from :func:`trackkit.sim.par.par_time` and its playability findings
+from :func:`trackkit.sim.playability.findings_from`, as ``validate --simulate`` has them.
+What is measured:
+
+- **loss-of-control rate**: losses of control per driver and run (a hillclimb has three
+  runs, HILLCLIMB-2) per 10 tiles, the unit of the difficulty measure
+  (:mod:`trackkit.generate.score`);
+- **careful time**: the cautious bot's median stage time, the time ``--par`` asks for
+  ("about 3 minutes for a careful driver"); the par time itself is the lower bound of a
+  risk-free run, reported beside it;
+- **spread between bots**: how much slower the slowest bot's median time is than the
+  fastest's, as a share of the fastest (a stage that rewards one driving style much
+  more than the others shows a large spread);
+- the finish rate and the playability findings (P601-P605).
+
+The simulation score (lower is better, :func:`sim_score`) replaces the structural
+difficulty part with the simulated rate and adds:
+
+- ``difficulty``: 3 x the distance of the simulated rate from the band's centre, in half
+  band widths;
+- ``par`` (``--par``): 3 x the relative difference of the careful time from it;
+- ``playability``: 1 per playability warning, 5 per error (P601); P604 (one start
+  position wins too often) is left out, since each start position has its own bot;
+- ``finish``: 10 x the share of runs below a 95 % finish rate;
+- ``spread``: 0.5 x how far the spread exceeds 0.35, in units of 0.35 (the calibration
+  runs' median spread is 0.2).
+
+Every finalist is raced with its own seed, drawn from the run's generator before any race
+starts, so the results do not depend on how the finalists are shared out between
+``jobs`` worker processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from trackkit.models.findings import Severity
+from trackkit.models.stage import Kind, Stage
+from trackkit.rules.track import Track
+from trackkit.sim.par import par_time
+from trackkit.sim.playability import findings_from
+from trackkit.sim.race import prepare
+from trackkit.sim.simulate import simulate_files
+from trackkit.validate import validate
+
+__all__ = ["BOTS", "SimResult", "sim_score", "simulate_finalist", "simulate_finalists"]
+
+#: One driver per bot: the spread between them is one of the measures.
+BOTS = ("cautious", "aggressive", "planner")
+#: Weights of the parts of the simulation score.
+WEIGHTS = {
+    "difficulty": 3.0,
+    "par": 3.0,
+    "warning": 1.0,
+    "error": 5.0,
+    "finish": 10.0,
+    "spread": 0.5,
+}
+#: Finish rate below which the ``finish`` part counts.
+FINISH_RATE = 0.95
+#: Spread between bots beyond which the ``spread`` part counts.
+SPREAD = 0.35
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    """What the races of one finalist showed."""
+
+    races: int
+    seed: int
+    loc_rate: float
+    """Losses of control per driver and run, per 10 tiles."""
+    loc_per_race: float
+    finish_rate: float
+    careful_time: float | None
+    """The cautious bot's median stage time (seconds)."""
+    par_time: int | None
+    """The lower bound: the fastest risk-free run (seconds)."""
+    times: dict[str, float | None]
+    """Median stage time per bot."""
+    spread: float | None
+    findings: tuple[tuple[str, str, str], ...]
+    """Playability findings: (code, severity, message)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready fields."""
+        return {
+            "races": self.races,
+            "seed": self.seed,
+            "bots": list(BOTS),
+            "loss_of_control_rate": round(self.loc_rate, 4),
+            "losses_per_race": self.loc_per_race,
+            "finish_rate": self.finish_rate,
+            "careful_time": self.careful_time,
+            "par_time": self.par_time,
+            "median_time_by_bot": self.times,
+            "spread": None if self.spread is None else round(self.spread, 4),
+            "findings": [{"code": c, "severity": s, "message": m} for c, s, m in self.findings],
+        }
+
+
+def simulate_finalist(task: tuple[Stage, int, int]) -> SimResult:
+    """Race one stage: ``(stage, races, seed)``. A plain function, for worker processes."""
+    stage, races, seed = task
+    report = validate(stage)
+    players = len(BOTS)
+    doc, _ = simulate_files(
+        [stage],
+        [stage.name],
+        players=players,
+        races=races,
+        seed=seed,
+        cars=("dirt",),
+        bots=BOTS,
+    )
+    runs = 3 if report.kind is Kind.HILLCLIMB else 1
+    tiles = max(1, len(report.layout.chain))
+    per_race = float(doc["loss_of_control"]["per_race"])
+    times: dict[str, float | None] = {}
+    for driver in doc["time"]["drivers"]:
+        times[driver["bot"]] = driver["time"]["p50"]
+    known = [t for t in times.values() if t is not None]
+    spread = (max(known) - min(known)) / min(known) if len(known) == len(BOTS) else None
+    # P604 (a start position wins too often) measures the bots here, not the stage:
+    # each start position has its own bot
+    findings = [
+        f for f in findings_from(doc, report, races=races, players=players) if f.code != "P604"
+    ]
+    return SimResult(
+        races=races,
+        seed=seed,
+        loc_rate=per_race / players / runs / tiles * 10,
+        loc_per_race=per_race,
+        finish_rate=float(doc["finish_rate"]),
+        careful_time=times.get("cautious"),
+        par_time=par_time(prepare(Track.from_graph(report.graph, report.layout))),
+        times=times,
+        spread=spread,
+        findings=tuple((f.code, f.severity.value, f.message) for f in findings),
+    )
+
+
+def simulate_finalists(
+    stages: Sequence[Stage],
+    seeds: Sequence[int],
+    *,
+    races: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[SimResult]:
+    """Race every stage with its seed; in ``jobs`` worker processes, with the same results."""
+    tasks = [(stage, races, seed) for stage, seed in zip(stages, seeds, strict=True)]
+    out: list[SimResult] = []
+    if jobs <= 1 or len(tasks) < 2:
+        for task in tasks:
+            out.append(simulate_finalist(task))
+            if progress:
+                progress(1)
+        return out
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        for result in pool.map(simulate_finalist, tasks):
+            out.append(result)
+            if progress:
+                progress(1)
+    return out
+
+
+def sim_score(result: SimResult, band_distance: float, par: float | None) -> dict[str, float]:
+    """The parts of a finalist's simulation score (see the module docstring).
+
+    ``band_distance`` is the distance of the simulated rate from the difficulty band's
+    centre (:meth:`trackkit.generate.score.Band.distance`).
+    """
+    parts = {"difficulty": WEIGHTS["difficulty"] * band_distance}
+    if par:
+        careful = result.careful_time
+        off = 1.0 if careful is None else abs(careful - par) / par
+        parts["par"] = WEIGHTS["par"] * off
+    warnings = sum(1 for _, s, _ in result.findings if s == Severity.WARNING.value)
+    errors = sum(1 for _, s, _ in result.findings if s == Severity.ERROR.value)
+    parts["playability"] = WEIGHTS["warning"] * warnings + WEIGHTS["error"] * errors
+    parts["finish"] = WEIGHTS["finish"] * max(0.0, FINISH_RATE - result.finish_rate)
+    spread = result.spread if result.spread is not None else 2 * SPREAD
+    parts["spread"] = WEIGHTS["spread"] * max(0.0, spread - SPREAD) / SPREAD
+    return {k: round(v, 4) for k, v in parts.items()}

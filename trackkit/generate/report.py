@@ -1,0 +1,428 @@
+"""The report of each generated stage and the index of a run, as Markdown and JSON.
+
+A stage's report says why it was chosen (what was asked for beside what it has, and the
+finalists it was chosen from with their scores), its validation summary, its races, its
+tiles in driving order, and shows its map (drawn by the command, :func:`map_name`). The
+index lists the stages of the run with the command line that makes them again.
+
+Nothing here reads a clock or a path outside the output folder: the same run writes the
+same bytes.
+
+Examples
+--------
+>>> file_names(3, "native", ("svg", "png"))
+{'stage': 'stage-03.yaml', 'report': 'stage-03.md', 'maps': ['stage-03.svg', 'stage-03.png']}
+>>> from trackkit.generate.request import Request
+>>> command_line(Request(boxes=("dirt-core", "dirt-core"), tiles=12, count=2, seed=7))
+'trackkit generate --boxes dirt-core --boxes dirt-core --tiles 12 --kind rally \
+--difficulty medium --count 2 --seed 7'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from trackkit.generate.refine import BOTS
+from trackkit.generate.request import Request
+from trackkit.generate.run import Finalist, Generation, Outcome
+from trackkit.models.stage import TileToken
+from trackkit.validate.text import summary_text
+
+__all__ = [
+    "FILE_PATTERN",
+    "command_line",
+    "file_names",
+    "index_json",
+    "index_markdown",
+    "stage_report",
+]
+
+#: The names of the files a run writes for its stages (an earlier run's are replaced).
+FILE_PATTERN = re.compile(r"stage-\d{2,}\.(?:yaml|rekee\.json|svg|png|md)")
+#: The index files of a run.
+INDEX_FILES = ("index.md", "index.json")
+#: The format marker of ``index.json``.
+INDEX_FORMAT = "trackkit-generate/1"
+
+
+def map_name(index: int, kind: str) -> str:
+    """``stage-01.svg``: the map of stage ``index`` (``kind``: svg or png)."""
+    return f"stage-{index:02d}.{kind}"
+
+
+def file_names(index: int, fmt: str, maps: Sequence[str]) -> dict[str, Any]:
+    """The files of stage ``index``: the stage (``native`` or ``rekee``), report, maps."""
+    suffix = "rekee.json" if fmt == "rekee" else "yaml"
+    return {
+        "stage": f"stage-{index:02d}.{suffix}",
+        "report": f"stage-{index:02d}.md",
+        "maps": [map_name(index, kind) for kind in maps],
+    }
+
+
+def command_line(request: Request, *, fmt: str = "native", maps: Sequence[str] = ("svg",)) -> str:
+    """The ``trackkit generate`` command that makes the same stages (without ``-o``)."""
+    args = ["trackkit generate"]
+    args += [f"--boxes {b}" for b in request.boxes]
+    if request.length_mm is not None:
+        args.append(f"--length-mm {request.length_mm:g}")
+    else:
+        args.append(f"--tiles {request.tiles}")
+    args.append(f"--kind {request.kind.value}")
+    if request.surfaces:
+        args.append("--surface " + ",".join(f"{s}={v:g}" for s, v in request.surfaces))
+    args.append(f"--difficulty {request.difficulty.value}")
+    if request.par is not None:
+        args.append(f"--par {request.par:g}")
+    if request.tokens:
+        args.append("--tokens " + ",".join(f"{k}={n}" for k, n in request.tokens))
+    if request.fillers:
+        args.append(f"--fillers {request.fillers}")
+    args += [f"--count {request.count}", f"--seed {request.seed}"]
+    defaults = Request(boxes=request.boxes)
+    for name in ("candidates", "finalists", "races"):
+        if getattr(request, name) != getattr(defaults, name):
+            args.append(f"--{name} {getattr(request, name)}")
+    if fmt != "native":
+        args.append(f"--format {fmt}")
+    if tuple(maps) != ("svg",):
+        args.append("--map " + ("both" if len(maps) == 2 else (maps[0] if maps else "none")))
+    return " ".join(args)
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.0f} %"
+
+
+def _surfaces_asked(request: Request) -> str:
+    if not request.surfaces:
+        return "any"
+    named = ", ".join(f"{s} {_pct(v)}" for s, v in request.surfaces)
+    rest = 1.0 - sum(v for _, v in request.surfaces)
+    return named + (f", the rest ({_pct(rest)}) any other" if rest > 1e-9 else "")
+
+
+def _surfaces_laid(shares: dict[str, float]) -> str:
+    return ", ".join(f"{s} {_pct(v)}" for s, v in sorted(shares.items(), key=lambda kv: -kv[1]))
+
+
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f} s"
+
+
+def _tokens_laid(summary: dict[str, Any]) -> str:
+    return ", ".join(f"{t['token']} {t['count']}" for t in summary.get("tokens", [])) or "none"
+
+
+def _size_asked(generation: Generation) -> str:
+    r = generation.request
+    if r.length_mm is not None:
+        return f"{r.length_mm / 1000:.2f} m of road"
+    return f"{r.tiles} tiles"
+
+
+def _target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str, str, str]]:
+    r = generation.request
+    s = outcome.chosen.candidate.structure
+    summary = outcome.report.summary
+    sim = outcome.chosen.sim
+    band = generation.aim.band
+    rows = [
+        ("kind", r.kind.value, summary["kind"]),
+        (
+            "size",
+            _size_asked(generation),
+            f"{s.tiles} tiles, {s.length_mm / 1000:.2f} m of road "
+            f"({summary['length_spaces']} moves start to finish)",
+        ),
+        ("surfaces", _surfaces_asked(r), _surfaces_laid(s.surfaces)),
+        (
+            "difficulty",
+            f"{band.words()} losses of control per driver per 10 tiles",
+            f"{s.difficulty:.2f} by structure"
+            + (f", {sim.loc_rate:.2f} in the races" if sim else " (not raced)"),
+        ),
+    ]
+    if r.par is not None or sim is not None:
+        asked = "-" if r.par is None else f"{r.par:.0f} s for a careful driver"
+        laid = "not raced"
+        if sim is not None:
+            laid = (
+                f"{_seconds(sim.careful_time)} (the cautious bot's median; par "
+                f"{_seconds(sim.par_time)}, the risk-free lower bound)"
+            )
+        rows.append(("stage time", asked, laid))
+    if r.tokens:
+        rows.append(("tokens", ", ".join(f"{k} {n}" for k, n in r.tokens), _tokens_laid(summary)))
+    if r.fillers:
+        rows.append(("fillers", str(r.fillers), str(summary["tiles_beside_road"])))
+    rows.append(("boxes", ", ".join(r.boxes), ", ".join(sorted(summary["boxes"]))))
+    return rows
+
+
+def _finalist_row(f: Finalist, chosen: Finalist) -> str:
+    c = f.candidate
+    mark = f"**{c.number} (chosen)**" if f is chosen else str(c.number)
+    sim = f.sim
+    cells = [mark, f"{c.total:.2f}", f"{c.structure.difficulty:.2f}"]
+    if sim is not None:
+        play = ", ".join(code for code, _, _ in sim.findings) or "-"
+        spread = "-" if sim.spread is None else f"{sim.spread:.2f}"
+        cells += [
+            f"{sim.loc_rate:.2f}",
+            _seconds(sim.careful_time),
+            spread,
+            f"{_pct(sim.finish_rate)}",
+            play,
+        ]
+    cells.append(f"{f.total:.2f}")
+    return "| " + " | ".join(cells) + " |"
+
+
+def _parts(parts: dict[str, float]) -> str:
+    return ", ".join(f"{k} {v:.2f}" for k, v in parts.items())
+
+
+def stage_report(
+    generation: Generation,
+    outcome: Outcome,
+    files: dict[str, Any],
+    *,
+    fmt: str = "native",
+    maps: Sequence[str] = ("svg",),
+) -> str:
+    """The Markdown report of one stage; ``files`` are its :func:`file_names`."""
+    r = generation.request
+    chosen = outcome.chosen
+    cand = chosen.candidate
+    raced = chosen.sim is not None
+    lines = [
+        f"# {outcome.stage.name}",
+        "",
+        f"Stage {outcome.index} of {r.count}, made by `{command_line(r, fmt=fmt, maps=maps)}`.",
+        "",
+        f"Stage file: [{files['stage']}]({files['stage']})"
+        + "".join(f" · map: [{m}]({m})" for m in files["maps"]),
+        "",
+    ]
+    if files["maps"]:
+        lines += [f"![the map of {outcome.stage.name}]({files['maps'][0]})", ""]
+    lines += ["## Why this stage", ""]
+    how = (
+        f"the best of the {len(outcome.finalists)} finalists raced (the lowest total score)"
+        if raced
+        else f"the best by structure (the lowest score; {_not_raced(r)})"
+    )
+    lines += [
+        f"Candidate {cand.number} of the {outcome.built} roads built for this stage: {how}.",
+        "",
+        "| | asked for | this stage |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in _target_rows(generation, outcome)]
+    lines += ["", "### Finalists", ""]
+    head = ["candidate", "structure score", "difficulty (structure)"]
+    if raced:
+        head += [
+            "difficulty (races)",
+            "careful time",
+            "spread between bots",
+            "finish rate",
+            "playability",
+        ]
+    head.append("total score")
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += [_finalist_row(f, chosen) for f in outcome.finalists]
+    lines += [
+        "",
+        f"Scores are lower for better; the chosen stage's parts: {_parts(chosen.parts)}.",
+        "Difficulty is in losses of control per driver per 10 tiles (the structure's "
+        "estimate, and what the races showed); see `trackkit/generate/score.py`.",
+        "",
+        "## Summary",
+        "",
+        "```",
+        *summary_text(outcome.report.summary),
+        "```",
+        "",
+    ]
+    if chosen.sim is not None:
+        lines += _races(chosen)
+    lines += ["## Tiles in driving order", ""]
+    lines += _tile_lines(outcome)
+    return "\n".join(lines) + "\n"
+
+
+def _not_raced(request: Request) -> str:
+    return "not raced: --races 0" if request.races <= 0 else "not raced"
+
+
+def _races(f: Finalist) -> list[str]:
+    sim = f.sim
+    assert sim is not None
+    times = ", ".join(f"{bot} {_seconds(t)}" for bot, t in sim.times.items())
+    spread = "-" if sim.spread is None else f"{sim.spread:.2f}"
+    play = [f"- {code} ({sev}): {msg}" for code, sev, msg in sim.findings] or ["- none"]
+    return [
+        "## Races",
+        "",
+        f"{sim.races} races of {len(BOTS)} drivers in the default car, one per bot "
+        f"({', '.join(BOTS)}), seed {sim.seed}: finish rate {_pct(sim.finish_rate)}, "
+        f"{sim.loc_per_race:.2f} losses of control per race "
+        f"({sim.loc_rate:.2f} per driver per 10 tiles).",
+        "",
+        f"Median stage times: {times}; spread between bots {spread}. Par "
+        f"{_seconds(sim.par_time)}: the fastest legal line with no dice risk (a lower bound).",
+        "",
+        "Playability findings (as `trackkit validate --simulate` reports them; P604 is left "
+        "out, since each start position has its own bot):",
+        "",
+        *play,
+        "",
+    ]
+
+
+def _tile_lines(outcome: Outcome) -> list[str]:
+    out = []
+    for n, tile in enumerate(outcome.stage.tiles, start=1):
+        how = tile.turn or tile.climb
+        words = [tile.tile] + ([how] if how else [])
+        if tile.at is not None:
+            words.append(f"beside the road at [{tile.at[0]}, {tile.at[1]}], dir {tile.dir}")
+        if tile.tokens:
+            words.append("tokens: " + ", ".join(_token_words(t) for t in tile.tokens))
+        out.append(f"{n}. " + ", ".join(words))
+    return [*out, ""]
+
+
+def _token_words(token: TileToken) -> str:
+    """``oxygen 2``, ``climb -1``, ``cloud``."""
+    if token.value is None:
+        return token.token
+    return (
+        f"{token.token} {token.value:+d}"
+        if token.token == "climb"
+        else f"{token.token} {token.value}"
+    )
+
+
+def index_markdown(
+    generation: Generation,
+    files: Sequence[dict[str, Any]],
+    *,
+    fmt: str = "native",
+    maps: Sequence[str] = ("svg",),
+) -> str:
+    """The Markdown index of a run: one row per stage, with its files."""
+    r = generation.request
+    lines = [
+        f"# {r.count} generated {r.kind.value} stage{'s' if r.count != 1 else ''}",
+        "",
+        f"Made by `{command_line(r, fmt=fmt, maps=maps)}`.",
+        "",
+        f"Difficulty {generation.aim.band.words()}: losses of control per driver per 10 "
+        "tiles, the band of the level within what these boxes can make.",
+        "",
+    ]
+    head = ["stage", "file", "report", "tiles", "road", "surfaces", "difficulty"]
+    if r.races > 0:
+        head += ["careful time", "losses of control"]
+    head.append("score")
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for outcome, names in zip(generation.outcomes, files, strict=True):
+        s = outcome.chosen.candidate.structure
+        sim = outcome.chosen.sim
+        cells = [
+            str(outcome.index),
+            f"[{names['stage']}]({names['stage']})",
+            f"[{names['report']}]({names['report']})",
+            str(s.tiles),
+            f"{s.length_mm / 1000:.2f} m",
+            _surfaces_laid(s.surfaces),
+            f"{s.difficulty:.2f}",
+        ]
+        if r.races > 0:
+            cells += [
+                _seconds(sim.careful_time if sim else None),
+                f"{sim.loc_rate:.2f}" if sim else "-",
+            ]
+        cells.append(f"{outcome.chosen.total:.2f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    st = generation.stats
+    lines += [
+        "",
+        f"{st['candidates']} candidate roads built and validated ({st['dropped']} dropped), "
+        f"{st['raced']} finalists raced.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def index_json(
+    generation: Generation,
+    files: Sequence[dict[str, Any]],
+    *,
+    fmt: str = "native",
+    maps: Sequence[str] = ("svg",),
+) -> dict[str, Any]:
+    """The JSON index of a run: the request, the band, and every stage's facts and scores."""
+    r = generation.request
+    band = generation.aim.band
+    stages = []
+    for outcome, names in zip(generation.outcomes, files, strict=True):
+        chosen = outcome.chosen
+        stages.append(
+            {
+                "index": outcome.index,
+                "name": outcome.stage.name,
+                "files": names,
+                "candidate": chosen.candidate.number,
+                "candidates_built": outcome.built,
+                "tiles": [t.tile for t in outcome.stage.tiles],
+                "structure": chosen.candidate.structure.to_json(),
+                "score": chosen.parts,
+                "total": chosen.total,
+                "simulation": chosen.sim.to_json() if chosen.sim else None,
+                "finalists": [
+                    {
+                        "candidate": f.candidate.number,
+                        "structure_score": f.candidate.total,
+                        "total": f.total,
+                        "difficulty": round(f.candidate.structure.difficulty, 4),
+                        "loss_of_control_rate": round(f.sim.loc_rate, 4) if f.sim else None,
+                    }
+                    for f in outcome.finalists
+                ],
+                "summary": outcome.report.summary,
+            }
+        )
+    return {
+        "format": INDEX_FORMAT,
+        "command": command_line(r, fmt=fmt, maps=maps),
+        "request": {
+            "boxes": list(r.boxes),
+            "tiles": r.tiles,
+            "length_mm": r.length_mm,
+            "kind": r.kind.value,
+            "surfaces": dict(r.surfaces),
+            "difficulty": r.difficulty.value,
+            "par": r.par,
+            "count": r.count,
+            "seed": r.seed,
+            "tokens": dict(r.tokens),
+            "fillers": r.fillers,
+            "candidates": r.candidates,
+            "finalists": r.finalists,
+            "races": r.races,
+            "format": fmt,
+            "maps": list(maps),
+        },
+        "difficulty_band": {
+            "level": band.level,
+            "low": round(band.low, 4),
+            "high": round(band.high, 4),
+        },
+        "stages": stages,
+        "stats": generation.stats,
+    }

@@ -1,0 +1,342 @@
+"""One run of the generator: candidates by search, finalists by simulation, K stages.
+
+For each stage asked for, :func:`generate` builds ``candidates`` roads
+(:func:`trackkit.generate.search.build_road`, none the same as a road already built in
+the run; round by round, one for each stage in turn), puts the tokens and fillers on
+them, validates each one (a candidate with any error or warning is dropped and counted:
+none should be) and scores it by structure. The
+``finalists`` best of each stage are then raced, all stages' finalists in one batch (so
+``jobs`` worker processes share them), and each stage keeps its finalist with the lowest
+total score: the structural score with its difficulty part replaced by the simulation
+score (:mod:`trackkit.generate.refine`). Without races the structure alone decides.
+
+Every random draw comes from one :class:`random.Random` seeded with ``request.seed``,
+passed down in a fixed order: the same request gives the same stages, byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from trackkit.generate.decorate import place_fillers, stage_of, token_plan
+from trackkit.generate.pieces import Palette, Way, check_request
+from trackkit.generate.refine import SimResult, sim_score, simulate_finalists
+from trackkit.generate.request import GenerateError, Request
+from trackkit.generate.score import Aim, Structure, structure_of, structure_score
+from trackkit.generate.search import ChainGoal, Goal, Placer, Road, SearchFailed, build_road
+from trackkit.library import TileLibrary, default_library
+from trackkit.models.findings import Severity
+from trackkit.models.stage import Kind, Stage, TileToken
+from trackkit.validate import Report, validate
+
+__all__ = ["Candidate", "Finalist", "Generation", "Outcome", "Progress", "generate"]
+
+#: ``progress(phase, done, total)``: phase ``building`` (candidates) then ``racing``.
+Progress = Callable[[str, int, int], None]
+#: A stage's pool stops growing after this many roads that repeat roads already built
+#: (few roads are possible with very few tiles).
+MAX_REPEATS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A road with its tokens and fillers, validated and scored by structure."""
+
+    stage_index: int
+    number: int
+    """Its number in its stage's pool, from 1."""
+    ways: tuple[Way, ...]
+    stage: Stage
+    structure: Structure
+    score: dict[str, float]
+    """The parts of its structural score."""
+    report: Report = field(repr=False, compare=False)
+    """Its validation report (clean: no error, no warning)."""
+
+    @property
+    def total(self) -> float:
+        """The structural score."""
+        return round(sum(self.score.values()), 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Finalist:
+    """A candidate raced (or not), with its total score."""
+
+    candidate: Candidate
+    sim: SimResult | None = None
+    sim_parts: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def parts(self) -> dict[str, float]:
+        """Every part of the total: simulated difficulty in place of the structural one."""
+        parts = dict(self.candidate.score)
+        if self.sim is not None:
+            parts.pop("difficulty", None)
+            parts.update(self.sim_parts)
+        return parts
+
+    @property
+    def total(self) -> float:
+        """The total score (lower is better)."""
+        return round(sum(self.parts.values()), 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One generated stage: the finalist chosen, the others, and its validation report."""
+
+    index: int
+    chosen: Finalist
+    finalists: tuple[Finalist, ...]
+    built: int
+    """Candidates built for this stage."""
+    report: Report
+
+    @property
+    def stage(self) -> Stage:
+        """The stage file."""
+        return self.chosen.candidate.stage
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """Everything one run produced."""
+
+    request: Request
+    aim: Aim
+    outcomes: list[Outcome]
+    stats: dict[str, Any]
+    """Counts of the run: roads built, candidates dropped, placements asked."""
+
+
+def _goal(request: Request, pal: Palette) -> Goal:
+    """The DIRT goal of a request (a GT circuit would close its road instead)."""
+    hill = request.kind is Kind.HILLCLIMB
+    climb_tokens = request.token_count("climb")
+    most = pal.climb_pieces if hill else 0
+    if request.tiles is not None:
+        most = min(most, request.tiles - 2 - climb_tokens)
+    # tokens need road tiles to lie on, one of a kind each (R202); climb tokens, tiles
+    # without climb arrows
+    middle = max(max((n for _, n in request.tokens), default=0), climb_tokens + hill, hill)
+    return ChainGoal(
+        tiles=request.tiles,
+        length_mm=request.length_mm,
+        min_tiles=2 + middle,
+        climbs=(1 if hill else 0, max(most, 1 if hill else 0)),
+    )
+
+
+def _name(request: Request, index: int) -> str:
+    kind = "Hillclimb" if request.kind is Kind.HILLCLIMB else "Rally"
+    boxes = ", ".join(request.boxes)
+    return f"{kind} {index} ({boxes}; seed {request.seed})"
+
+
+def _clean(report: Report) -> bool:
+    """Valid, and no warning either."""
+    return not any(f.severity in (Severity.ERROR, Severity.WARNING) for f in report.findings)
+
+
+def _candidate(
+    request: Request,
+    pal: Palette,
+    aim: Aim,
+    ways: tuple[Way, ...],
+    hexes: list[tuple[int, int]],
+    exits: list[int],
+    rng: random.Random,
+    index: int,
+    number: int,
+    library: TileLibrary | None,
+) -> Candidate | None:
+    """The candidate stage of a road, or None if it is not clean (counted by the caller)."""
+    try:
+        tokens: dict[int, list[TileToken]] = token_plan(ways, request.tokens, rng)
+    except ValueError:
+        return None
+    name = _name(request, index)
+    bare = stage_of(ways, name=name, kind=request.kind, boxes=request.boxes, tokens=tokens)
+    report = validate(bare, library=library)
+    if not _clean(report) or [t.hex for t in report.layout.chain] != hexes:
+        return None
+    fillers = []
+    if request.fillers:
+        first = report.layout.chain[0]
+        fillers = place_fillers(hexes, exits, first.entry_world, pal, request.fillers, rng)
+        if len(fillers) < request.fillers:
+            return None
+    stage = stage_of(
+        ways, name=name, kind=request.kind, boxes=request.boxes, tokens=tokens, fillers=fillers
+    )
+    if fillers:
+        report = validate(stage, library=library)
+        if not _clean(report):
+            return None
+    structure = structure_of(report.summary, ways, tokens, hexes)
+    score = structure_score(structure, aim)
+    return Candidate(index, number, ways, stage, structure, score, report)
+
+
+def generate(
+    request: Request,
+    *,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> Generation:
+    """Generate ``request.count`` stages from the shipped tile library.
+
+    Parameters
+    ----------
+    request : Request
+        What to generate.
+    jobs : int
+        Worker processes for the races (the result is the same for any number).
+    progress : callable, optional
+        Told ``(phase, done, total)`` as candidates are built and finalists raced.
+
+    Raises
+    ------
+    GenerateError
+        For a request the boxes cannot meet, naming the option.
+    """
+    library = default_library()  # the one the simulator races on, too
+    request, pal = check_request(request, library)
+    aim = Aim.of(request, pal)
+    goal = _goal(request, pal)
+    rng = random.Random(request.seed)
+    placer = Placer(library)
+    seen: set[tuple[str, ...]] = set()
+    pools: list[list[Candidate]] = [[] for _ in range(request.count)]
+    dropped = 0
+    exhausted = False
+    total = request.count * request.candidates
+    # round by round, one new road for each stage in turn: when the boxes make few
+    # roads, every stage still gets some
+    for _ in range(request.candidates):
+        for index, pool in enumerate(pools, start=1):
+            road = _new_road(pal, goal, aim, rng, placer, seen)
+            if road is None:
+                exhausted = True
+                break
+            cand = _candidate(
+                request,
+                pal,
+                aim,
+                tuple(road.ways),
+                list(road.hexes),
+                list(road.exits),
+                rng,
+                index,
+                len(pool) + 1,
+                library,
+            )
+            if cand is None:
+                dropped += 1
+                continue
+            pool.append(cand)
+            if progress:
+                progress("building", sum(len(p) for p in pools), total)
+        if exhausted:
+            break
+    if not pools[0]:
+        raise GenerateError(_size_option(request), _no_road(request))
+    if not pools[-1]:
+        have = sum(1 for p in pools if p)
+        raise GenerateError(
+            "--count",
+            f"only {have} different stages of {_size(request)} were found from these "
+            f"boxes: ask for --count {have}, or more tiles",
+        )
+    built = [len(p) for p in pools]
+    finalists = [sorted(p, key=lambda c: (c.total, c.number))[: request.finalists] for p in pools]
+    raced = _race(request, aim, finalists, rng, jobs, progress)
+    outcomes = []
+    for index, group in enumerate(raced, start=1):
+        chosen = min(group, key=lambda f: (f.total, f.candidate.number))
+        report = chosen.candidate.report
+        outcomes.append(Outcome(index, chosen, tuple(group), built[index - 1], report))
+    stats = {
+        "candidates": sum(built),
+        "dropped": dropped,
+        "placements": placer.layouts,
+        "raced": sum(len(g) for g in raced) if request.races else 0,
+    }
+    return Generation(request, aim, outcomes, stats)
+
+
+def _new_road(
+    pal: Palette,
+    goal: Goal,
+    aim: Aim,
+    rng: random.Random,
+    placer: Placer,
+    seen: set[tuple[str, ...]],
+) -> Road | None:
+    """A road unlike every road built before in the run, or None when none turns up."""
+    for _ in range(MAX_REPEATS):
+        try:
+            road = build_road(pal, goal, aim, rng, placer)
+        except SearchFailed:
+            return None
+        if road.signature not in seen:
+            seen.add(road.signature)
+            return road
+    return None
+
+
+def _race(
+    request: Request,
+    aim: Aim,
+    finalists: list[list[Candidate]],
+    rng: random.Random,
+    jobs: int,
+    progress: Progress | None,
+) -> list[list[Finalist]]:
+    """Race every finalist (or not, without races) and score it."""
+    if request.races <= 0:
+        return [[Finalist(c) for c in group] for group in finalists]
+    flat = [c for group in finalists for c in group]
+    seeds = [rng.randrange(1, 2**31) for _ in flat]
+    done = [0]
+
+    def step(n: int) -> None:
+        done[0] += n
+        if progress:
+            progress("racing", done[0], len(flat))
+
+    results = simulate_finalists(
+        [c.stage for c in flat], seeds, races=request.races, jobs=jobs, progress=step
+    )
+    by_id = {id(c): r for c, r in zip(flat, results, strict=True)}
+    out = []
+    for group in finalists:
+        row = []
+        for c in group:
+            sim = by_id[id(c)]
+            parts = sim_score(sim, aim.band.distance(sim.loc_rate), request.par)
+            row.append(Finalist(c, sim, parts))
+        out.append(row)
+    return out
+
+
+def _size_option(request: Request) -> str:
+    return "--length-mm" if request.length_mm is not None else "--tiles"
+
+
+def _size(request: Request) -> str:
+    if request.length_mm is not None:
+        return f"{request.length_mm:g} mm of road"
+    return f"{request.tiles} tiles"
+
+
+def _no_road(request: Request) -> str:
+    size = _size(request)
+    return (
+        f"no road of {size} that does not run into itself could be laid with these pieces "
+        "and options: ask for fewer tiles, or name another box"
+    )

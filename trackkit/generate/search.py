@@ -1,0 +1,346 @@
+"""Build a road tile by tile on the hex grid: a depth-first search with backtracking.
+
+The road starts with a start tile on hex (0, 0), as a stage file's first tile is laid,
+and each further tile is snapped onto the road end by :func:`trackkit.assemble.lay_out`
+itself: :class:`Placer` lays out the tile before (where it lies) and the tile tried, and
+reads where the tried one landed (:attr:`PlacedTile.hex`, :attr:`PlacedTile.rotation`,
+:attr:`PlacedTile.exit_world`). Where a tile lands depends only on the tile before it
+and how that one is turned, so each answer is remembered under those and asked for once
+per run. Every candidate stage is laid out whole again and validated: its tiles must lie
+where the search put them.
+
+At each step the ways the boxes still hold are tried in a weighted random order (one
+generator passed in; the weights come from :func:`trackkit.generate.score.way_weights`:
+the surface mix still wanted, the difficulty aimed at, the climb tiles a hillclimb needs).
+A tile is refused when its hex is taken, when the hex its road leads to is taken, or when
+fewer free hexes lie beyond than tiles remain (a flood fill); when every way is refused
+the search steps back and tries the next way of the tile before. A search that runs out
+of its step budget starts again from the start tile, with the same generator.
+
+The :class:`Goal` says which ways may come next and when the road is complete. DIRT
+stages are :class:`ChainGoal`: a start, the road, a finish. A GT circuit would be another
+goal (no finish tile; complete when the road's exit meets the start tile's entry) over
+the same search.
+
+Examples
+--------
+>>> import random
+>>> from trackkit.generate.pieces import check_request
+>>> from trackkit.generate.request import Request
+>>> from trackkit.generate.score import Aim
+>>> request = Request(boxes=("dirt-core",), tiles=8)
+>>> request, pal = check_request(request)
+>>> aim = Aim.of(request, pal)
+>>> road = build_road(pal, ChainGoal(tiles=8), aim, random.Random(3), Placer())
+>>> len(road.ways), road.ways[0].line, road.ways[-1].line, len(set(road.hexes))
+(8, 'start', 'finish', 8)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from trackkit import hexgrid
+from trackkit.assemble import lay_out
+from trackkit.generate.pieces import Palette, Piece, Way
+from trackkit.generate.score import Aim, way_weights
+from trackkit.library import TileLibrary
+from trackkit.models.stage import Stage, StageTile
+
+__all__ = ["ChainGoal", "Goal", "Placer", "Road", "SearchFailed", "Step", "build_road"]
+
+#: Tries of a tile per tile of the road before a search starts again.
+STEPS_PER_TILE = 60
+#: Fresh starts before a search gives up.
+RESTARTS = 40
+
+
+class SearchFailed(Exception):
+    """No road met the goal within the search budget (the caller says why, in words)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Where a way lands: the hex offset from the tile before, its exit and rotation."""
+
+    offset: hexgrid.Hex
+    exit: int
+    rotation: int
+
+
+class Placer:
+    """Where the next tile lands, as :func:`~trackkit.assemble.lay_out` places it.
+
+    Each question is a small stage file laid out: the tile before, placed where it lies
+    (``at: [0, 0]``, its ``dir``), and the tile tried, snapped onto it. The answer is
+    remembered under the tile before, its rotation and the way tried.
+
+    Parameters
+    ----------
+    library : TileLibrary, optional
+        The faces (default: the shipped library).
+    """
+
+    def __init__(self, library: TileLibrary | None = None) -> None:
+        self.library = library
+        self._memo: dict[tuple[str, int, str], Step | None] = {}
+        self._first: dict[str, Step | None] = {}
+        self.layouts = 0
+        """How many small stages were laid out (for the benchmark)."""
+
+    def _lay(self, tiles: list[StageTile]) -> Step | None:
+        """The last tile of ``tiles`` as laid out, or None if the placement refuses it."""
+        self.layouts += 1
+        layout = lay_out(Stage(format="trackkit-stage/1", tiles=tiles), self.library)
+        if len(layout.chain) != len(tiles) or any(
+            f.location.tile_index == len(tiles) for f in layout.findings
+        ):
+            return None  # S102, S103, S104: the placement refuses this way here
+        last = layout.chain[-1]
+        if last.exit_world is None:
+            return None
+        (q0, r0), (q1, r1) = layout.chain[0].hex, last.hex
+        return Step((q1 - q0, r1 - r0), last.exit_world, last.rotation)
+
+    def first(self, way: Way) -> Step | None:
+        """``way`` laid as a stage's first tile: on hex (0, 0), offset (0, 0)."""
+        if way.key not in self._first:
+            self._first[way.key] = self._lay([way.tile()])
+        return self._first[way.key]
+
+    def after(self, prev: Way, rotation: int, way: Way) -> Step | None:
+        """Where ``way`` lands after ``prev`` laid with ``rotation``."""
+        key = (prev.key, rotation, way.key)
+        if key not in self._memo:
+            before = prev.tile().model_copy(update={"at": (0, 0), "dir": rotation})
+            self._memo[key] = self._lay([before, way.tile()])
+        return self._memo[key]
+
+
+@dataclass(slots=True)
+class Road:
+    """A road being built: its ways in driving order, their hexes and exit directions."""
+
+    ways: list[Way] = field(default_factory=list)
+    hexes: list[hexgrid.Hex] = field(default_factory=list)
+    exits: list[int] = field(default_factory=list)
+    rotations: list[int] = field(default_factory=list)
+    used: Counter[Piece] = field(default_factory=Counter)
+    surfaces: Counter[str] = field(default_factory=Counter)
+    length_mm: float = 0.0
+    climbs: int = 0
+    risk: float = 0.0
+    """The sum of the laid ways' risks (:func:`trackkit.generate.score.way_risk`)."""
+
+    def push(self, way: Way, at: hexgrid.Hex, step: Step) -> None:
+        """Lay ``way`` on hex ``at``, turned and leading on as ``step`` says."""
+        self.ways.append(way)
+        self.hexes.append(at)
+        self.exits.append(step.exit)
+        self.rotations.append(step.rotation)
+        self.used[way.piece] += 1
+        self.surfaces[way.face.surface.value] += 1
+        self.length_mm += way.length_mm
+        self.climbs += way.is_climb
+        self.risk += way.risk
+
+    def pop(self) -> None:
+        """Take the last tile off again."""
+        way = self.ways.pop()
+        self.hexes.pop()
+        self.exits.pop()
+        self.rotations.pop()
+        self.used[way.piece] -= 1
+        self.surfaces[way.face.surface.value] -= 1
+        self.length_mm -= way.length_mm
+        self.climbs -= way.is_climb
+        self.risk -= way.risk
+
+    @property
+    def signature(self) -> tuple[str, ...]:
+        """The road's ways in order: two roads with one signature are one stage."""
+        return tuple(w.key for w in self.ways)
+
+
+class Goal(Protocol):
+    """What the search builds: which ways may come next, when the road is complete."""
+
+    def next_ways(self, road: Road, pal: Palette) -> tuple[Sequence[Way], bool]:
+        """The ways that may be laid next, and whether laying one completes the road."""
+        ...
+
+    def room_needed(self, road: Road, pal: Palette) -> int:
+        """Free hexes the road still needs beyond the tile just laid."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ChainGoal:
+    """A DIRT stage: a start tile, road tiles, a finish tile (BOARD-3).
+
+    Parameters
+    ----------
+    tiles : int, optional
+        Tiles of the stage, start and finish included.
+    length_mm : float, optional
+        Road length wanted instead: the finish is laid once the road is long enough.
+    min_tiles : int
+        Tiles the stage has at least (tokens need tiles to lie on).
+    climbs : tuple of int
+        Least and most climb tiles (a hillclimb needs one, HILLCLIMB-1).
+    """
+
+    tiles: int | None = None
+    length_mm: float | None = None
+    min_tiles: int = 2
+    climbs: tuple[int, int] = (0, 0)
+
+    def _finishing(self, road: Road, pal: Palette) -> bool:
+        n = len(road.ways)
+        if self.tiles is not None:
+            return n == self.tiles - 1
+        assert self.length_mm is not None
+        if n + 1 < self.min_tiles or road.climbs < self.climbs[0]:
+            return False
+        # the stage's length runs from the start line to the finish line: about half of
+        # the start tile and half of the finish tile count
+        finish = min(w.length_mm for w in pal.finishes)
+        counted = road.length_mm - road.ways[0].length_mm / 2 + finish / 2
+        return counted >= self.length_mm - _half_tile(pal)
+
+    def next_ways(self, road: Road, pal: Palette) -> tuple[Sequence[Way], bool]:
+        """Start first, finish last; between, the ways whose pieces are left."""
+        if not road.ways:
+            return pal.starts, False
+        if self._finishing(road, pal):
+            return pal.finishes, True
+        free = [w for w in pal.middles if road.used[w.piece] < pal.copies[w.piece]]
+        least, most = self.climbs
+        if road.climbs >= most:
+            free = [w for w in free if not w.is_climb]
+        if self.tiles is not None:
+            slots = self.tiles - 1 - len(road.ways)  # road tiles still to lay, this one too
+            if slots <= least - road.climbs:
+                free = [w for w in free if w.is_climb]
+        return free, False
+
+    def room_needed(self, road: Road, pal: Palette) -> int:
+        """Tiles still to lay after the last one (by length: at the longest tile)."""
+        if self.tiles is not None:
+            return self.tiles - len(road.ways)
+        assert self.length_mm is not None
+        longest = max(w.length_mm for w in pal.middles)
+        rest = max(0.0, self.length_mm - road.length_mm)
+        return max(1, self.min_tiles - len(road.ways), int(rest // longest) + 1)
+
+
+def _half_tile(pal: Palette) -> float:
+    lengths = sorted(w.length_mm for w in pal.middles)
+    return lengths[len(lengths) // 2] / 2
+
+
+def _room(start: hexgrid.Hex, taken: set[hexgrid.Hex], need: int) -> bool:
+    """Whether at least ``need`` free hexes are reachable from ``start`` (a flood fill)."""
+    if need <= 0:
+        return True
+    if start in taken:
+        return False
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        h = queue.popleft()
+        for d in range(6):
+            n = hexgrid.neighbour(h, d)
+            if n not in seen and n not in taken:
+                seen.add(n)
+                if len(seen) >= need:
+                    return True
+                queue.append(n)
+    return len(seen) >= need
+
+
+def _ordered(ways: Sequence[Way], weights: Sequence[float], rng: random.Random) -> list[Way]:
+    """A weighted random order without repeats (Efraimidis-Spirakis keys u ** (1 / w))."""
+    keyed = [(rng.random() ** (1.0 / w), i) for i, w in enumerate(weights)]
+    keyed.sort(reverse=True)
+    return [ways[i] for _, i in keyed]
+
+
+def build_road(pal: Palette, goal: Goal, aim: Aim, rng: random.Random, placer: Placer) -> Road:
+    """A road that meets ``goal`` from the pieces of ``pal``.
+
+    Parameters
+    ----------
+    pal : Palette
+        The ways the boxes hold and the copies of each piece.
+    goal : Goal
+        What a complete road is.
+    aim : Aim
+        The targets the ways are weighted by (surfaces, difficulty).
+    rng : random.Random
+        The one generator of the run.
+    placer : Placer
+        Placement answers of :func:`~trackkit.assemble.lay_out`, shared by the run.
+
+    Raises
+    ------
+    SearchFailed
+        When every try ran out of its budget.
+    """
+    for _ in range(RESTARTS):
+        road = Road()
+        budget = [STEPS_PER_TILE * max(4, goal.room_needed(road, pal))]
+        if _extend(road, pal, goal, aim, rng, placer, budget):
+            return road
+    raise SearchFailed("no road found")
+
+
+def _extend(
+    road: Road,
+    pal: Palette,
+    goal: Goal,
+    aim: Aim,
+    rng: random.Random,
+    placer: Placer,
+    budget: list[int],
+) -> bool:
+    ways, completes = goal.next_ways(road, pal)
+    if not ways:
+        return False
+    weights = way_weights(ways, road, aim)
+    taken = set(road.hexes)
+    for way in _ordered(ways, weights, rng):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        if not road.ways:
+            step = placer.first(way)
+            if step is None:
+                continue
+            at: hexgrid.Hex = step.offset
+        else:
+            found = placer.after(road.ways[-1], road.rotations[-1], way)
+            if found is None:
+                continue
+            step = found
+            q, r = road.hexes[-1]
+            at = (q + step.offset[0], r + step.offset[1])
+            if at in taken:
+                continue
+        if not completes:
+            ahead = hexgrid.neighbour(at, step.exit)
+            road.push(way, at, step)
+            room = _room(ahead, taken | {at}, goal.room_needed(road, pal))
+            if room and _extend(road, pal, goal, aim, rng, placer, budget):
+                return True
+            road.pop()
+            if budget[0] < 0:
+                return False
+            continue
+        road.push(way, at, step)
+        return True
+    return False
