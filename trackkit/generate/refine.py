@@ -1,6 +1,7 @@
 """Refinement by simulation: race the best candidates and score what the races show.
 
-Each finalist is raced ``races`` times by three drivers in the default car, one per bot
+Each finalist is raced ``races`` times by three drivers in the default car (the DIRT car
+in a rally, the bots' own Unlimited dashboards in a hillclimb), one per bot
 (cautious, aggressive, planner), through :func:`trackkit.sim.simulate.simulate_files`;
 its par time comes from :func:`trackkit.sim.par.par_time` and its playability findings
 from :func:`trackkit.sim.playability.findings_from`, as ``validate --simulate`` has them.
@@ -117,7 +118,7 @@ def simulate_finalist(task: tuple[Stage, int, int]) -> SimResult:
         players=players,
         races=races,
         seed=seed,
-        cars=("dirt",),
+        cars=None,  # the default car: the DIRT car in a rally, Unlimited boards in a hillclimb
         bots=BOTS,
     )
     runs = 3 if report.kind is Kind.HILLCLIMB else 1
