@@ -66,7 +66,15 @@ def test_validate_json_document(tmp_path: Path):
     finding = broken["findings"][0]
     assert {"code", "severity", "message", "location", "fix"} <= set(finding)
     assert finding["location"]["file"].endswith("broken-stage.yaml")
-    assert unusable == {"file": str(missing), "valid": False, "error": unusable["error"]}
+    assert unusable == {
+        "file": str(missing),
+        "valid": False,
+        "errors": 0,
+        "warnings": 0,
+        "findings": [],
+        "summary": {},
+        "error": unusable["error"],
+    }
 
 
 def test_validate_kind_option_checks_as_hillclimb():

@@ -258,3 +258,28 @@ def test_simulate_never_writes_a_replay_that_replay_would_refuse(
     assert code == 2 and out == ""
     assert "replay files may hold: not written" in one_error(err, longer)
     assert not longer.exists()
+
+
+def test_the_largest_stage_reads_in_yaml_as_in_json() -> None:
+    # A stage within every limit (600 tiles, 24 placed tokens each) read as JSON but not as
+    # YAML, whose value cap was lower than what such a stage holds.
+    import json as json_module
+
+    import yaml as yaml_module
+
+    from trackkit.formats import parse_stage
+    from trackkit.models.stage import MAX_TILE_TOKENS
+
+    token = {"token": "mud", "value": -1, "surface": "gravel", "at": [0.1, 0.2], "dir": 1.5}
+    tiles = [{"tile": "205a", "tokens": [dict(token) for _ in range(MAX_TILE_TOKENS)]}]
+    data = {"format": "trackkit-stage/1", "tiles": [{"tile": "202a"}, *tiles * 600]}
+    as_json = parse_stage(json_module.dumps(data), file="big.json")
+
+    class NoAliases(yaml_module.SafeDumper):
+        def ignore_aliases(self, data: object) -> bool:
+            return True
+
+    as_yaml = parse_stage(yaml_module.dump(data, Dumper=NoAliases), file="big.yaml")
+    assert as_yaml == as_json and len(as_yaml.tiles) == 601
+    anchored = parse_stage(yaml_module.safe_dump(data), file="anchors.yaml")  # &id001 / *id001
+    assert anchored == as_json

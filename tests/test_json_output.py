@@ -49,6 +49,9 @@ def test_validate_json_reports_every_unusable_file_in_the_document(tmp_path: Pat
     assert entries[0]["valid"] is True and entries[5]["errors"] == 13
     for entry in entries[1:5]:
         assert entry["valid"] is False and entry["error"]
+        # every entry has the keys DESIGN.md lists, empty for an unusable file
+        assert {"errors", "warnings", "findings", "summary"} <= set(entry)
+        assert entry["findings"] == [] and entry["errors"] == 0
     assert "no such file" in entries[1]["error"] and "no such file" in entries[2]["error"]
     assert "not valid YAML" in entries[3]["error"] and "folder" in entries[4]["error"]
     # and on stderr, one line per unusable file, naming it
@@ -132,3 +135,24 @@ def test_tiles_json_reports_its_errors_in_the_document(args: list[str], words: s
 def test_text_runs_print_nothing_on_stdout_when_they_fail() -> None:
     result = runner.invoke(app, ["simulate", "nowhere.yaml"])
     assert result.exit_code == 2 and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", str(EXAMPLE), "--format", "json", "--simulate", "-3"],
+        ["validate", str(EXAMPLE), "--format=json", "--kind", "bogus"],
+        ["simulate", str(EXAMPLE), "--format", "json", "--players", "0"],
+        ["tiles", "--format", "json", "--surface", "lava"],
+    ],
+)
+def test_a_refused_option_value_still_gives_one_json_document(args: list[str]) -> None:
+    # click refuses these before the command runs: the entry point still keeps the promise
+    done = subprocess.run(
+        [sys.executable, "-m", "trackkit", *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    doc = json.loads(done.stdout)
+    assert doc["error"]["exit_status"] == 2 and "Invalid value" in doc["error"]["message"]
+    assert "│" not in doc["error"]["message"]
+    assert "Invalid value" in done.stderr  # and the usage error as usual on stderr

@@ -103,3 +103,18 @@ def test_validate_kind_option_and_json_summary() -> None:
     assert "H404" in [f["code"] for f in entry["findings"]]
     result = runner.invoke(app, ["validate", rgt, "--format", "json", "--kind", "rally"])
     assert json.loads(result.stdout)["files"][0]["summary"]["kind"] == "rally"
+
+
+def test_render_and_print_take_the_kind_too(tmp_path: Path) -> None:
+    rgt = str(EXAMPLES / "hillclimb-pikes.rgt")
+    for command, suffix in (("render", "svg"), ("print", "svg")):
+        inferred = tmp_path / f"inferred-{command}.{suffix}"
+        result = runner.invoke(app, [command, rgt, "-o", str(inferred)])
+        assert result.exit_code == 0, result.output
+        assert "note" in result.stderr and "hillclimb" in result.stderr
+        assert "Hillclimb ·" in inferred.read_text(encoding="utf-8")
+        forced = tmp_path / f"forced-{command}.{suffix}"
+        result = runner.invoke(app, [command, rgt, "-o", str(forced), "--kind", "rally"])
+        assert result.exit_code == 0 and "note" not in result.stderr
+        text = forced.read_text(encoding="utf-8")
+        assert "Rally ·" in text and "Hillclimb ·" not in text

@@ -555,3 +555,23 @@ def test_heat_map_has_a_colour_scale_in_losses_per_race(tmp_path: Path) -> None:
     # Without the legend card, the scale still comes with the heat map.
     bare = map_svg(validate(load_stage(turini)), legend=False, heat={worst_space: 2})
     assert by_id(parse(bare.svg), "heat-scale") is not None
+
+
+def test_a_png_holds_at_most_the_documented_pixels(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from trackkit.cli import app
+    from trackkit.render.convert import MAX_PNG_PIXELS
+
+    out = tmp_path / "big.png"
+    result = CliRunner().invoke(
+        app,
+        ["render", str(REPO / "examples" / "col-de-turini.yaml"), "-o", str(out), "--px", "20000"],
+    )
+    assert result.exit_code == 0, result.output
+    from PIL import Image
+
+    with Image.open(out) as im:
+        assert im.width * im.height <= MAX_PNG_PIXELS
+        assert abs(im.width / im.height - 2546.4 / 1789.65) < 0.01  # the map's proportions
+    assert "reduced from --px 20000" in result.stdout

@@ -69,3 +69,25 @@ def test_corner_inner_limit_is_below_outer_on_every_face():
         for sec in face.road.sections:  # type: ignore[union-attr]
             if isinstance(sec, CornerSection):
                 assert sec.inner.limit < sec.outer.limit, face.id
+
+
+def test_every_space_of_a_stage_carries_its_tiles_surface_and_danger():
+    # rule: BOARD-4 (one surface and one danger level per face, for every space on it);
+    # the danger level then decides crash damage (DAMAGE-2)
+    from stagekit import make_stage
+
+    from trackkit.assemble import lay_out
+    from trackkit.graph import build_graph
+    from trackkit.rules.ruleset import load_ruleset
+
+    stage = make_stage("202a", "205a", "301a", {"tile": "222a", "turn": "left"}, "203a")
+    layout = lay_out(stage)
+    graph = build_graph(layout)
+    faces = {t.index: t.face for t in layout.chain}
+    for _, data in graph.nodes(data=True):
+        face = faces[data["tile"]]
+        assert face is not None
+        assert data["surface"] == face.surface.value and data["danger"] == face.danger.value
+    assert {d["surface"] for _, d in graph.nodes(data=True)} == {"gravel", "asphalt"}
+    rules = load_ruleset("dirt")
+    assert rules.crash_tokens(5, "low") < rules.crash_tokens(5, "high")

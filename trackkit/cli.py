@@ -8,6 +8,8 @@ stage valid (warnings allowed), 1 a stage has errors, 2 unusable input (DESIGN.m
 from __future__ import annotations
 
 import contextlib
+import itertools
+import json
 import signal
 import sys
 from typing import Annotated, Any, TextIO, cast
@@ -85,12 +87,15 @@ class OutputError(TrackkitError):
 
 
 class _GuardedStream:
-    """Standard output that turns a failed write into :class:`OutputError`."""
+    """Standard output that turns a failed write into :class:`OutputError` (and knows
+    whether anything was written)."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self.written = False
 
     def write(self, text: str) -> int:
+        self.written = self.written or bool(text)
         try:
             return self._stream.write(text)
         except OSError as exc:
@@ -106,6 +111,39 @@ class _GuardedStream:
         return getattr(self._stream, name)
 
 
+class _RecordedStream:
+    """Standard error as it is, keeping what was written (the usage error of a JSON run)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.text: list[str] = []
+
+    def write(self, text: str) -> int:
+        if sum(map(len, self.text)) < 64_000:
+            self.text.append(text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _wants_json(argv: list[str]) -> bool:
+    """Whether the command line asks for ``--format json``."""
+    return "--format=json" in argv or any(
+        a == "--format" and b == "json" for a, b in itertools.pairwise(argv)
+    )
+
+
+def _usage_message(text: str) -> str:
+    """The message of a usage error as the command line framed it (box lines dropped)."""
+    lines = []
+    for line in text.splitlines():
+        words = line.strip(" │╭╮╰╯─\t")
+        if words and not words.startswith(("Usage:", "Try ", "Error")):
+            lines.append(" ".join(words.split()))
+    return " ".join(lines) or "usage error"
+
+
 def _interrupt(signum: int, frame: object) -> None:
     interrupt.request()
 
@@ -118,8 +156,10 @@ def _report(exc: TrackkitError) -> None:
 
 def main() -> None:
     """Console entry point: exit 0, 1 or 2 with one message, 130 on Ctrl-C; no traceback."""
-    real_stdout = sys.stdout
-    sys.stdout = cast(TextIO, _GuardedStream(real_stdout))
+    real_stdout, real_stderr = sys.stdout, sys.stderr
+    out = _GuardedStream(real_stdout)
+    err = _RecordedStream(real_stderr)
+    sys.stdout, sys.stderr = cast(TextIO, out), cast(TextIO, err)
     interrupt.reset()
     previous = signal.signal(signal.SIGINT, _interrupt)
     code = 0
@@ -135,6 +175,13 @@ def main() -> None:
         code = 2
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.stderr = real_stderr
+    if code == 2 and not out.written and _wants_json(sys.argv[1:]):
+        # a usage error (an option's value refused before the command ran): stdout still
+        # gets its one JSON document
+        message = _usage_message("".join(err.text))
+        with contextlib.suppress(OutputError):
+            typer.echo(json.dumps({"error": {"file": None, "message": message, "exit_status": 2}}))
     try:
         sys.stdout.flush()
     except OutputError as exc:

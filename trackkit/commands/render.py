@@ -61,7 +61,12 @@ def render(
     px: Annotated[
         int,
         typer.Option(
-            "--px", metavar="N", min=100, max=20000, help="PNG only: pixels on the longer side."
+            "--px",
+            metavar="N",
+            min=100,
+            max=20000,
+            help="PNG only: pixels on the longer side (a PNG holds at most 40 million "
+            "pixels: a larger size is reduced to fit, keeping the proportions).",
         ),
     ] = 3000,
     heat: Annotated[
@@ -112,7 +117,15 @@ def render(
             f"(see 'trackkit validate {file}')",
             err=True,
         )
+    pixels = ""
+    if kind == "png":
+        from trackkit.render.convert import png_size
+
+        width, height = png_size(SvgDoc("", view.w, view.h), px)
+        pixels = f", {width} x {height} px" + (
+            "" if max(width, height) >= px - 1 else f" (reduced from --px {px}: 40 MP at most)"
+        )
     typer.echo(
-        f"wrote {output} ({kind.upper()}, {view.w / 1000:.2f} x {view.h / 1000:.2f} m, "
+        f"wrote {output} ({kind.upper()}, {view.w / 1000:.2f} x {view.h / 1000:.2f} m{pixels}, "
         f"{plural(len(drawn.layout.chain), 'tile')} of {drawn.layout.size:g} mm)"
     )

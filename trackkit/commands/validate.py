@@ -61,7 +61,18 @@ def validate(
             status = 2
             typer.echo(f"trackkit: error: {exc}", err=True)
             message = exc.message if isinstance(exc, InputError) else str(exc)
-            entries.append({"file": str(path), "valid": False, "error": message})
+            # the keys of every entry (DESIGN.md), empty: scripts read them all the same
+            entries.append(
+                {
+                    "file": str(path),
+                    "valid": False,
+                    "errors": 0,
+                    "warnings": 0,
+                    "findings": [],
+                    "summary": {},
+                    "error": message,
+                }
+            )
             continue
         if not report.valid:
             status = max(status, 1)

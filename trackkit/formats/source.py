@@ -35,7 +35,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from trackkit.errors import InputError
-from trackkit.models.stage import MAX_STAGE_TILES, Stage
+from trackkit.models.stage import MAX_STAGE_TILES, MAX_TILE_TOKENS, Stage
 
 __all__ = [
     "MAX_DEPTH",
@@ -70,11 +70,16 @@ MAX_THEME_BYTES = 1024 * 1024
 #: JSON and YAML nested deeper than this (lists or mappings inside each other) are refused:
 #: trackkit's own files nest 7 levels at most.
 MAX_DEPTH = 64
-#: A YAML document whose aliases expand to more nodes than this is refused (alias bombs).
-MAX_YAML_NODES = 100_000
-#: YAML with more parser events than this is refused before it is built (a 1000-tile stage
-#: with tokens has well under 100,000).
-MAX_YAML_EVENTS = 100_000
+#: Parser events of the largest stage trackkit accepts: a tile item with every key takes
+#: about 30, a token with every key about 16 (MAX_TILE_TOKENS of them per tile).
+_EVENTS_PER_TILE = 32 + 16 * MAX_TILE_TOKENS
+#: YAML with more parser events than this is refused before it is built: the largest stage
+#: trackkit accepts (MAX_STAGE_TILES tiles, each with MAX_TILE_TOKENS tokens) fits, as it
+#: does in JSON.
+MAX_YAML_EVENTS = MAX_STAGE_TILES * _EVENTS_PER_TILE + 1_000
+#: A YAML document whose aliases expand to more nodes than this is refused (alias bombs):
+#: no more than the largest stage holds, so anchors for repeated token lists still work.
+MAX_YAML_NODES = MAX_YAML_EVENTS
 #: JSON bigger than this gets no line numbers in validation messages (finding them is slow).
 MAX_JSON_LINES_CHARS = 200_000
 #: At most this many validation problems are listed in one message.
@@ -466,7 +471,7 @@ def _count_events(text: str, file: str) -> bool:
             raise InputError(
                 file,
                 f"too many values (over {MAX_YAML_EVENTS:,}): a stage has at most "
-                f"{MAX_STAGE_TILES} tiles",
+                f"{MAX_STAGE_TILES} tiles with at most {MAX_TILE_TOKENS} tokens each",
             )
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1

@@ -27,14 +27,19 @@ from trackkit.formats.files import check_output, check_output_folder, write_byte
 
 __all__ = [
     "MAX_PDF_PAGE_MM",
+    "MAX_PNG_PIXELS",
     "SvgDoc",
     "check_output",
     "check_output_folder",
+    "png_size",
     "svg_to_pdf",
     "svg_to_png",
     "write_bytes_atomic",
 ]
 
+#: A PNG holds at most this many pixels (about 160 MB while it is drawn): a larger ``--px``
+#: is reduced to fit, keeping the map's proportions.
+MAX_PNG_PIXELS = 40_000_000
 #: PDF pages may not exceed 200 inches a side; larger maps are scaled down to fit.
 MAX_PDF_PAGE_MM = 5000.0
 
@@ -48,16 +53,30 @@ class SvgDoc:
     height_mm: float
 
 
+def png_size(doc: SvgDoc, longest_px: int) -> tuple[int, int]:
+    """Width and height in pixels of the PNG of ``doc``: ``longest_px`` on the longer side,
+    less if the picture would hold more than :data:`MAX_PNG_PIXELS`.
+
+    >>> png_size(SvgDoc("", 200.0, 100.0), 1000)
+    (1000, 500)
+    >>> w, h = png_size(SvgDoc("", 1000.0, 1000.0), 20000); w * h <= MAX_PNG_PIXELS
+    True
+    """
+    k = longest_px / max(doc.width_mm, doc.height_mm)
+    pixels = doc.width_mm * k * doc.height_mm * k
+    if pixels > MAX_PNG_PIXELS:
+        k *= (MAX_PNG_PIXELS / pixels) ** 0.5
+    return max(1, int(doc.width_mm * k)), max(1, int(doc.height_mm * k))
+
+
 def svg_to_png(doc: SvgDoc, *, longest_px: int) -> bytes:
-    """A PNG of ``doc`` whose longer side is ``longest_px`` pixels."""
+    """A PNG of ``doc`` whose longer side is ``longest_px`` pixels (see :func:`png_size`)."""
     import cairosvg  # type: ignore[import-untyped, unused-ignore]
 
-    k = longest_px / max(doc.width_mm, doc.height_mm)
+    width, height = png_size(doc, longest_px)
     with interrupt.deferred():  # cairo writes through a Python callback: no Ctrl-C inside
         png: bytes = cairosvg.svg2png(
-            bytestring=doc.text.encode("utf-8"),
-            output_width=max(1, round(doc.width_mm * k)),
-            output_height=max(1, round(doc.height_mm * k)),
+            bytestring=doc.text.encode("utf-8"), output_width=width, output_height=height
         )
     return png
 
