@@ -208,22 +208,22 @@ def test_s101_suggests_the_faces_of_the_number_or_close_ids():
     assert "did you mean" not in fixes["503a"]  # a series the library has none of
 
 
-def test_s119_a_gt_face_is_named_once_not_unknown_nor_scenery():
-    # GT tracks are not laid out yet (issue 10): each GT face gets one S119 naming it
+def test_s120_tiles_of_both_series_and_s121_when_the_ruleset_allows_them():
+    # a DIRT stage (its first tiles) with GT faces on the road and the GT pit beside it
     stage = make_stage("202a", "117a-2", "205a", {"tile": "101", "at": [4, 4], "dir": 0}, "203a")
     report = validate(stage)
-    gt = [f for f in report.findings if f.code == "S119"]
-    assert [(f.location.tile, f.location.path) for f in gt] == [
-        ("117a-2", "tiles[1]"),
-        ("101", "tiles[3]"),
-    ]
-    assert "117a" in gt[0].message and gt[0].severity is Severity.ERROR
+    (mixed,) = [f for f in report.findings if f.code == "S120"]
+    assert (mixed.location.tile, mixed.location.path) == ("117a", "tiles[1]")
+    assert "117a" in mixed.message and "101" in mixed.message
+    assert mixed.severity is Severity.ERROR
     assert not {"S101", "S116"} & set(report.codes)  # neither unknown nor scenery
-    # a GT face not driven, placed on the map: the same one finding
-    placed = make_stage(*GOOD, {"tile": "103a", "at": [6, 6], "dir": 0, "driven": False})
-    assert [c for c in codes(placed) if c in ("S101", "S119")] == ["S119"]
-    # the GT scenery filler 901 stays scenery beside the road
-    assert "S119" not in codes(make_stage(*GOOD, {"tile": "901a", "at": [6, 6], "dir": 0}))
+    assert report.layout.series == "dirt"
+    # the file says which rules apply: allowed, one note
+    allowed = validate(make_stage("202a", "117a-2", "205a", "203a", ruleset="dirt"))
+    assert "S121" in allowed.codes and "S120" not in allowed.codes
+    # scenery belongs to no rules: the GT scenery filler 901 beside a DIRT road mixes nothing
+    scenery = make_stage(*GOOD, {"tile": "901a", "at": [6, 6], "dir": 0})
+    assert not {"S120", "S121"} & set(codes(scenery))
 
 
 def test_driven_false_needs_a_position():

@@ -111,14 +111,20 @@ _CODES = [
         "These tiles lie on the map but the road does not run through them: mend the break "
         "reported above (S117), or remove them.",
     ),
-    # GT faces are in the library before GT tracks can be laid out (issue 10; the next
-    # task replaces this code with the GT checks)
     Code(
-        "S119",
-        "gt-track-not-supported",
+        "S120",
+        "series-mixed",
         E,
-        "Rallyman: GT tracks are not laid out yet: build the stage from Rallyman: DIRT faces "
-        "('trackkit tiles --series dirt'); 'trackkit tiles show ID' describes a GT face.",
+        "Build the stage from one series ('trackkit tiles --series dirt' or '--series gt'), "
+        "or say 'ruleset: dirt' or 'ruleset: gt' in the file to drive the other series' "
+        "tiles by that ruleset's rules.",
+    ),
+    Code(
+        "S121",
+        "series-mixed-allowed",
+        N,
+        "The file's 'ruleset' allows tiles of the other series: they are checked and drawn "
+        "as they are, and driven by the ruleset's rules.",
     ),
     # rules
     Code(
@@ -143,7 +149,13 @@ _CODES = [
         W,
         "This token is read but not simulated by trackkit yet; the stage is checked without it.",
     ),
-    Code("R205", "ruleset-not-supported", E, "Use ruleset 'dirt': GT stages come later."),
+    Code(
+        "R205",
+        "ruleset-not-supported",
+        E,
+        "Write the ruleset of the stage's tiles ('dirt' or 'gt'), or leave 'ruleset' out: "
+        "it is then the series of the tiles.",
+    ),
     Code(
         "R206",
         "corner-closed-by-mud",

@@ -8,7 +8,6 @@ Examples
 >>> print(dump_native(stage, "yaml"), end="")
 format: trackkit-stage/1
 name: Untitled stage
-ruleset: dirt
 tiles:
 - tile: 202a
 - tile: 205a

@@ -91,7 +91,7 @@ def _road(track: Track) -> _Road:
         for b, _climb in succs
         if spaces[a].kind == "lane"
         and spaces[b].kind == "lane"
-        and spaces[a].sides != spaces[b].sides
+        and spaces[a].lanes != spaces[b].lanes
     )
     road = _Road(look, target, sideways)
     if len(_ROADS) >= 16:  # a long-lived process that loads many stages keeps the last few

@@ -26,7 +26,7 @@ from trackkit.models.stage import Kind, Stage
 from trackkit.validate.hillclimb import check_hillclimb, stage_kind
 from trackkit.validate.inventory import check_inventory
 from trackkit.validate.rules import check_rules
-from trackkit.validate.structure import check_structure
+from trackkit.validate.structure import check_series, check_structure
 from trackkit.validate.summary import summarize
 from trackkit.validate.tiles import check_face
 
@@ -123,6 +123,7 @@ def validate(
     layout = lay_out(stage, lib)
     graph = build_graph(layout)
     findings = list(layout.findings)
+    findings += check_series(layout)
     findings += check_structure(layout, graph, lib)
     findings += check_rules(layout, graph)
     findings += check_inventory(layout, lib)

@@ -162,8 +162,16 @@ def _value_problem(
 def check_rules(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
     """Every rules problem of the stage."""
     out = check_tokens(layout)
-    if layout.stage.ruleset != "dirt":
-        out.append(finding("R205", f"ruleset '{layout.stage.ruleset}' is not supported yet"))
+    ruleset = layout.stage.ruleset
+    if ruleset is not None and layout.series_found and ruleset not in layout.series_found:
+        other = "Rallyman: GT" if ruleset == "dirt" else "Rallyman: DIRT"
+        out.append(
+            finding(
+                "R205",
+                f"the file says 'ruleset: {ruleset}', but every tile is a {other} tile",
+                Location(path="ruleset"),
+            )
+        )
     by_index = {t.index: t for t in layout.chain}
     closed: set[str] = set()
     for node, data in graph.nodes(data=True):

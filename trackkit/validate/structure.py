@@ -16,8 +16,9 @@ from trackkit.formats.suggest import close_tile_ids, unknown_tile_fix
 from trackkit.graph import has_path_to_finish
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Location
+from trackkit.models.tile import FaceKind
 
-__all__ = ["check_structure"]
+__all__ = ["check_series", "check_structure"]
 
 #: At most this many tiles are named in the list of tiles not driven (S118).
 MAX_LISTED = 20
@@ -147,6 +148,46 @@ def check_structure(
             )
         )
     return out
+
+
+_SERIES = {"dirt": "Rallyman: DIRT", "gt": "Rallyman: GT"}
+
+
+def check_series(layout: Layout) -> list[Finding]:
+    """Tiles of both series in one file (S120), or allowed by its ``ruleset`` (S121).
+
+    A file without ``ruleset`` is of the series of its tiles; tiles of the other series
+    are then an error, listed in one finding. A file that says ``ruleset: dirt`` or
+    ``ruleset: gt`` allows them (a note): they are driven by that ruleset's rules.
+    """
+    if len(layout.series_found) < 2:
+        return []
+    other = [
+        t
+        for t in layout.tiles
+        if t.face is not None
+        and t.face.series != layout.series
+        and t.face.kind is not FaceKind.SCENERY
+    ]
+    if not other:
+        return []
+    names = [f"{_name(t)}" for t in other[:MAX_LISTED]]
+    if len(other) > MAX_LISTED:
+        names.append(f"and {len(other) - MAX_LISTED} more")
+    them = _SERIES["gt" if layout.series == "dirt" else "dirt"]
+    if layout.stage.ruleset is None:
+        code = "S120"
+        text = (
+            f"a {_SERIES[layout.series]} stage (its first tiles) holds {them} tiles: "
+            f"{', '.join(names)}"
+        )
+    else:
+        code = "S121"
+        text = (
+            f"'ruleset: {layout.series}' drives {len(other)} {them} tile(s) by the "
+            f"{_SERIES[layout.series]} rules: {', '.join(names)}"
+        )
+    return [finding(code, text, other[0].location())]
 
 
 def _road_break(
