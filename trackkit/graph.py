@@ -209,6 +209,7 @@ def build_graph(layout: Layout) -> nx.DiGraph:
     origin: float | None = None
     start_nodes: list[str] = []
     finish_nodes: list[str] = []
+    at_line: list[str] = []
     halves: list[tuple[str, str]] = []
     prev: PlacedTile | None = None
     gt_p2p = layout.series == "gt" and not layout.circuit
@@ -229,6 +230,7 @@ def build_graph(layout: Layout) -> nx.DiGraph:
             start_nodes = [b.node_of(tile, s) for s in road.start_spaces]
             if road.series == "gt" and not gt_p2p:  # a circuit starts and finishes here
                 finish_nodes = [b.node_of(tile, s) for s in road.finish_spaces]
+                at_line = [b.node_of(tile, s) for s in road.line_ends]
         elif gt_p2p and at is not None:
             finish_nodes = [b.node_of(tile, s) for s in road.finish_spaces]
         elif road.series == "dirt" and road.finish_after is not None and not finish_nodes:
@@ -250,6 +252,7 @@ def build_graph(layout: Layout) -> nx.DiGraph:
     alias = _merge_halves(g, halves)
     start_nodes = [alias.get(n, n) for n in start_nodes]
     finish_nodes = [alias.get(n, n) for n in finish_nodes]
+    at_line = [alias.get(n, n) for n in at_line]
     _pairs(b, layout, alias)
 
     lap = offset if layout.circuit else None
@@ -257,9 +260,14 @@ def build_graph(layout: Layout) -> nx.DiGraph:
     for _, data in g.nodes(data=True):
         data["progress"] -= shift
         data["back"] -= shift
-        if lap:
+        if lap:  # along the lap: fronts in (0, lap], backs in [0, lap)
             data["progress"] %= lap
             data["back"] %= lap
+    if lap:
+        for n in at_line:  # the line is the end of the lap for the spaces behind it
+            g.nodes[n]["progress"] = lap
+        for n in finish_nodes:  # and its beginning for those past it
+            g.nodes[n]["back"] = 0.0
     for n in start_nodes:
         g.nodes[n]["start_grid"] = True
     for n in finish_nodes:

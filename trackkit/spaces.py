@@ -240,6 +240,8 @@ class DrivenRoad:
     """GT: the road's chequered start/finish line, if it has one."""
     length_px: float = 0.0
     """GT: the road's length in picture pixels (450 px flat to flat)."""
+    hidden: bool = False
+    """GT: the road runs under a bridge (153, 154): driven, never drawn, ``BRIDGE_ROWS`` rows."""
 
     @property
     def road(self) -> Road:
@@ -263,11 +265,6 @@ class DrivenRoad:
     def road_id(self) -> str:
         """The road's id on its face (``A`` on DIRT faces)."""
         return self.cut.road.id
-
-    @property
-    def hidden(self) -> bool:
-        """Whether the road is not drawn (it runs under a GT bridge)."""
-        return self.cut.road.hidden
 
     @property
     def corner_turns(self) -> list[str]:
@@ -334,6 +331,15 @@ class DrivenRoad:
         if index is None:
             return []
         key = "back" if not self.cut.reverse else "front"
+        return [s for s, sp in self.cut.spaces.items() if getattr(sp, key) == index]
+
+    @property
+    def line_ends(self) -> list[str]:
+        """GT: the spaces whose front edge is the start/finish line (driven the right way)."""
+        index = self._line_index() if self.sections is None else None
+        if index is None:
+            return []
+        key = "front" if not self.cut.reverse else "back"
         return [s for s, sp in self.cut.spaces.items() if getattr(sp, key) == index]
 
     @property
@@ -533,6 +539,7 @@ def _drive_gt(face: TileFace, entry: int, road_id: str | None) -> DrivenRoad:
         None,
         line=line,
         length_px=lane_road.length,
+        hidden=any(r.id == lane_road.id and r.hidden for r in layout.roads),
     )
 
 

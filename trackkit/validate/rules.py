@@ -104,6 +104,16 @@ def check_tokens(layout: Layout) -> list[Finding]:
                         finding("R201", f"unknown token '{tok.token}' on tile {tile.face_id}", loc)
                     )
                 continue
+            if tile.face is not None and tile.face.series == "gt":
+                out.append(
+                    finding(
+                        "R202",
+                        f"a {kind.value} token has no place on {tile.face_id}, a Rallyman: GT "
+                        "tile (its tokens are DIRT's and The Climb's)",
+                        loc,
+                    )
+                )
+                continue
             if tile.face is not None and (tile.face.kind is not FaceKind.ROAD or tile.road is None):
                 out.append(
                     finding(

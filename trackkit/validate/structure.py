@@ -50,44 +50,51 @@ def check_structure(
                 finding("S105", f"{names} overlap on hex [{h[0]}, {h[1]}]", tiles[-1].location())
             )
 
-    # rule: BOARD-3 (one start first, one finish last)
+    gt = layout.series == "gt"  # GT tracks: trackkit.validate.gt
     starts = [t for t in chain if _line_kind(t) == "start"]
     finishes = [t for t in chain if _line_kind(t) == "finish"]
-    # a start or finish the road does not reach is named in the S118 list instead
-    if not starts and not any(_line_kind(t) == "start" for t in layout.undriven):
-        out.append(finding("S106", "the stage has no start tile", chain[0].location()))
-    if not finishes and not any(_line_kind(t) == "finish" for t in layout.undriven):
-        out.append(finding("S107", "the stage has no finish tile", chain[-1].location()))
-    for extra in starts[1:]:
-        out.append(finding("S108", f"a second start tile: tile {_name(extra)}", extra.location()))
-    for extra in finishes[1:]:
-        out.append(finding("S109", f"a second finish tile: tile {_name(extra)}", extra.location()))
-    if starts and starts[0] is not chain[0]:
-        out.append(
-            finding(
-                "S110",
-                f"the start tile is tile {_name(starts[0])}, not the first",
-                starts[0].location(),
+    if not gt:
+        # rule: BOARD-3 (one start first, one finish last)
+        # a start or finish the road does not reach is named in the S118 list instead
+        if not starts and not any(_line_kind(t) == "start" for t in layout.undriven):
+            out.append(finding("S106", "the stage has no start tile", chain[0].location()))
+        if not finishes and not any(_line_kind(t) == "finish" for t in layout.undriven):
+            out.append(finding("S107", "the stage has no finish tile", chain[-1].location()))
+        for extra in starts[1:]:
+            out.append(
+                finding("S108", f"a second start tile: tile {_name(extra)}", extra.location())
             )
-        )
-    if finishes and finishes[-1] is not chain[-1]:
-        out.append(
-            finding(
-                "S111",
-                f"the finish tile is tile {_name(finishes[-1])}, not the last",
-                finishes[-1].location(),
+        for extra in finishes[1:]:
+            out.append(
+                finding("S109", f"a second finish tile: tile {_name(extra)}", extra.location())
             )
-        )
+        if starts and starts[0] is not chain[0]:
+            out.append(
+                finding(
+                    "S110",
+                    f"the start tile is tile {_name(starts[0])}, not the first",
+                    starts[0].location(),
+                )
+            )
+        if finishes and finishes[-1] is not chain[-1]:
+            out.append(
+                finding(
+                    "S111",
+                    f"the finish tile is tile {_name(finishes[-1])}, not the last",
+                    finishes[-1].location(),
+                )
+            )
 
     # open road ends: the first tile's entry (unless a start) and the last tile's exit
     # (unless a finish); gaps inside the chain are S102, reported while laying out.
     # With road tiles left undriven, the exit (or an entry facing one of them) is the break.
     ends: list[tuple[str, PlacedTile]] = []
     undriven = {id(t) for t in layout.undriven}
-    if _line_kind(chain[0]) != "start":
-        ends.append(("entry", chain[0]))
-    if _line_kind(chain[-1]) != "finish":
-        ends.append(("exit", chain[-1]))
+    if not (gt and layout.circuit and layout.closes):
+        if _line_kind(chain[0]) != "start":
+            ends.append(("entry", chain[0]))
+        if _line_kind(chain[-1]) != "finish":
+            ends.append(("exit", chain[-1]))
     open_ends = [
         (which, t, d, by_hex.get(hexgrid.neighbour(t.hex, d), []))
         for which, t in ends
@@ -101,6 +108,8 @@ def check_structure(
         if which in facing:
             out.append(_road_break(layout, by_hex, lib, which, t, d))
             continue
+        if gt:
+            continue  # a GT track's ends: the circuit closes (S123), or it is point to point
         if not other:
             out.append(
                 finding(
@@ -139,7 +148,7 @@ def check_structure(
         out.append(_not_driven(layout.undriven))
 
     # rule: BOARD-3 (a stage runs from start to finish)
-    if starts and finishes and not has_path_to_finish(graph):
+    if not gt and starts and finishes and not has_path_to_finish(graph):
         out.append(
             finding(
                 "S114",
