@@ -180,14 +180,15 @@ def check_series(layout: Layout) -> list[Finding]:
     ]
     if not other:
         return []
-    names = [f"{_name(t)}" for t in other[:MAX_LISTED]]
+    names = [f"tile {_name(t)}" for t in other[:MAX_LISTED]]
     if len(other) > MAX_LISTED:
         names.append(f"and {len(other) - MAX_LISTED} more")
     them = _SERIES["gt" if layout.series == "dirt" else "dirt"]
     if layout.stage.ruleset is None:
         code = "S120"
+        what = "stage" if layout.series == "dirt" else "track"
         text = (
-            f"a {_SERIES[layout.series]} stage (its first tiles) holds {them} tiles: "
+            f"a {_SERIES[layout.series]} {what} (its first tiles) holds {them} tiles: "
             f"{', '.join(names)}"
         )
     else:

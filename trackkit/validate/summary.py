@@ -170,6 +170,7 @@ def _gt_summary(
     lap = graph.graph.get("lap_length")
     finish_progress = [graph.nodes[n]["back"] for n in graph.graph.get("finish", ())]
     lines = [t for t in chain if t.road is not None and t.road.line is not None]
+    grid = [t for t in lines if t.road is not None and not t.road.grid_backwards]
     pits = graph.graph.get("pits", [])
     return {
         "name": layout.stage.name,
@@ -182,6 +183,7 @@ def _gt_summary(
         "driven_twice": sorted(t.visit_of.index for t in chain if t.visit_of and t.visit_of.index),
         "spaces": graph.number_of_nodes(),
         "laps": layout.laps if circuit else None,
+        "closed": layout.closes if circuit else None,
         "lap_length_spaces": lap_moves(graph) if circuit else None,
         "lap_length_mm": round(lap, 1) if circuit and lap else None,
         "length_spaces": None if circuit else shortest_moves(graph),
@@ -194,7 +196,7 @@ def _gt_summary(
         "crossings": len(crossed),
         "bridges": sum(1 for t in chain if t.road is not None and t.road.hidden),
         "start_finish": [t.index for t in lines],
-        "grid_slots": len(graph.graph.get("start", ())) if lines else 0,
+        "grid_slots": len(graph.graph.get("start", ())) if grid else 0,
         "pit": [
             {"position": p["position"], "hex": p["hex"], "access": len(p["access"])} for p in pits
         ],

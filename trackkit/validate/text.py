@@ -95,9 +95,9 @@ def _gt_text(summary: dict[str, Any]) -> list[str]:
             lap.append(plural(summary["lap_length_spaces"], "move"))
         if summary.get("lap_length_mm"):
             lap.append(f"{summary['lap_length_mm'] / 1000:.2f} m of road")
-        lines.append(
-            f"lap: {', '.join(lap) or 'not closed'}; race of {plural(summary['laps'], 'lap')}"
-        )
+        if summary.get("closed") is False:
+            lap = ["not closed", *(f"{m} so far" for m in lap if m.endswith("road"))]
+        lines.append(f"lap: {', '.join(lap)}; race of {plural(summary['laps'], 'lap')}")
     elif summary.get("length_spaces") is not None:
         mm = summary.get("length_mm")
         lines.append(
@@ -118,7 +118,9 @@ def _gt_text(summary: dict[str, Any]) -> list[str]:
             f"{c['tile']} {c['limits']}" + (f" {c['turn']}" if c["turn"] else "")
             for c in summary["corners"]
         ]
-        lines.append(f"corners ({len(summary['corners'])}, '!' in a triangle): " + ", ".join(parts))
+        triangle = any("!" in c["limits"] for c in summary["corners"])
+        note = " (N!: in a warning triangle)" if triangle else ""
+        lines.append(f"corners ({len(summary['corners'])}): " + ", ".join(parts) + note)
     if summary["sharp_corners"]:
         # one entry per tile: its numbers (a warning sign as 'sign'), and how many lines
         by_tile: dict[int, tuple[str, list[str], int]] = {}
@@ -138,12 +140,15 @@ def _gt_text(summary: dict[str, Any]) -> list[str]:
             + ", ".join(parts)
         )
     extras = []
-    if summary.get("start_finish"):
+    if summary.get("grid_slots"):
         extras.append(
             f"grid of {plural(summary['grid_slots'], 'slot')} on tile {summary['start_finish'][0]}"
         )
     for pit in summary.get("pit", []):
-        extras.append(f"pit beside the road ({plural(pit['access'], 'space')} give access)")
+        if pit["access"]:
+            extras.append(f"pit beside the road ({plural(pit['access'], 'space')} give access)")
+        else:
+            extras.append("a pit beside no road")
     if summary.get("crossings"):
         extras.append(f"{plural(summary['crossings'], 'tile')} where the track crosses itself")
     if summary.get("bridges"):
