@@ -352,3 +352,11 @@ def test_converting_a_gt_track_names_what_an_editor_file_cannot_hold() -> None:
     losses = conversion_losses(source, source.stage, "rekee", out)
     assert any("laps: 5" in item for item in losses)
     assert not any("ruleset" in item for item in losses)  # the tiles say it is a GT track
+
+
+def test_a_gt_rekee_file_with_a_typo_is_one_break_and_one_list() -> None:
+    text = (REPO / "examples" / "gt-figure-eight.rekee.json").read_text(encoding="utf-8")
+    report = validate(parse_stage(text.replace('"117a"', '"117x"')))
+    assert sorted(report.codes) == ["S101", "S117", "S118"]
+    (brk,) = [f for f in report.findings if f.code == "S117"]
+    assert "117x" in brk.message and brk.fix and "117a" in brk.fix

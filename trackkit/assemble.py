@@ -80,6 +80,7 @@ __all__ = [
     "faces_back",
     "fitting_faces",
     "lay_out",
+    "road_ends",
     "start_entry",
     "turn_fix",
     "turn_to_meet",
@@ -629,10 +630,20 @@ def fitting_faces(
     met: dict[str, int] = {}
     for face_id in ids:
         face = lib.get(face_id)
-        if face is not None and face.road is not None:
+        if face is not None and road_ends(face):
             met[face_id] = _roads_met(face, tile, tile.rotation, by_hex, pred, succ)
     best = max(met.values(), default=0)
     return [f for f in ids if met.get(f) == best] if best else ids
+
+
+def road_ends(face: TileFace, road: str | None = None) -> tuple[int, ...]:
+    """The two end edges of a face's road (GT: of road ``road``, else of its first road);
+    none for a face without a road."""
+    roads = face_roads(face)
+    if not roads:
+        return ()
+    _rid, e0, e1 = next((r for r in roads if r[0] == road), roads[0])
+    return (e0, e1)
 
 
 def faces_back(
@@ -648,10 +659,10 @@ def faces_back(
         return other.exit_world == toward
     if other is succ:
         return other.entry_world == toward
-    if other.index is not None or other.face is None or other.face.road is None:
+    if other.index is not None or other.face is None:
         return False
-    road = other.face.road
-    return hexgrid.local_edge(toward, other.rotation) in (road.from_edge, road.to_edge)
+    local = hexgrid.local_edge(toward, other.rotation)
+    return any(local in r[1:] for r in face_roads(other.face))
 
 
 def _roads_met(
@@ -663,11 +674,8 @@ def _roads_met(
     succ: PlacedTile | None,
 ) -> int:
     """How many road ends of ``face``, put on ``tile``'s hex with ``rotation``, meet a road."""
-    road = face.road
-    if road is None:
-        return 0
     met = 0
-    for end in (road.from_edge, road.to_edge):
+    for end in road_ends(face, tile.road_id):
         w = hexgrid.world_edge(end, rotation)
         others = by_hex.get(hexgrid.neighbour(tile.hex, w), [])
         met += any(o is not tile and faces_back(o, hexgrid.opposite(w), pred, succ) for o in others)
@@ -705,9 +713,9 @@ def turn_to_meet(
         if no other rotation does.
     """
     face = tile.face
-    if face is None or face.road is None:
+    ends = road_ends(face, tile.road_id) if face is not None else ()
+    if face is None or not ends:
         return None
-    ends = (face.road.from_edge, face.road.to_edge)
     best: tuple[int, int, int, int] | None = None
     for rot in range(6):
         if rot == tile.rotation:

@@ -10,7 +10,14 @@ from __future__ import annotations
 import networkx as nx
 
 from trackkit import hexgrid
-from trackkit.assemble import Layout, PlacedTile, fitting_faces, turn_fix, turn_to_meet
+from trackkit.assemble import (
+    Layout,
+    PlacedTile,
+    fitting_faces,
+    road_ends,
+    turn_fix,
+    turn_to_meet,
+)
 from trackkit.catalogue import finding
 from trackkit.formats.suggest import close_tile_ids, unknown_tile_fix
 from trackkit.graph import has_path_to_finish
@@ -91,7 +98,8 @@ def check_structure(
     ends: list[tuple[str, PlacedTile]] = []
     undriven = {id(t) for t in layout.undriven}
     if not (gt and layout.circuit and layout.closes):
-        if _line_kind(chain[0]) != "start":
+        # a GT circuit is read from its start/finish line on: where it breaks, its exit is
+        if _line_kind(chain[0]) != "start" and not (gt and layout.circuit):
             ends.append(("entry", chain[0]))
         if _line_kind(chain[-1]) != "finish":
             ends.append(("exit", chain[-1]))
@@ -225,7 +233,7 @@ def _road_break(
         what = f"faces tile '{nxt.raw_id}' at {at}, an unknown tile id"
         ids = fitting_faces(close_tile_ids(nxt.raw_id, lib), lib, nxt, by_hex, pred, succ)
         fix = unknown_tile_fix(nxt.raw_id, ids)
-    elif nxt.face.road is None:
+    elif not road_ends(nxt.face):
         what = f"faces {nxt.face_id} at {at}, which has no road"
     elif nxt.index is not None:
         what = f"meets tile {_name(nxt)} out of driving order"
@@ -276,14 +284,14 @@ def _turn_this(
             toward=None if keep is None else hexgrid.opposite(keep),
             need=2 if succ else 1,
         )
-    if rot is None or tile.face is None or tile.face.road is None:
+    ends = road_ends(tile.face, tile.road_id) if tile.face is not None else ()
+    if rot is None or not ends:
         return None
-    road = tile.face.road
     beyond = [
         o
-        for e in (road.from_edge, road.to_edge)
+        for e in ends
         for o in by_hex.get(hexgrid.neighbour(tile.hex, hexgrid.world_edge(e, rot)), [])
-        if o.index is None and o.face is not None and o.face.road is not None
+        if o.index is None and o.face is not None and road_ends(o.face)
     ]
     then = f"its road then goes on to {_name(beyond[0])}" if beyond else "its road then goes on"
     return turn_fix(tile, rot, then)
