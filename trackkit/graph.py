@@ -93,6 +93,46 @@ def _token_climb(tile: PlacedTile) -> str | None:
     return None
 
 
+_NONE: frozenset[str] = frozenset()
+
+#: The attributes of each space of a driven road that do not depend on where it lies.
+_STATIC: dict[int, tuple[DrivenRoad, dict[str, dict[str, object]]]] = {}
+
+
+def _static(road: DrivenRoad) -> dict[str, dict[str, object]]:
+    """Per space of ``road``: its node attributes that its tile's place does not change."""
+    hit = _STATIC.get(id(road))
+    if hit is not None and hit[0] is road:
+        return hit[1]
+    out: dict[str, dict[str, object]] = {
+        sid: {
+            "space": sid,
+            "road": road.road_id,
+            "kind": sp.kind,
+            "lanes": sp.lanes,
+            "printed_limit": sp.limit,
+            "triangle": sp.triangle,
+            "corner_lane": sp.corner_lane,
+            "jump": sp.jump,
+            "ford": sp.ford,
+            "token": sp.token,
+            "start_grid": False,
+            "finished": False,
+            "past_line": False,
+            "unit": sp.unit,
+            "beside": _NONE,
+            "overlaps": _NONE,
+            "hidden": road.hidden,
+            "pit": None,
+        }
+        for sid, sp in road.spaces.items()
+    }
+    if len(_STATIC) >= 4096:  # the roads of the last stages laid out are enough
+        _STATIC.clear()
+    _STATIC[id(road)] = (road, out)
+    return out
+
+
 class _Builder:
     """The nodes and edges of one stage, and which node each tile's space became."""
 
@@ -103,6 +143,8 @@ class _Builder:
         """(tile index, space id) -> node id."""
         self.shared: dict[int, dict[str, str]] = {}
         """A tile driven twice: first visit's index -> space id -> node (junction spaces)."""
+        self.closed: set[str] = set()
+        """Corner spaces mud has closed: no step enters them (CORNER-1)."""
 
     def node_of(self, tile: PlacedTile, sid: str) -> str:
         return self.node[(tile.index or 0, sid)]
@@ -110,80 +152,75 @@ class _Builder:
     def add_spaces(self, tile: PlacedTile, road: DrivenRoad, offset: float, length: float) -> None:
         assert tile.face is not None and tile.index is not None
         face = tile.face
-        prefix = f"{tile.index}:"
+        index = tile.index
+        prefix = f"{index}:"
         mud = sum(1 for t in tile.tokens if t.kind is TokenKind.MUD)
-        first = tile.visit_of.index if tile.visit_of is not None else tile.index
+        first = tile.visit_of.index if tile.visit_of is not None else index
         shared = self.shared.setdefault(first or 0, {})
+        static = _static(road)
+        surface, danger = face.surface.value, face.danger.value
+        nodes = []
         for sid, sp in road.spaces.items():
             if sid in shared:  # a junction space met again on another road of the tile
-                self.node[(tile.index, sid)] = shared[sid]
+                self.node[(index, sid)] = shared[sid]
                 continue
             node = prefix + sid
-            self.node[(tile.index, sid)] = shared[sid] = node
+            self.node[(index, sid)] = shared[sid] = node
             limit = sp.limit
             if limit is not None and sp.kind in ("corner", "chicane"):
                 limit -= mud  # rule: SHORTCUT-2 (mud lowers corner limits, not shortcuts)
-            self.g.add_node(
-                node,
-                tile=tile.index,
+                if limit <= 0:
+                    self.closed.add(node)
+            attrs = dict(static[sid])
+            attrs.update(
+                tile=index,
                 face=face.id,
                 hex=tile.hex,
-                space=sid,
-                road=road.road_id,
-                kind=sp.kind,
-                lanes=sp.lanes,
                 limit=limit,
-                printed_limit=sp.limit,
-                triangle=sp.triangle,
                 corner=None if sp.corner is None else prefix + sp.corner,
-                corner_lane=sp.corner_lane,
-                surface=face.surface.value,
-                danger=face.danger.value,
-                jump=sp.jump,
-                ford=sp.ford,
-                token=sp.token,
+                surface=surface,
+                danger=danger,
                 progress=offset + sp.f1 * length,
                 back=offset + sp.f0 * length,
-                start_grid=False,
-                finished=False,
-                past_line=False,
-                unit=sp.unit,
-                beside=frozenset(),
-                overlaps=frozenset(),
-                parts=((tile.index, sid),),
-                hidden=road.hidden,
-                pit=None,
+                parts=((index, sid),),
             )
+            nodes.append((node, attrs))
+        self.g.add_nodes_from(nodes)
 
     def add_steps(self, tile: PlacedTile, road: DrivenRoad) -> None:
         token_climb = _token_climb(tile) if road.climb is None else None
+        index = tile.index or 0
+        node = self.node
+        edges = []
         for step in road.steps:
             tags = step.tags
             if token_climb and crosses_line(road.spaces[step.source], road.spaces[step.target]):
                 tags = tags | {f"climb_{token_climb}"}
-            self.add_step(
-                self.node_of(tile, step.source), self.node_of(tile, step.target), tags, step
-            )
+            edge = self._edge(node[(index, step.source)], node[(index, step.target)], tags, step)
+            if edge is not None:
+                edges.append(edge)
+        self.g.add_edges_from(edges)
 
-    def add_step(self, u: str, v: str, tags: frozenset[str], step: Step) -> None:
-        target = self.g.nodes[v]
-        if (
-            target["kind"] in ("corner", "chicane")
-            and target["limit"] is not None
-            and target["limit"] <= 0
-        ):
-            return  # rule: CORNER-1 (a corner space at limit 0 or less cannot be entered)
+    def _edge(
+        self, u: str, v: str, tags: frozenset[str], step: Step
+    ) -> tuple[str, str, dict[str, object]] | None:
+        if v in self.closed:
+            return None  # rule: CORNER-1 (a corner space at limit 0 or less cannot be entered)
         climb = "up" if "climb_up" in tags else "down" if "climb_down" in tags else None
-        self.g.add_edge(u, v, tags=tags, climb=climb, limit=step.limit, hazard=step.hazard)
+        return (u, v, {"tags": tags, "climb": climb, "limit": step.limit, "hazard": step.hazard})
 
     def join(self, a: PlacedTile, b: PlacedTile) -> list[tuple[str, str]]:
         """Steps from ``a`` into ``b`` across their edge; skew halves to make one node."""
         assert a.road is not None and b.road is not None
         steps, halves = join(a.road, b.road)
+        edges = []
         for step in steps:
-            self.add_step(
+            edge = self._edge(
                 self.node_of(a, step.source), self.node_of(b, step.target), step.tags, step
             )
+            if edge is not None:
+                edges.append(edge)
+        self.g.add_edges_from(edges)
         return [(self.node_of(a, x), self.node_of(b, y)) for x, y in halves]
 
 
@@ -336,12 +373,26 @@ def _pairs(b: _Builder, layout: Layout, alias: dict[str, str]) -> None:
             continue
         first = tile.visit_of if tile.visit_of is not None else tile
         on_tile.setdefault(first.index or 0, []).append(tile)
-        for p in road.cut.beside:
-            x, y = sorted(p)
-            pair(beside, b.node_of(tile, x), b.node_of(tile, y))  # rule: TRAFFIC-1
-        for p in road.cut.overlaps:
-            x, y = sorted(p)
-            pair(overlaps, b.node_of(tile, x), b.node_of(tile, y))
+    nodes = g.nodes
+    for tile in layout.chain:
+        road = tile.road
+        if road is None or tile.index is None:
+            continue
+        near, over = _neighbours(road)
+        plain = not alias and len(on_tile[(tile.visit_of or tile).index or 0]) == 1
+        if plain:  # every space of the tile is its own node: the cut's pairs as they are
+            prefix = f"{tile.index}:"
+            for sid, ids in near.items():  # rule: TRAFFIC-1
+                nodes[prefix + sid]["beside"] = frozenset(prefix + s for s in ids)
+            for sid, ids in over.items():
+                nodes[prefix + sid]["overlaps"] = frozenset(prefix + s for s in ids)
+            continue
+        for sid, ids in near.items():
+            for s in ids:
+                pair(beside, b.node_of(tile, sid), b.node_of(tile, s))
+        for sid, ids in over.items():
+            for s in ids:
+                pair(overlaps, b.node_of(tile, sid), b.node_of(tile, s))
     for visits in on_tile.values():  # rule: TRAFFIC-3 (a crossing: spaces block each other)
         face = visits[0].face
         if face is None or face.layout is None or not face.layout.overlaps:
@@ -352,10 +403,36 @@ def _pairs(b: _Builder, layout: Layout, alias: dict[str, str]) -> None:
         for x, y in face.layout.overlaps:
             if x in where and y in where:
                 pair(overlaps, where[x], where[y])
-    for n, near in beside.items():
-        g.nodes[n]["beside"] = frozenset(near)
-    for n, over in overlaps.items():
-        g.nodes[n]["overlaps"] = frozenset(over)
+    for n, close in beside.items():
+        g.nodes[n]["beside"] = frozenset(close)
+    for n, covered in overlaps.items():
+        g.nodes[n]["overlaps"] = frozenset(covered)
+
+
+_NEIGHBOURS: dict[
+    int, tuple[DrivenRoad, dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]
+] = {}
+
+
+def _neighbours(
+    road: DrivenRoad,
+) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """The cut's side-by-side and overlapping spaces of ``road``, space by space."""
+    hit = _NEIGHBOURS.get(id(road))
+    if hit is not None and hit[0] is road:
+        return hit[1], hit[2]
+    near: dict[str, list[str]] = {}
+    over: dict[str, list[str]] = {}
+    for store, pairs in ((near, road.cut.beside), (over, road.cut.overlaps)):
+        for p in pairs:
+            x, y = sorted(p)
+            store.setdefault(x, []).append(y)
+            store.setdefault(y, []).append(x)
+    out = ({k: tuple(v) for k, v in near.items()}, {k: tuple(v) for k, v in over.items()})
+    if len(_NEIGHBOURS) >= 4096:  # the roads of the last stages laid out are enough
+        _NEIGHBOURS.clear()
+    _NEIGHBOURS[id(road)] = (road, *out)
+    return out
 
 
 def pit_access(
