@@ -201,6 +201,20 @@ def test_the_summary_gives_the_lap_in_spaces_and_mm() -> None:
     assert summary["boxes"] == {"gt-core": 1}
 
 
+def test_corners_are_listed_in_driving_order_with_the_turn_as_driven() -> None:
+    # 134a: an S-bend, right then left driving 2 -> 5
+    def corners(entry: int) -> list[tuple[str, list[str]]]:
+        stage = make_stage({"tile": "134a", "enter": entry}, kind="point-to-point")
+        return [
+            (c["turn"], [s["space"] for s in c["spaces"]])
+            for c in validate(stage).summary["corners"]
+        ]
+
+    assert corners(2) == [("right", ["1:A1b", "1:A23b"]), ("left", ["1:A12c", "1:A3c"])]
+    # driven 5 -> 2: the second corner comes first, and a left turn is a right one
+    assert corners(5) == [("right", ["1:A3c", "1:A12c"]), ("left", ["1:A23b", "1:A1b"])]
+
+
 def test_a_track_crossing_itself_drives_the_crossing_tile_twice() -> None:
     # rule: TRAFFIC-3 (DEFAULT: spaces that overlap block each other)
     report = validate(make_stage(*GT_EIGHT))

@@ -270,7 +270,8 @@ class DrivenRoad:
     def corner_turns(self) -> list[str]:
         """Turns of the corners in driving order."""
         if self.sections is None:
-            return [t for c in self.cut.road.corners if (t := _turn(c, self.reversed))]
+            bends = self.cut.road.corners[::-1] if self.reversed else self.cut.road.corners
+            return [t for c in bends if (t := _turn(c, self.reversed))]
         return [u.turn for u in self.units if u.kind == "corner" and u.turn]
 
     @property
