@@ -46,7 +46,7 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 from trackkit.lanes import RoadCut, cross_line, cut_road
 from trackkit.models.lanes import (
@@ -86,6 +86,7 @@ __all__ = [
 ]
 
 UnitKind = Literal["row", "full", "slide", "corner", "chicane"]
+_Edge = Literal[0, 1, 2, 3, 4, 5]
 SpaceKind = Literal["lane", "full", "slide", "corner", "chicane", "shortcut"]
 
 #: Relative length of each kind of unit along the centre line (a corner: per outer space).
@@ -927,8 +928,10 @@ def _lane_road(
             if unit.kind == "slide":
                 mid = f"s{unit.index}"
                 s1, s2 = ids[2], ids[3]
-                lines[mid] = LaneLine(at=spaces[s1].f1)
-                overlays.append(LaneOverlay(lanes=[1, 2], spaces=[back, s1, mid, s2, front]))
+                lines[mid] = LaneLine.model_construct(at=spaces[s1].f1)
+                overlays.append(
+                    LaneOverlay.model_construct(lanes=[1, 2], spaces=[back, s1, mid, s2, front])
+                )
         else:
             by_lane: dict[int, list[str]] = {}
             for sid in ids:
@@ -946,39 +949,39 @@ def _lane_road(
                     items.append(sid)
                 lanes[lane] += items
             for f, _lane, name in sorted(inner):
-                lines[name] = LaneLine(at=f)
+                lines[name] = LaneLine.model_construct(at=f)
             corner = spaces[ids[0]].corner
             if corner is not None:
                 turn: Literal["left", "right"] | None = (
                     "left" if unit.turn == "left" else "right" if unit.turn == "right" else None
                 )
-                corners.append(LaneCorner(turn=turn, spaces=list(ids), name=corner))
+                corners.append(LaneCorner.model_construct(turn=turn, spaces=list(ids), name=corner))
         if front.startswith("r"):
-            lines[front] = LaneLine(at=unit.f1)
+            lines[front] = LaneLine.model_construct(at=unit.f1)
             lanes[1].append(front)
             lanes[2].append(front)
         back = front
-    return LaneRoad.model_validate(
-        {
-            "id": "A",
-            "from": entry,
-            "to": exit_edge,
-            "lanes": lanes,
-            "lines": lines,
-            "corners": corners,
-            "overlays": overlays,
-            "shortcuts": [
-                LaneShortcut(
-                    spaces=list(sc.ids),
-                    limit=sc.limit,
-                    side=sc.lane,
-                    into=list(sc.into),
-                    out=list(sc.out),
-                    at=sc.at,
-                )
-                for sc in shortcuts
-            ],
-        }
+    # built by this code from a face the library checked: constructed, not validated again
+    # (the cut checks what it relies on), so laying a stage out stays quick
+    return LaneRoad.model_construct(
+        id="A",
+        from_edge=cast(_Edge, entry),
+        to_edge=cast(_Edge, exit_edge),
+        lanes=lanes,
+        lines=lines,
+        corners=corners,
+        overlays=overlays,
+        shortcuts=[
+            LaneShortcut.model_construct(
+                spaces=list(sc.ids),
+                limit=sc.limit,
+                side=sc.lane,
+                into=list(sc.into),
+                out=list(sc.out),
+                at=sc.at,
+            )
+            for sc in shortcuts
+        ],
     )
 
 
