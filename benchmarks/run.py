@@ -2,7 +2,8 @@
 
 Targets on the 2-core reference machine:
 - ``trackkit validate`` of a 15-tile stage under 0.5 s wall, interpreter start-up included;
-- graph + full validation of a 100-tile stage under 0.2 s in-process.
+- graph + full validation of a 100-tile stage under 0.2 s in-process;
+- layout, graph and full validation of a 30-tile Rallyman: GT circuit under 0.2 s in-process.
 """
 
 from __future__ import annotations
@@ -40,6 +41,28 @@ def zigzag_stage(tiles: int) -> dict[str, Any]:
     }
 
 
+#: The straights of the GT benchmark circuit's two long sides, in turn.
+GT_STRAIGHTS = ["103a", "104a", "110a", "116a"]
+#: Its bends: three left at each end (60 degrees each) make the half turn.
+GT_BENDS = ["105a", "112a", "117a", "106a", "115a", "118a"]
+
+
+def gt_circuit(tiles: int = 30) -> dict[str, Any]:
+    """A GT circuit of ``tiles`` tiles: the start/finish straight and straights along one
+    side, three bends, straights back, three bends (``tiles`` even, at least 8)."""
+    side = (tiles - 6) // 2
+    straights = [{"tile": GT_STRAIGHTS[i % len(GT_STRAIGHTS)]} for i in range(2 * side - 1)]
+    bends = [{"tile": b, "turn": "left"} for b in GT_BENDS]
+    specs = [
+        {"tile": "102a"},
+        *straights[: side - 1],
+        *bends[:3],
+        *straights[side - 1 :],
+        *bends[3:],
+    ]
+    return {"format": "trackkit-stage/1", "name": f"GT circuit {tiles}", "tiles": specs}
+
+
 def bench_cli(tiles: int = 15, runs: int = 7) -> list[float]:
     """Wall seconds of ``python -m trackkit validate`` on a stage file."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -72,9 +95,11 @@ def bench_import_floor(runs: int = 7) -> list[float]:
     return times
 
 
-def bench_in_process(tiles: int = 100, runs: int = 15) -> list[float]:
+def bench_in_process(
+    tiles: int = 100, runs: int = 15, stage_data: dict[str, Any] | None = None
+) -> list[float]:
     """Seconds to lay out, build the graph and validate a stage, in-process."""
-    stage = Stage.model_validate(zigzag_stage(tiles))
+    stage = Stage.model_validate(stage_data or zigzag_stage(tiles))
     report = validate(stage)  # warm caches: faces are cut into spaces once per process
     if not report.valid:
         raise SystemExit(f"benchmark stage is invalid: {report.codes}")
@@ -91,6 +116,11 @@ def main() -> None:
     rows = [
         ("trackkit validate, 15 tiles (wall, incl. start-up)", bench_cli(), 0.5),
         ("graph + validation, 100 tiles (in-process)", bench_in_process(), 0.2),
+        (
+            "GT circuit, 30 tiles: layout + graph + validation (in-process)",
+            bench_in_process(stage_data=gt_circuit(30)),
+            0.2,
+        ),
     ]
     for name, times, target in rows:
         median = statistics.median(times)

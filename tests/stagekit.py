@@ -31,3 +31,39 @@ def make_stage(*tiles: str | dict[str, Any], **fields: Any) -> Stage:
 @pytest.fixture
 def examples() -> Path:
     return REPO / "examples"
+
+
+#: A Rallyman: GT circuit of core-box tiles (3 lanes): the start/finish straight, two
+#: straights, three bends left, two straights, three bends left; the last tile's exit meets
+#: the first tile's entry.
+GT_OVAL: tuple[dict[str, Any], ...] = (
+    {"tile": "102a"},
+    {"tile": "103a"},
+    {"tile": "105a", "turn": "left"},
+    {"tile": "106a", "turn": "left"},
+    {"tile": "112a", "turn": "left"},
+    {"tile": "103a"},
+    {"tile": "104a"},
+    {"tile": "115a", "turn": "left"},
+    {"tile": "117a", "turn": "left"},
+    {"tile": "118a", "turn": "left"},
+)
+
+#: A GT circuit that crosses itself on 141b (Team Challenge): road A on the way out, road B
+#: on the way back (the same piece, met again), with four bends each side of the crossing.
+GT_EIGHT: tuple[dict[str, Any], ...] = (
+    {"tile": "102a"},
+    {"tile": "141b", "road": "A"},
+    {"tile": "103a"},
+    {"tile": "105a", "turn": "left"},
+    {"tile": "106a", "turn": "left"},
+    {"tile": "112a", "turn": "left"},
+    {"tile": "113a", "turn": "left"},
+    {"tile": "103a"},
+    {"tile": "141b"},
+    {"tile": "103a"},
+    {"tile": "115a", "turn": "right"},
+    {"tile": "117a", "turn": "right"},
+    {"tile": "118a", "turn": "right"},
+    {"tile": "105a", "turn": "right"},
+)

@@ -308,7 +308,10 @@ def test_several_problems_are_listed_one_per_line(tmp_path: Path) -> None:
     lines = refused_text(tmp_path, text).splitlines()
     assert "problems" in lines[0]
     body = "\n".join(lines[1:])
-    assert "kind: Input should be 'rally' or 'hillclimb', got 'sprint' (line 3)" in body
+    assert (
+        "kind: Input should be 'rally', 'hillclimb', 'circuit' or 'point-to-point', "
+        "got 'sprint' (line 3)"
+    ) in body
     assert "tiles[0].dir: Input should be less than or equal to 5, got 9 (line 6)" in body
     assert "tiles[1]: missing key 'tile' (line 7)" in body
     assert "tiles[1]: unknown key 'tle'" in body

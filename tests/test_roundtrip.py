@@ -82,10 +82,12 @@ def stages(draw: st.DrawFn) -> Stage:
 
 
 def placed(stage: Stage) -> tuple[Counter[tuple[str, tuple[int, int], int]], bool]:
-    """Every tile as laid out (face, hex relative to the first, rotation), and whether
-    every hex is on the map."""
+    """Every tile as laid out (face, hex relative to the map's least hex, rotation), and
+    whether every hex is on the map. (Relative to a corner of the map, not to the first
+    tile: an editor file is read in the order its road is driven, which may start
+    elsewhere, and ``.rgt`` moves the whole map.)"""
     layout = lay_out(stage)
-    q0, r0 = layout.tiles[0].hex
+    q0, r0 = min(t.hex for t in layout.tiles)
     tiles = Counter((t.face_id, (t.hex[0] - q0, t.hex[1] - r0), t.rotation) for t in layout.tiles)
     on_map = all(max(abs(t.hex[0]), abs(t.hex[1])) <= MAP_RANGE for t in layout.tiles)
     return tiles, on_map

@@ -70,8 +70,8 @@ def test_inner_lane_is_on_the_side_the_corner_turns_to():
     left = drive(face("217a"), 1)
     right = drive(face("217a"), 3)
     assert left.units[1].turn == "left" and right.units[1].turn == "right"
-    assert left.spaces["2.I1"].sides == frozenset("L")
-    assert right.spaces["2.I1"].sides == frozenset("R")
+    assert left.spaces["2.I1"].lanes == (1,)  # lane 1: the left one, driving
+    assert right.spaces["2.I1"].lanes == (2,)
     assert left.spaces["2.I1"].limit == 2 and left.spaces["2.O1"].limit == 3
 
 
@@ -80,7 +80,7 @@ def test_slide_rows_add_two_full_width_spaces():
     road = drive(face("217a"), 1)
     g = steps_graph(road)
     s1, s2 = road.spaces["1.1S1"], road.spaces["1.1S2"]
-    assert s1.sides == s2.sides == frozenset("LR")
+    assert s1.lanes == s2.lanes == (1, 2)
     assert list(g.successors("1.1S1")) == ["1.1S2"]
     assert {"2.I1", "2.O1"} == set(g.successors("1.1S2"))
     # entered after the corner at its first slide space only
@@ -102,7 +102,7 @@ def test_chicane_is_one_corner_space_across_both_lanes():
     road = drive(face("231b"), 0)
     chicane = road.spaces["2.C1"]
     assert chicane.kind == "chicane" and chicane.limit == 4
-    assert chicane.sides == frozenset("LR")
+    assert chicane.lanes == (1, 2)
     g = steps_graph(road)
     assert set(g.predecessors("2.C1")) == {"1.1L", "1.1R"}
 

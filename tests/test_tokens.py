@@ -244,9 +244,9 @@ def test_corner_1_chicane_limit_token_is_one_chicane_space_with_its_limit() -> N
     row = {n: d for n, d in nodes(tiles).items() if n.startswith("2:1.2")}
     assert list(row) == ["2:1.2C"]
     space = row["2:1.2C"]
-    assert (space["kind"], space["sides"], space["limit"], space["token"]) == (
+    assert (space["kind"], space["lanes"], space["limit"], space["token"]) == (
         "chicane",
-        "LR",
+        (1, 2),
         3,
         "chicane-limit",
     )

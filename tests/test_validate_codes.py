@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from stagekit import make_stage
+from stagekit import GT_EIGHT, GT_OVAL, make_stage
 
 from trackkit.catalogue import CATALOGUE
 from trackkit.library import TileLibrary, default_library
@@ -208,22 +208,150 @@ def test_s101_suggests_the_faces_of_the_number_or_close_ids():
     assert "did you mean" not in fixes["503a"]  # a series the library has none of
 
 
-def test_s119_a_gt_face_is_named_once_not_unknown_nor_scenery():
-    # GT tracks are not laid out yet (issue 10): each GT face gets one S119 naming it
+def test_s120_tiles_of_both_series_and_s121_when_the_ruleset_allows_them():
+    # a DIRT stage (its first tiles) with GT faces on the road and the GT pit beside it
     stage = make_stage("202a", "117a-2", "205a", {"tile": "101", "at": [4, 4], "dir": 0}, "203a")
     report = validate(stage)
-    gt = [f for f in report.findings if f.code == "S119"]
-    assert [(f.location.tile, f.location.path) for f in gt] == [
-        ("117a-2", "tiles[1]"),
-        ("101", "tiles[3]"),
-    ]
-    assert "117a" in gt[0].message and gt[0].severity is Severity.ERROR
+    (mixed,) = [f for f in report.findings if f.code == "S120"]
+    assert (mixed.location.tile, mixed.location.path) == ("117a", "tiles[1]")
+    assert "117a" in mixed.message and "101" in mixed.message
+    assert mixed.severity is Severity.ERROR
     assert not {"S101", "S116"} & set(report.codes)  # neither unknown nor scenery
-    # a GT face not driven, placed on the map: the same one finding
-    placed = make_stage(*GOOD, {"tile": "103a", "at": [6, 6], "dir": 0, "driven": False})
-    assert [c for c in codes(placed) if c in ("S101", "S119")] == ["S119"]
-    # the GT scenery filler 901 stays scenery beside the road
-    assert "S119" not in codes(make_stage(*GOOD, {"tile": "901a", "at": [6, 6], "dir": 0}))
+    assert report.layout.series == "dirt"
+    # the file says which rules apply: allowed, one note
+    allowed = validate(make_stage("202a", "117a-2", "205a", "203a", ruleset="dirt"))
+    assert "S121" in allowed.codes and "S120" not in allowed.codes
+    # scenery belongs to no rules: the GT scenery filler 901 beside a DIRT road mixes nothing
+    scenery = make_stage(*GOOD, {"tile": "901a", "at": [6, 6], "dir": 0})
+    assert not {"S120", "S121"} & set(codes(scenery))
+
+
+def test_a_good_gt_circuit_has_no_findings():
+    report = validate(make_stage(*GT_OVAL, boxes=["gt-core"]))
+    assert report.valid and report.findings == []
+    assert report.kind is Kind.CIRCUIT and report.layout.series == "gt"
+    # crossing itself on 141b: one piece, driven twice
+    eight = validate(make_stage(*GT_EIGHT, boxes=["gt-core", "gt-team-challenge"]))
+    assert eight.valid and eight.findings == []
+
+
+def test_s122_kind_of_the_other_series():
+    assert "S122" in codes(make_stage(*GT_OVAL, kind="rally"))
+    assert "S122" in codes(make_stage(*GOOD, kind="circuit"))
+    assert "S122" in codes(make_stage(*GT_OVAL), kind=Kind.HILLCLIMB)  # --kind hillclimb
+    assert "S122" not in codes(make_stage(*GT_OVAL, kind="circuit"))
+
+
+def test_s123_circuit_does_not_close():
+    report = validate(make_stage(*GT_OVAL[:-1]))
+    (f,) = [f for f in report.findings if f.code == "S123"]
+    assert f.location.tile_index == 9 and f.location.edge is not None
+    # the same tiles driven once, start to finish, are a point-to-point track (no S123)
+    assert "S123" not in codes(make_stage(*GT_OVAL[:-1], kind="point-to-point"))
+
+
+def test_s124_no_start_finish_line():
+    no_line = ({"tile": "103a"}, *GT_OVAL[1:])
+    assert "S124" in codes(make_stage(*no_line))
+    # a point-to-point track needs a second line for its finish
+    assert "S124" in codes(make_stage(*GT_OVAL[:3], kind="point-to-point"))
+    # a second start/finish tile at the end is the finish (and a second piece 102)
+    assert "S124" not in codes(make_stage("102a", "103a", "102a", kind="point-to-point"))
+
+
+def test_s125_two_start_finish_lines_on_a_circuit():
+    two = (*GT_OVAL[:5], {"tile": "102b"}, *GT_OVAL[6:])
+    found = codes(make_stage(*two))
+    assert "S125" in found and "S104" in found  # 102b is 2 lanes wide, too
+
+
+def test_s126_start_finish_line_driven_against_its_grid():
+    backwards = ({"tile": "102a", "enter": 0}, *GT_OVAL[1:])
+    report = validate(make_stage(*backwards))
+    assert "S126" in report.codes
+    # no grid to start from: the track's first spaces stand in for it
+    assert report.graph.graph["start"] == ["1:A1a", "1:A2a", "1:A3a"]
+    ok = ({"tile": "102a", "enter": 3}, *GT_OVAL[1:])
+    assert "S126" not in codes(make_stage(*ok))
+
+
+def test_s127_grid_too_small_for_the_players():
+    stage = make_stage(*GT_OVAL)
+    assert "S127" not in codes(stage)  # 6 slots for the default 4 players
+    assert "S127" not in codes(stage, players=6)
+    assert "S127" in codes(stage, players=7)
+
+
+def test_s128_skew_edges_of_different_hands_and_s104_lane_counts():
+    # 131a driven to edge 2 (skewL): a 121a entered at its skewR edge 4 does not fit
+    bad = make_stage("131a", {"tile": "121a", "enter": 4}, kind="point-to-point")
+    assert "S128" in codes(bad)
+    good = make_stage("131a", {"tile": "121a", "enter": 2}, kind="point-to-point")
+    assert "S128" not in codes(good)
+    # a straight end meeting a skew one
+    assert "S128" in codes(make_stage("102a", {"tile": "124a", "enter": 2}, kind="point-to-point"))
+    # 3 lanes meet 2 lanes
+    assert "S104" in codes(make_stage("102a", "103b", kind="point-to-point"))
+
+
+def test_s129_junction_road_not_chosen_and_s130_a_road_the_face_does_not_have():
+    junction = make_stage("102a", "103a", {"tile": "151a", "enter": 3}, kind="point-to-point")
+    report = validate(junction)
+    (f,) = [f for f in report.findings if f.code == "S129"]
+    assert f.severity is Severity.WARNING and f.location.tile_index == 3
+    assert report.layout.chain[2].road_id == "A"  # the first road there is taken
+    chosen = make_stage(
+        "102a", "103a", {"tile": "151a", "enter": 3, "road": "B"}, kind="point-to-point"
+    )
+    report = validate(chosen)
+    assert "S129" not in report.codes and report.layout.chain[2].road_id == "B"
+    assert "S130" in codes(make_stage("102a", {"tile": "151a", "road": "D"}, kind="point-to-point"))
+    # a road that exists but has no end facing the previous tile (placed by hand)
+    placed = make_stage(
+        "102a", {"tile": "151a", "at": [1, 0], "dir": 3, "road": "B"}, kind="point-to-point"
+    )
+    assert "S130" in codes(placed)
+
+
+def test_s131_laps_at_least_one_and_s132_laps_not_used():
+    assert "S131" in codes(make_stage(*GT_OVAL, laps=0))
+    assert not {"S131", "S132"} & set(codes(make_stage(*GT_OVAL, laps=5)))
+    assert "S132" in codes(make_stage(*GT_OVAL[:3], kind="point-to-point", laps=2))
+    assert "S132" in codes(make_stage(*GOOD, laps=2))
+
+
+def test_s133_pit_tile_beside_no_road():
+    beside = make_stage(*GT_OVAL, {"tile": "101", "at": [1, 1], "dir": 0})
+    report = validate(beside)
+    assert "S133" not in report.codes
+    (pit,) = report.graph.graph["pits"]
+    assert pit["position"] == 11 and pit["access"]
+    far = make_stage(*GT_OVAL, {"tile": "101", "at": [9, 9], "dir": 0})
+    assert "S133" in codes(far)
+    assert "S116" in codes(make_stage(*GT_OVAL, {"tile": "101"}))  # no place given
+
+
+def test_gt_tiles_take_no_tokens_and_inventory_knows_the_gt_boxes():
+    tokens = [{"token": "water"}]
+    stage = make_stage(GT_OVAL[0], {"tile": "103a", "tokens": tokens}, *GT_OVAL[2:])
+    report = validate(stage)
+    assert "R202" in report.codes
+    # the core box holds three 103 pieces: four 103a are too many
+    four = make_stage("102a", *["103a"] * 4, kind="point-to-point", boxes=["gt-core"])
+    assert "I302" in codes(four)
+    assert "I301" in codes(make_stage(*GT_OVAL, boxes=["dirt-core"]))
+
+
+def test_i301_i302_the_gt_pieces_of_two_boxes():
+    # 124 (a bend with a skew end) comes in Championship and in World Tour
+    one = validate(make_stage("124a", kind="point-to-point", boxes=["gt-world-tour"]))
+    assert not {"I301", "I302"} & set(one.codes)
+    two = make_stage("102a", "124a", {"tile": "124a", "enter": 2}, kind="point-to-point")
+    assert "I302" in codes(two.model_copy(update={"boxes": ["gt-world-tour"]}))
+    both = two.model_copy(update={"boxes": ["gt-world-tour", "gt-championship", "gt-core"]})
+    assert "I302" not in codes(both)
+    report = validate(two)
+    assert report.summary["boxes"] == {"gt-championship": 2, "gt-core": 1}
 
 
 def test_driven_false_needs_a_position():
@@ -290,7 +418,7 @@ def test_r203_jump_without_landing():
     assert "R203" in codes(make_stage("202a", {"tile": "204b", "enter": 3}))
 
 
-def test_r205_gt_ruleset_not_supported_yet():
+def test_r205_the_ruleset_of_none_of_the_tiles():
     assert "R205" in codes(make_stage(*GOOD, ruleset="gt"))
 
 

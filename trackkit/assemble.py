@@ -24,28 +24,62 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal
 
 from trackkit import hexgrid
 from trackkit.catalogue import finding
+from trackkit.errors import TileLibraryError
 from trackkit.formats.suggest import close_tile_ids, unknown_tile_fix
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM, centre_line, road_turn
-from trackkit.library import TileLibrary, default_library
+from trackkit.library import TileLibrary, default_library, ruleset_data
 from trackkit.models.findings import Finding, Location
-from trackkit.models.stage import MAX_TILE_TOKENS, Stage, StageTile, TileToken
+from trackkit.models.stage import (
+    DEFAULT_LAPS,
+    MAX_TILE_TOKENS,
+    Kind,
+    Stage,
+    StageTile,
+    TileToken,
+)
 from trackkit.models.tile import FaceKind, TileFace
-from trackkit.spaces import DrivenRoad, drive, start_entry
+from trackkit.spaces import DrivenRoad, drive, face_roads, start_entry
 from trackkit.track_tokens import place_tokens
 
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
 
+#: A GT tile picture's size flat to flat, in pixels (its road lengths are in these).
+GT_PX = 450.0
+
+Series = Literal["dirt", "gt"]
+
+
+@lru_cache(maxsize=4)
+def default_laps(ruleset: str = "gt") -> int:
+    """Laps of a circuit whose file gives none: ``laps`` of ``ruleset-<id>.yaml`` if that
+    file has it, else :data:`~trackkit.models.stage.DEFAULT_LAPS` (3)."""
+    try:
+        data = ruleset_data(ruleset)
+    except TileLibraryError:  # no GT ruleset file yet: the model's default
+        return DEFAULT_LAPS
+    laps = data.get("laps")
+    return (
+        laps
+        if isinstance(laps, int) and not isinstance(laps, bool) and laps > 0
+        else (DEFAULT_LAPS)
+    )
+
+
 __all__ = [
+    "GT_PX",
     "Layout",
     "PlacedTile",
+    "default_laps",
     "faces_back",
     "fitting_faces",
     "lay_out",
+    "road_ends",
     "start_entry",
     "turn_fix",
     "turn_to_meet",
@@ -68,6 +102,9 @@ class PlacedTile:
     """Number in driving order, from 1 (None: beside the road, or not driven)."""
     road: DrivenRoad | None = None
     """The road as driven; for a tile that is not driven, its road one way (for tokens)."""
+    visit_of: PlacedTile | None = None
+    """A GT tile driven a second time (a crossing, parallel roads): the tile as first
+    driven. This entry of the chain drives another road of the same piece."""
 
     @property
     def entry_world(self) -> int | None:
@@ -107,6 +144,11 @@ class PlacedTile:
             f"hex={self.hex!r}, rotation={self.rotation}, index={self.index!r})"
         )
 
+    @property
+    def road_id(self) -> str | None:
+        """The id of the road driven on the face (``A`` on DIRT faces), if any."""
+        return None if self.road is None else self.road.road_id
+
 
 @dataclass(slots=True)
 class Layout:
@@ -120,17 +162,51 @@ class Layout:
     undriven: list[PlacedTile] = field(default_factory=list)
     """Tiles with a road (or an unknown id) placed with ``driven: false``: on the map, at
     their own hex, but not on the driven road (no spaces in the stage graph)."""
+    series: Series = "dirt"
+    """The game series: the file's ``ruleset``, else the series of its tiles."""
+    series_found: frozenset[str] = frozenset()
+    """The series of the known faces the file uses."""
 
     @property
     def tiles(self) -> list[PlacedTile]:
-        """Every placed tile: the chain, then beside the road, then not driven."""
-        return self.chain + self.scenery + self.undriven
+        """Every placed tile once: the chain (a tile driven twice, at its first visit), then
+        beside the road, then not driven."""
+        return [t for t in self.chain if t.visit_of is None] + self.scenery + self.undriven
+
+    @property
+    def kind(self) -> Kind | None:
+        """The file's kind, or None."""
+        return self.stage.kind
+
+    @property
+    def circuit(self) -> bool:
+        """Whether this is a GT circuit (a closed lap): a GT track without ``kind``, or
+        with ``kind: circuit``."""
+        return self.series == "gt" and self.stage.kind in (None, Kind.CIRCUIT)
+
+    @property
+    def laps(self) -> int:
+        """Laps of a circuit: the file's ``laps``, else :func:`default_laps`."""
+        return self.stage.laps if self.stage.laps is not None else default_laps()
+
+    @property
+    def closes(self) -> bool:
+        """Whether the last tile's exit meets the first tile's entry (a closed circuit)."""
+        if len(self.chain) < 2:
+            return False
+        a, b = self.chain[-1], self.chain[0]
+        if a.road is None or b.road is None:
+            return False
+        d = hexgrid.direction_between(a.hex, b.hex)
+        return d is not None and d == a.exit_world and b.entry_world == hexgrid.opposite(d)
 
     @property
     def road_breaks(self) -> bool:
         """Whether the driven road stops short of its finish with road tiles left undriven."""
         if not self.undriven or not self.chain:
             return False
+        if self.series == "gt" or (self.chain[-1].face and self.chain[-1].face.is_gt_road):
+            return not self.closes if self.circuit else True
         road = self.chain[-1].face.road if self.chain[-1].face else None
         return not (road and road.start_finish and road.start_finish.kind == "finish")
 
@@ -143,7 +219,11 @@ class Layout:
 
     def road_length(self, tile: PlacedTile) -> float:
         """Length of a chain tile's road along its centre line, in millimetres."""
-        return centre_line(tile.road, self.size).length if tile.road else 0.0
+        if tile.road is None:
+            return 0.0
+        if tile.road.series == "gt":
+            return tile.road.length_px * self.size / GT_PX
+        return centre_line(tile.road, self.size).length
 
 
 def _turn_of(face: TileFace, entry: int) -> str | None:
@@ -184,6 +264,83 @@ def _choose_entry(face: TileFace, spec: StageTile, first: bool) -> tuple[int, st
     return road.from_edge, None
 
 
+def _choose_gt(
+    face: TileFace, spec: StageTile, first: bool, used: frozenset[str] = frozenset()
+) -> tuple[int, str, str | None, bool]:
+    """The entry edge and road of a GT face asked for by ``spec`` when the tile snaps on.
+
+    Returns ``(entry, road, problem, ambiguous)``: ``problem`` when the spec cannot be met,
+    ``ambiguous`` when a junction leaves the road open (S129).
+    """
+    roads = [r for r in face_roads(face) if r[0] not in used] or face_roads(face)
+    if spec.road is not None:
+        named = [r for r in roads if r[0] == spec.road]
+        if not named:
+            have = ", ".join(r[0] for r in face_roads(face))
+            rid, e0, _e1 = roads[0]
+            return e0, rid, f"{face.id} has no road {spec.road} (roads: {have})", False
+        roads = named
+    if spec.enter is not None:
+        at = [r for r in roads if spec.enter in (r[1], r[2])]
+        if not at:
+            rid, e0, _e1 = roads[0]
+            ends = sorted({e for r in roads for e in r[1:]})
+            return (
+                e0,
+                rid,
+                f"edge {spec.enter} is not a road end of {face.id} (ends: {ends})",
+                False,
+            )
+        return spec.enter, at[0][0], None, spec.road is None and len(at) > 1
+    if spec.turn is not None:
+        for rid, e0, e1 in roads:
+            for entry, exit_ in ((e0, e1), (e1, e0)):
+                if road_turn(entry, exit_) == spec.turn:
+                    return entry, rid, None, False
+        rid, e0, _e1 = roads[0]
+        return e0, rid, f"{face.id} cannot turn that way: 'turn: {spec.turn}' cannot be met", False
+    if spec.climb is not None:
+        rid, e0, _e1 = roads[0]
+        return e0, rid, f"{face.id} is not a climb face: 'climb: {spec.climb}' ignored", False
+    layout = face.layout
+    if layout is not None and layout.start_finish and (first or spec.road is None):
+        lines = {sf.road: sf for sf in layout.start_finish}
+        for rid, e0, e1 in roads:
+            if rid in lines:
+                return (e0 if lines[rid].race_toward == e1 else e1), rid, None, False
+    rid, e0, _e1 = roads[0]
+    shared = spec.road is None and sum(1 for r in face_roads(face) if e0 in r[1:]) > 1
+    return e0, rid, None, shared
+
+
+def _gt_road_at(
+    face: TileFace, spec: StageTile, edge: int, used: frozenset[str]
+) -> tuple[str | None, str | None, bool]:
+    """The road of a GT face (placed, or met again) whose end is local ``edge``.
+
+    Returns ``(road, problem, ambiguous)``: the roads not driven yet on this piece first;
+    ``road: X`` decides between several (a junction); without it, the first (S129).
+    """
+    roads = [r for r in face_roads(face) if edge in r[1:]]
+    free = [r for r in roads if r[0] not in used] or roads
+    if spec.road is not None:
+        named = [r for r in roads if r[0] == spec.road]
+        if named:
+            return spec.road, None, False
+        have = ", ".join(r[0] for r in roads) or "none"
+        return (
+            (free[0][0] if free else None),
+            (
+                f"road {spec.road} of {face.id} has no end at the edge facing the previous tile "
+                f"(roads there: {have})"
+            ),
+            False,
+        )
+    if not free:
+        return None, None, False
+    return free[0][0], None, len(free) > 1
+
+
 def lay_out(
     stage: Stage,
     library: TileLibrary | None = None,
@@ -194,9 +351,14 @@ def lay_out(
 
     Tiles without ``at`` snap onto the previous tile's exit; with ``at``/``dir`` they are
     placed as given and must meet the previous tile. Faces without a through road (service
-    area, scenery) stand beside the road: they need ``at`` unless a service area follows
-    the finish, which is then set against the finish's outer end. Tiles with
+    area, scenery, the GT pit tile) stand beside the road: they need ``at`` unless a service
+    area follows the finish, which is then set against the finish's outer end. Tiles with
     ``driven: false`` are placed as given and left out of the chain.
+
+    A GT face with several roads drives the road whose end faces the previous tile's exit
+    (``road: X`` chooses at a junction). A GT tile that snaps (or is placed) onto a tile
+    already driven, with the same face and turn, is that piece driven again on another of
+    its roads (a track crossing itself): a second entry of the chain, not a second piece.
     """
     lib = library or default_library()
     findings: list[Finding] = []
@@ -206,24 +368,20 @@ def lay_out(
     prev: PlacedTile | None = None
     unknown: list[tuple[int, PlacedTile]] = []  # S101 findings: their fix needs every tile
     misses: list[tuple[int, PlacedTile, PlacedTile]] = []  # S102 findings, likewise
+    found: set[str] = set()
 
     for pos, spec in enumerate(stage.tiles, start=1):
         face = lib.get(spec.tile)
+        if face is not None and face.kind is not FaceKind.SCENERY:
+            found.add(face.series)  # scenery belongs to no rules: it never mixes series
         here = Location(tile=spec.tile, path=f"tiles[{pos - 1}]")
-        # GT (issue 10): a Rallyman: GT face gets one finding, S119, and is then a gap in
-        # the road like an unknown tile (no S101). The GT track task replaces this.
-        gt_face = face is not None and face.layout is not None
-        if face is not None and gt_face:
-            findings.append(
-                finding(
-                    "S119",
-                    f"{face.id} is a Rallyman: GT face: GT tracks are not laid out yet",
-                    here,
-                )
-            )
-            face = None
         s101 = len(findings)
-        has_road = face is not None and face.kind is FaceKind.ROAD and face.road is not None
+        gt = face is not None and face.layout is not None
+        has_road = (
+            face is not None
+            and face.kind is FaceKind.ROAD
+            and (face.road is not None or face.is_gt_road)
+        )
         if (
             not spec.driven
             and spec.at is not None
@@ -233,13 +391,17 @@ def lay_out(
             # placed, not driven: a road tile (or an unknown id) stays where it is put
             placed = PlacedTile(pos, spec.tile, face, spec.at, spec.dir, list(spec.tokens))
             if face is not None:
-                placed.road = drive(face, _choose_entry(face, spec, first=False)[0])
-            elif not gt_face:
+                if gt:
+                    edge, name, _p, _a = _choose_gt(face, spec, first=False)
+                    placed.road = drive(face, edge, name)
+                else:
+                    placed.road = drive(face, _choose_entry(face, spec, first=False)[0])
+            else:
                 unknown.append((len(findings), placed))
                 findings.append(finding("S101", f"unknown tile '{spec.tile}'", placed.location()))
             undriven.append(placed)
             continue
-        if face is None and not gt_face:
+        if face is None:
             findings.append(
                 finding(
                     "S101",
@@ -247,29 +409,51 @@ def lay_out(
                     here.model_copy(update={"tile_index": len(chain) + 1}),
                 )
             )
-        elif face is not None and not has_road:
+        elif not has_road:
             placed_beside = _place_beside(pos, spec, face, prev, findings, here)
             if placed_beside is not None:
                 scenery.append(placed_beside)
             continue
 
         index = len(chain) + 1
+        where = here.model_copy(update={"tile_index": index})
+        road_id: str | None = None
+        again: PlacedTile | None = None
+        ambiguous = False
+        entry: int | None = None
+        problem: str | None = None
         if spec.at is not None and spec.dir is not None:
             h, rot = (spec.at[0], spec.at[1]), spec.dir
-            entry = None
-            if face is not None and face.road is not None and prev is not None:
+            if face is not None and gt:
+                again = _driven_before(chain, face, h, rot)
+            if face is not None and prev is not None:
                 d = hexgrid.direction_between(h, prev.hex)
-                ends = (face.road.from_edge, face.road.to_edge)
-                if d is not None and hexgrid.local_edge(d, rot) in ends:
-                    entry = hexgrid.local_edge(d, rot)
-            if face is not None and face.road is not None and entry is None:
-                entry, problem = _choose_entry(face, spec, first=prev is None)
-                if problem:
-                    findings.append(
-                        finding(
-                            "S103", problem, here.model_copy(update={"tile_index": index, "hex": h})
+                if d is not None and gt:
+                    local = hexgrid.local_edge(d, rot)
+                    rid, problem, ambiguous = _gt_road_at(face, spec, local, _used(chain, again))
+                    if problem:
+                        findings.append(
+                            finding("S130", problem, where.model_copy(update={"hex": h}))
                         )
+                    if rid is not None:
+                        entry, road_id = local, rid
+                elif d is not None and face.road is not None:
+                    ends = (face.road.from_edge, face.road.to_edge)
+                    if hexgrid.local_edge(d, rot) in ends:
+                        entry = hexgrid.local_edge(d, rot)
+            if face is not None and entry is None:
+                if gt:
+                    entry, road_id, problem, ambiguous = _choose_gt(
+                        face, spec, prev is None, _used(chain, again)
                     )
+                    code = (
+                        "S130" if spec.road is not None and "no road" in (problem or "") else "S103"
+                    )
+                else:
+                    entry, problem = _choose_entry(face, spec, first=prev is None)
+                    code = "S103"
+                if problem:
+                    findings.append(finding(code, problem, where.model_copy(update={"hex": h})))
         else:
             if prev is None or prev.exit_world is None:
                 # after an unknown tile, assume its road runs straight across
@@ -282,27 +466,51 @@ def lay_out(
             else:
                 d_in = prev.exit_world
                 h = hexgrid.neighbour(prev.hex, d_in)
-            entry = None
             rot = 0
-            if face is not None and face.road is not None:
-                entry, problem = _choose_entry(face, spec, first=prev is None)
+            if face is not None and gt and d_in is not None:
+                again = _driven_before(chain, face, h, None)
+            if face is not None and again is not None and d_in is not None:
+                rot = again.rotation
+                local = hexgrid.local_edge(hexgrid.opposite(d_in), rot)
+                rid, problem, ambiguous = _gt_road_at(face, spec, local, _used(chain, again))
                 if problem:
-                    findings.append(
-                        finding(
-                            "S103", problem, here.model_copy(update={"tile_index": index, "hex": h})
-                        )
+                    findings.append(finding("S130", problem, where.model_copy(update={"hex": h})))
+                if rid is not None:
+                    entry, road_id = local, rid
+                else:
+                    again = None  # no road of the piece there: the tiles overlap (S105)
+            if face is not None and entry is None:
+                if gt:
+                    entry, road_id, problem, ambiguous = _choose_gt(face, spec, prev is None)
+                    code = (
+                        "S130" if spec.road is not None and "no road" in (problem or "") else "S103"
                     )
+                else:
+                    entry, problem = _choose_entry(face, spec, first=prev is None)
+                    code = "S103"
+                if problem:
+                    findings.append(finding(code, problem, where.model_copy(update={"hex": h})))
                 if d_in is not None:
                     rot = (hexgrid.opposite(d_in) - entry) % 6
-            elif d_in is not None:
+            elif face is None and d_in is not None:
                 rot = hexgrid.opposite(d_in) % 6  # unknown tile: assume a straight road
         placed = PlacedTile(pos, spec.tile, face, h, rot, list(spec.tokens), index)
+        placed.visit_of = again
         if face is not None and entry is not None:
-            placed.road = drive(face, entry)
+            placed.road = drive(face, entry, road_id)
+            if ambiguous:
+                others = [r[0] for r in face_roads(face) if entry in r[1:] and r[0] != road_id]
+                findings.append(
+                    finding(
+                        "S129",
+                        f"{face.id} is a junction: roads {', '.join([road_id or '?', *others])} "
+                        f"begin at edge {entry}; road {road_id} is taken",
+                        placed.location(),
+                    )
+                )
         elif face is None:
             placed.road = None
-            if not gt_face:
-                unknown.append((s101, placed))
+            unknown.append((s101, placed))
         chain.append(placed)
         if prev is not None:
             missed = _check_meeting(prev, placed, findings)
@@ -310,10 +518,53 @@ def lay_out(
                 misses.append((len(findings) - 1, prev, placed))
         prev = placed
 
-    layout = Layout(stage, chain, scenery, findings, size, undriven)
+    series: Series = stage.ruleset or _series(chain, scenery, undriven, found)
+    layout = Layout(stage, chain, scenery, findings, size, undriven, series, frozenset(found))
+    if layout.circuit and layout.closes:
+        _check_meeting(chain[-1], chain[0], findings, closing=True)
     _add_fixes(layout, lib, unknown, misses)
     _place_tokens(layout)
     return layout
+
+
+def _series(
+    chain: list[PlacedTile],
+    scenery: list[PlacedTile],
+    undriven: list[PlacedTile],
+    found: set[str],
+) -> Series:
+    """The series of a file that does not say: that of its tiles (scenery aside); when
+    both are there, that of its first road tile."""
+    if len(found) <= 1:
+        return "gt" if found == {"gt"} else "dirt"
+    for tile in [*chain, *undriven, *scenery]:
+        if tile.face is not None and tile.face.kind is not FaceKind.SCENERY:
+            return tile.face.series
+    return "dirt"
+
+
+def _driven_before(
+    chain: list[PlacedTile], face: TileFace, h: hexgrid.Hex, rot: int | None
+) -> PlacedTile | None:
+    """The tile of the chain on hex ``h`` with the same face (and turn): driven again."""
+    for tile in chain:
+        if (
+            tile.visit_of is None
+            and tile.hex == h
+            and tile.face is face
+            and (rot is None or tile.rotation == rot)
+        ):
+            return tile
+    return None
+
+
+def _used(chain: list[PlacedTile], first: PlacedTile | None) -> frozenset[str]:
+    """The roads of a piece already driven (at its first visit and since)."""
+    if first is None:
+        return frozenset()
+    return frozenset(
+        t.road_id for t in chain if (t is first or t.visit_of is first) and t.road_id is not None
+    )
 
 
 def _place_tokens(layout: Layout) -> None:
@@ -378,10 +629,20 @@ def fitting_faces(
     met: dict[str, int] = {}
     for face_id in ids:
         face = lib.get(face_id)
-        if face is not None and face.road is not None:
+        if face is not None and road_ends(face):
             met[face_id] = _roads_met(face, tile, tile.rotation, by_hex, pred, succ)
     best = max(met.values(), default=0)
     return [f for f in ids if met.get(f) == best] if best else ids
+
+
+def road_ends(face: TileFace, road: str | None = None) -> tuple[int, ...]:
+    """The two end edges of a face's road (GT: of road ``road``, else of its first road);
+    none for a face without a road."""
+    roads = face_roads(face)
+    if not roads:
+        return ()
+    _rid, e0, e1 = next((r for r in roads if r[0] == road), roads[0])
+    return (e0, e1)
 
 
 def faces_back(
@@ -397,10 +658,10 @@ def faces_back(
         return other.exit_world == toward
     if other is succ:
         return other.entry_world == toward
-    if other.index is not None or other.face is None or other.face.road is None:
+    if other.index is not None or other.face is None:
         return False
-    road = other.face.road
-    return hexgrid.local_edge(toward, other.rotation) in (road.from_edge, road.to_edge)
+    local = hexgrid.local_edge(toward, other.rotation)
+    return any(local in r[1:] for r in face_roads(other.face))
 
 
 def _roads_met(
@@ -412,11 +673,8 @@ def _roads_met(
     succ: PlacedTile | None,
 ) -> int:
     """How many road ends of ``face``, put on ``tile``'s hex with ``rotation``, meet a road."""
-    road = face.road
-    if road is None:
-        return 0
     met = 0
-    for end in (road.from_edge, road.to_edge):
+    for end in road_ends(face, tile.road_id):
         w = hexgrid.world_edge(end, rotation)
         others = by_hex.get(hexgrid.neighbour(tile.hex, w), [])
         met += any(o is not tile and faces_back(o, hexgrid.opposite(w), pred, succ) for o in others)
@@ -454,9 +712,9 @@ def turn_to_meet(
         if no other rotation does.
     """
     face = tile.face
-    if face is None or face.road is None:
+    ends = road_ends(face, tile.road_id) if face is not None else ()
+    if face is None or not ends:
         return None
-    ends = (face.road.from_edge, face.road.to_edge)
     best: tuple[int, int, int, int] | None = None
     for rot in range(6):
         if rot == tile.rotation:
@@ -559,8 +817,12 @@ def _place_beside(
     return None
 
 
-def _check_meeting(prev: PlacedTile, tile: PlacedTile, findings: list[Finding]) -> bool:
-    """BOARD-1: the previous exit must face this tile's entry, with equal lanes.
+def _check_meeting(
+    prev: PlacedTile, tile: PlacedTile, findings: list[Finding], *, closing: bool = False
+) -> bool:
+    """BOARD-1: the previous exit must face this tile's entry, with equal lanes and (GT)
+    skew edges of the same hand (section 5.7). ``closing``: the last tile of a circuit
+    meeting the first (it does face it).
 
     Returns whether the roads miss each other (an S102 finding was added).
     """
@@ -568,7 +830,7 @@ def _check_meeting(prev: PlacedTile, tile: PlacedTile, findings: list[Finding]) 
     loc = tile.location()
     if prev.road is None or tile.road is None or prev.face is None or tile.face is None:
         return False
-    if d is None or d != prev.exit_world:
+    if not closing and (d is None or d != prev.exit_world):
         where = "is not next to" if d is None else "does not sit on the road end of"
         findings.append(
             finding(
@@ -579,7 +841,7 @@ def _check_meeting(prev: PlacedTile, tile: PlacedTile, findings: list[Finding]) 
             )
         )
         return True
-    if tile.entry_world != hexgrid.opposite(d):
+    if not closing and tile.entry_world != hexgrid.opposite(d or 0):
         findings.append(
             finding(
                 "S102",
@@ -597,6 +859,22 @@ def _check_meeting(prev: PlacedTile, tile: PlacedTile, findings: list[Finding]) 
                 "S104",
                 f"{lanes_out} lanes of tile {prev.index} ({prev.face_id}) meet {lanes_in} "
                 f"lanes of tile {tile.index} ({tile.face_id})",
+                loc,
+            )
+        )
+    skew_out = prev.face.skews.get(prev.road.exit)
+    skew_in = tile.face.skews.get(tile.road.entry)
+    if skew_out != skew_in:  # rule: BOARD-1 (skewL meets skewL, skewR skewR: section 5.7)
+
+        def hand(skew: object, t: PlacedTile, edge: int) -> str:
+            what = getattr(skew, "value", None) or "straight"
+            return f"the {what} edge {edge} of tile {t.index} ({t.face_id})"
+
+        findings.append(
+            finding(
+                "S128",
+                f"{hand(skew_out, prev, prev.road.exit)} meets "
+                f"{hand(skew_in, tile, tile.road.entry)}",
                 loc,
             )
         )

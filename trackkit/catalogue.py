@@ -111,14 +111,103 @@ _CODES = [
         "These tiles lie on the map but the road does not run through them: mend the break "
         "reported above (S117), or remove them.",
     ),
-    # GT faces are in the library before GT tracks can be laid out (issue 10; the next
-    # task replaces this code with the GT checks)
     Code(
-        "S119",
-        "gt-track-not-supported",
+        "S120",
+        "series-mixed",
         E,
-        "Rallyman: GT tracks are not laid out yet: build the stage from Rallyman: DIRT faces "
-        "('trackkit tiles --series dirt'); 'trackkit tiles show ID' describes a GT face.",
+        "Build the stage from one series ('trackkit tiles --series dirt' or '--series gt'), "
+        "or say 'ruleset: dirt' or 'ruleset: gt' in the file to drive the other series' "
+        "tiles by that ruleset's rules.",
+    ),
+    Code(
+        "S121",
+        "series-mixed-allowed",
+        N,
+        "The file's 'ruleset' allows tiles of the other series: they are checked and drawn "
+        "as they are, and driven by the ruleset's rules.",
+    ),
+    Code(
+        "S122",
+        "kind-not-for-series",
+        E,
+        "A Rallyman: DIRT stage is 'kind: rally' or 'hillclimb', a Rallyman: GT track "
+        "'kind: circuit' or 'point-to-point': write one of its series' kinds (or leave "
+        "'kind' out).",
+    ),
+    Code(
+        "S123",
+        "circuit-not-closed",
+        E,
+        "A circuit is a closed loop: place the tiles so that the last tile's exit meets the "
+        "first tile's entry, or write 'kind: point-to-point'.",
+    ),
+    Code(
+        "S124",
+        "no-start-finish-line",
+        E,
+        "Put a start/finish tile on the track (102a/b, 131a/b, 139a/b, 140b, 143b, 144b): "
+        "a circuit needs one, a point-to-point track one at its start and one at its finish.",
+    ),
+    Code(
+        "S125",
+        "several-start-finish-lines",
+        E,
+        "Keep one start/finish line on a circuit (two on a point-to-point track): replace "
+        "the others with plain straights.",
+    ),
+    Code(
+        "S126",
+        "grid-driven-backwards",
+        E,
+        "Turn the start/finish tile round (or drive the track the other way): its grid "
+        "marks face the way the race runs.",
+    ),
+    Code(
+        "S127",
+        "grid-too-small",
+        E,
+        "Race fewer players, or use a start/finish tile with more grid slots (102a and "
+        "139a hold 6 and 12).",
+    ),
+    Code(
+        "S128",
+        "skew-edges-do-not-match",
+        E,
+        "Slanted (skew) road ends meet only their own hand, skewL with skewL and skewR with "
+        "skewR, and straight ends only straight ones: pick a tile whose edge matches.",
+    ),
+    Code(
+        "S129",
+        "junction-road-not-chosen",
+        W,
+        "Write 'road: A' (or B, C) on the junction tile to say which of its roads the track "
+        "takes ('trackkit tiles show ID' lists them).",
+    ),
+    Code(
+        "S130",
+        "road-not-on-face",
+        E,
+        "Name a road of the face that meets the previous tile ('trackkit tiles show ID' "
+        "lists the roads and their edges), or leave 'road' out.",
+    ),
+    Code(
+        "S131",
+        "laps-too-few",
+        E,
+        "A race is at least one lap: write 'laps: 1' or more (left out: the ruleset's default, 3).",
+    ),
+    Code(
+        "S132",
+        "laps-not-used",
+        W,
+        "Only a circuit is raced over laps: remove 'laps', or make the track a circuit.",
+    ),
+    Code(
+        "S133",
+        "pit-not-beside-road",
+        E,
+        "Place the pit tile (101) with 'at' and 'dir' next to a tile of the track, beside "
+        "its road (not across a road end).",
     ),
     # rules
     Code(
@@ -143,7 +232,13 @@ _CODES = [
         W,
         "This token is read but not simulated by trackkit yet; the stage is checked without it.",
     ),
-    Code("R205", "ruleset-not-supported", E, "Use ruleset 'dirt': GT stages come later."),
+    Code(
+        "R205",
+        "ruleset-not-supported",
+        E,
+        "Write the ruleset of the stage's tiles ('dirt' or 'gt'), or leave 'ruleset' out: "
+        "it is then the series of the tiles.",
+    ),
     Code(
         "R206",
         "corner-closed-by-mud",

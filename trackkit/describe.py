@@ -190,7 +190,7 @@ def _lane_spaces(face: TileFace) -> dict[str, int]:
         return lanes
     for sp in drive(face, road.from_edge).spaces.values():
         if sp.kind in ("lane", "corner"):
-            lanes["left" if next(iter(sp.sides)) == "L" else "right"] += 1
+            lanes["left" if sp.lanes == (1,) else "right"] += 1
         elif sp.kind in ("full", "chicane"):
             lanes["full"] += 1
     return lanes

@@ -12,7 +12,20 @@ section 5), as plain functions of :class:`~trackkit.models.lanes.LaneRoad` data:
 - two spaces of neighbouring lanes are side by side when their stretches between lines
   overlap (TRAFFIC-1);
 - a straight step across a line that is dotted in every lane it crosses is limited by the
-  printed number or sign (CORNER-4); diagonal steps never are.
+  printed number or sign (CORNER-4); diagonal steps never are;
+- spaces lying over a stretch of the road across its lanes (``overlays``: DIRT's slide
+  spaces, CORNER-3) take part in the steps across the lines they meet as if they were in
+  each of those lanes, and overlap the lane spaces under them;
+- shortcut spaces (DIRT, SHORTCUT-1) are a chain beside the road, entered from the spaces
+  of the road listed in ``into`` and left into those in ``out`` (``link`` steps), and are
+  side by side with those spaces (SHORTCUT-3).
+
+Two lines at the same place (the lines of two lanes of a DIRT corner, each lane with its
+own lines, CORNER-2) count as one place for side-by-side pairs: spaces that only meet at
+that place are not side by side (section 5.4 with lines at equal progress).
+
+The same rules join two roads across a tile edge (:func:`cross_line`, section 5.7), with
+the edge's slots (:meth:`RoadCut.edge_slots`) in place of lanes.
 
 Steps are given driving ``from -> to``; :meth:`RoadCut.reversed` gives the road driven the
 other way (the same spaces and lines, every step turned round).
@@ -32,14 +45,17 @@ Examples
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from trackkit.models.lanes import DottedMark, LaneRoad
 
-__all__ = ["LaneError", "LaneStep", "RoadCut", "RoadSpace", "cut_road"]
+__all__ = ["LaneError", "LaneStep", "RoadCut", "RoadSpace", "cross_line", "cut_road"]
 
-StepKind = Literal["straight", "diagonal"]
+StepKind = Literal["straight", "diagonal", "link"]
+Layer = Literal["lane", "overlay", "side"]
 
 
 class LaneError(ValueError):
@@ -52,6 +68,9 @@ class RoadSpace:
 
     ``back``/``front`` index the road's line order; ``back_at``/``front_at`` give the
     progress of those lines (0..1 along the road, ``from -> to``) in each of ``lanes``.
+    ``layer`` is ``lane`` for a space of the lanes, ``overlay`` for a space lying over them
+    (a DIRT slide space) and ``side`` for a space beside the road (a DIRT shortcut space:
+    no lanes, ``back``/``front`` -1, one progress value each way).
     """
 
     id: str
@@ -61,11 +80,17 @@ class RoadSpace:
     front: int
     back_at: tuple[float, ...]
     front_at: tuple[float, ...]
+    layer: Layer = "lane"
 
     @property
     def progress(self) -> float:
         """Front edge along the road (0..1), the mean over the space's lanes (BOARD-5)."""
         return sum(self.front_at) / len(self.front_at)
+
+    @property
+    def back_progress(self) -> float:
+        """Back edge along the road (0..1), the mean over the space's lanes."""
+        return sum(self.back_at) / len(self.back_at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +99,8 @@ class LaneStep:
 
     ``limit`` is the highest gear a straight step may take across a dotted line (CORNER-4),
     ``hazard`` that crossing it adds a danger result (a warning sign instead of a number).
+    A ``link`` step crosses no printed line of the road (into or out of a shortcut); its
+    ``line`` is empty, as is that of a step along a shortcut.
     """
 
     source: str
@@ -86,7 +113,7 @@ class LaneStep:
 
 @dataclass(slots=True)
 class RoadCut:
-    """A road cut into spaces, with its steps and side-by-side pairs."""
+    """A road cut into spaces, with its steps, side-by-side pairs and overlapping spaces."""
 
     road: LaneRoad
     order: list[str]
@@ -96,6 +123,8 @@ class RoadCut:
     beside: set[frozenset[str]] = field(default_factory=set)
     reverse: bool = False
     """Driven ``to -> from``: ``order`` and ``steps`` are turned round."""
+    overlaps: set[frozenset[str]] = field(default_factory=set)
+    """Spaces of the road that cover common ground (an overlay and the lane spaces under it)."""
 
     @property
     def entry_edge(self) -> int:
@@ -119,10 +148,52 @@ class RoadCut:
         key = "front" if not self.reverse else "back"
         return [s.id for s in self.spaces.values() if getattr(s, key) == last]
 
+    def edge_slots(self, edge: int, count: int | None = None) -> dict[int, list[str]]:
+        """The spaces touching road end ``edge``, by the edge's slot (section 5.7).
+
+        Slots count the edge's lanes clockwise round the tile. Without ``slots`` on the
+        road, lane k sits at slot k on its ``to`` edge and at slot N+1-k on its ``from``
+        edge (N: ``count``, the edge's lanes, by default the road's lanes there); a space
+        spanning several lanes is in each of their slots.
+
+        Raises
+        ------
+        ValueError
+            If ``edge`` is not an end of the road.
+        """
+        road = self.road
+        if edge not in (road.from_edge, road.to_edge):
+            raise ValueError(f"edge {edge} is not an end of road {road.id}")
+        end = 0 if edge == road.from_edge else len(self.order) - 1
+        lanes: dict[int, list[str]] = {}
+        for sp in self.spaces.values():
+            if (sp.back if edge == road.from_edge else sp.front) == end and sp.layer != "side":
+                for lane in sp.lanes:
+                    lanes.setdefault(lane, []).append(sp.id)
+        present = sorted(k for k in lanes if any(self.spaces[s].layer == "lane" for s in lanes[k]))
+        width = count if count is not None else len(present)
+        given = (road.slots or {}).get(edge)
+        out: dict[int, list[str]] = {}
+        for n, lane in enumerate(present, start=1):
+            if given is not None and n <= len(given):
+                slot = given[n - 1]
+            else:
+                slot = n if edge == road.to_edge else width + 1 - n
+            out[slot] = lanes[lane]
+        return out
+
     def reversed(self) -> RoadCut:
         """The same road driven the other way."""
         steps = [replace(s, source=s.target, target=s.source) for s in self.steps]
-        return RoadCut(self.road, self.order, self.spaces, steps, self.beside, not self.reverse)
+        return RoadCut(
+            self.road,
+            self.order,
+            self.spaces,
+            steps,
+            self.beside,
+            not self.reverse,
+            self.overlaps,
+        )
 
 
 def _at(road: LaneRoad, line: str, lane: int, crossed: list[int]) -> float:
@@ -143,8 +214,48 @@ def _at(road: LaneRoad, line: str, lane: int, crossed: list[int]) -> float:
     return float(value[crossed.index(lane)])
 
 
-def cut_road(road: LaneRoad) -> RoadCut:
-    """Spaces, steps and side-by-side pairs of ``road``, driven ``from -> to``.
+def _runs(
+    road: LaneRoad, items: Sequence[str], index: Mapping[str, int], where: str
+) -> list[tuple[str, str, str]]:
+    """``(back line, space, front line)`` of each space of one lane list (or overlay)."""
+    order = road.line_order()
+    full = list(items)
+    if full[0] not in index:
+        full.insert(0, order[0])
+    if full[-1] not in index:
+        full.append(order[-1])
+    runs = [(full[k - 1], full[k], full[k + 1]) for k in range(1, len(full), 2)]
+    for back, sid, front in runs:
+        if index[front] <= index[back]:
+            raise LaneError(f"road {road.id} {where}: {sid} lies between lines out of order")
+    return runs
+
+
+def _ranks(road: LaneRoad, order: list[str]) -> dict[str, int]:
+    """Each line's place along the road: lines at the same progress share a place."""
+    ranks: dict[str, int] = {}
+    rank, last = -1, None
+    for name in order:
+        spec = road.lines.get(name)
+        at = spec.at if spec is not None else None
+        if not (isinstance(at, float | int) and at == last):
+            rank += 1
+        last = at if isinstance(at, float | int) else None
+        ranks[name] = rank
+    return ranks
+
+
+def cut_road(road: LaneRoad, space_order: Sequence[str] | None = None) -> RoadCut:
+    """Spaces, steps, side-by-side pairs and overlaps of ``road``, driven ``from -> to``.
+
+    Parameters
+    ----------
+    road : LaneRoad
+        The road, lane by lane.
+    space_order : sequence of str, optional
+        The order to list the spaces in, and each space's steps by target (DIRT's
+        cross-sections in driving order); by default lane by lane, and the steps line by
+        line and lane by lane.
 
     Raises
     ------
@@ -158,20 +269,10 @@ def cut_road(road: LaneRoad) -> RoadCut:
     order = road.line_order()
     index = {name: i for i, name in enumerate(order)}
     # lane -> [(back line, space, front line)], in driving order
-    runs: dict[int, list[tuple[str, str, str]]] = {}
-    for lane, items in sorted(road.lanes.items()):
-        full = list(items)
-        if full[0] not in index:
-            full.insert(0, order[0])
-        if full[-1] not in index:
-            full.append(order[-1])
-        runs[lane] = [(full[k - 1], full[k], full[k + 1]) for k in range(1, len(full), 2)]
-        for back, sid, front in runs[lane]:
-            if index[front] <= index[back]:
-                raise LaneError(
-                    f"road {road.id} lane {lane}: {sid} lies between lines out of order"
-                )
-
+    runs: dict[int, list[tuple[str, str, str]]] = {
+        lane: _runs(road, items, index, f"lane {lane}")
+        for lane, items in sorted(road.lanes.items())
+    }
     lanes_of: dict[str, list[int]] = {}
     interval: dict[str, tuple[str, str]] = {}
     for lane, run in runs.items():
@@ -187,10 +288,22 @@ def cut_road(road: LaneRoad) -> RoadCut:
             for line in (back, front):
                 if lane not in crossing.setdefault(line, []):
                     crossing[line].append(lane)
+    over: list[tuple[list[int], list[tuple[str, str, str]]]] = []
+    for n, overlay in enumerate(road.overlays, start=1):
+        run = _runs(road, overlay.spaces, index, f"overlay {n}")
+        over.append((sorted(overlay.lanes), run))
+        for back, sid, front in run:
+            if sid in lanes_of:
+                raise LaneError(f"road {road.id}: overlay space {sid} is also a lane space")
+            lanes_of[sid] = sorted(overlay.lanes)
+            interval[sid] = (back, front)
+            for line in (back, front):
+                crossing.setdefault(line, sorted(overlay.lanes))
     for line in crossing:
         crossing[line].sort()
 
     spaces: dict[str, RoadSpace] = {}
+    overlay_ids = {sid for _lanes, run in over for _b, sid, _f in run}
     for sid, lanes in lanes_of.items():
         if lanes != list(range(lanes[0], lanes[-1] + 1)):
             raise LaneError(
@@ -202,9 +315,106 @@ def cut_road(road: LaneRoad) -> RoadCut:
         if any(f <= b for b, f in zip(back_at, front_at, strict=True)):
             raise LaneError(f"road {road.id}: space {sid} ends before it begins")
         spaces[sid] = RoadSpace(
-            sid, road.id, tuple(lanes), index[back], index[front], back_at, front_at
+            sid,
+            road.id,
+            tuple(lanes),
+            index[back],
+            index[front],
+            back_at,
+            front_at,
+            "overlay" if sid in overlay_ids else "lane",
         )
+    for shortcut in road.shortcuts:
+        n = len(shortcut.spaces)
+        begin, end = shortcut.at
+        for k, sid in enumerate(shortcut.spaces):
+            if sid in spaces:
+                raise LaneError(f"road {road.id}: shortcut space {sid} is also a road space")
+            lo = begin + (end - begin) * k / n
+            hi = begin + (end - begin) * (k + 1) / n
+            spaces[sid] = RoadSpace(sid, road.id, (), -1, -1, (lo,), (hi,), "side")
+    if space_order is not None:
+        rank = {sid: i for i, sid in enumerate(space_order)}
+        spaces = dict(sorted(spaces.items(), key=lambda kv: rank.get(kv[0], len(rank))))
 
+    steps: list[LaneStep] = []
+    for line in order[1:-1]:
+        spec = road.lines.get(line)
+        if spec is not None and spec.links is not None:
+            for a, b, kind in spec.links:
+                if a not in spaces or b not in spaces:
+                    raise LaneError(f"road {road.id}: line {line} links a space of another road")
+                steps.append(LaneStep(a, b, kind, line))
+            continue
+        before: dict[int, list[str]] = {}
+        after: dict[int, list[str]] = {}
+        for lane, run in runs.items():
+            for b, sid, f in run:
+                if f == line:
+                    before.setdefault(lane, []).append(sid)
+                if b == line:
+                    after.setdefault(lane, []).append(sid)
+        for lanes, run in over:
+            for b, sid, f in run:
+                for lane in lanes:
+                    if f == line:
+                        before.setdefault(lane, []).append(sid)
+                    if b == line:
+                        after.setdefault(lane, []).append(sid)
+        if set(before) != set(after):
+            raise LaneError(f"road {road.id}: line {line} starts or ends a lane without links")
+        steps += cross_line(line, before, after, spec.dotted if spec is not None else {})
+    if space_order is not None:
+        place = {sid: i for i, sid in enumerate(spaces)}
+        steps.sort(key=lambda s: (index[s.line], place[s.source], place[s.target]))
+    for shortcut in road.shortcuts:
+        ids = shortcut.spaces
+        for sid in (*shortcut.into, *shortcut.out):
+            if sid not in spaces or spaces[sid].layer == "side":
+                raise LaneError(f"road {road.id}: a shortcut links {sid}, not a road space")
+        steps += [LaneStep(a, b, "straight", "") for a, b in itertools.pairwise(ids)]
+        steps += [LaneStep(sid, ids[0], "link", "") for sid in shortcut.into]
+        steps += [LaneStep(ids[-1], sid, "link", "") for sid in shortcut.out]
+
+    ranks = _ranks(road, order)
+    beside: set[frozenset[str]] = set()
+    for lane, run in runs.items():
+        for b1, s, f1 in run:
+            for b2, t, f2 in runs.get(lane + 1, []):
+                if s != t and max(ranks[b1], ranks[b2]) < min(ranks[f1], ranks[f2]):
+                    beside.add(frozenset((s, t)))
+    for shortcut in road.shortcuts:  # rule: SHORTCUT-3 (beside the spaces it is linked to)
+        beside |= {frozenset((shortcut.spaces[0], sid)) for sid in shortcut.into}
+        beside |= {frozenset((shortcut.spaces[-1], sid)) for sid in shortcut.out}
+    overlaps: set[frozenset[str]] = set()
+    for lanes, run in over:  # an overlay covers the lane spaces under it
+        for b1, s, f1 in run:
+            for lane in lanes:
+                for b2, t, f2 in runs.get(lane, []):
+                    if max(ranks[b1], ranks[b2]) < min(ranks[f1], ranks[f2]):
+                        overlaps.add(frozenset((s, t)))
+    return RoadCut(road, order, spaces, steps, beside, overlaps=overlaps)
+
+
+def cross_line(
+    line: str,
+    before: Mapping[int, Sequence[str]],
+    after: Mapping[int, Sequence[str]],
+    dotted: Mapping[int, DottedMark] | None = None,
+) -> list[LaneStep]:
+    """The steps across one line: from the spaces ``before`` it to those ``after`` it.
+
+    ``before``/``after`` map each lane (or, across a tile edge, each slot) to the spaces
+    that end/begin at the line there; a space in several lanes spans them. A step is
+    straight within a lane and diagonal into a neighbouring lane, unless one of the two
+    spaces spans both lanes (then the straight step covers it, MOVE-1). ``dotted`` gives
+    the sharp-corner marks of the line per lane (CORNER-4).
+    """
+    marks = dotted or {}
+    span: dict[str, set[int]] = {}
+    for lane, ids in (*before.items(), *after.items()):
+        for sid in ids:
+            span.setdefault(sid, set()).add(lane)
     steps: dict[tuple[str, str], LaneStep] = {}
 
     def add(step: LaneStep) -> None:
@@ -212,45 +422,24 @@ def cut_road(road: LaneRoad) -> RoadCut:
         if old is None or (old.kind == "diagonal" and step.kind == "straight"):
             steps[(step.source, step.target)] = step
 
-    for line in order[1:-1]:
-        spec = road.lines.get(line)
-        if spec is not None and spec.links is not None:
-            for a, b, kind in spec.links:
-                if a not in spaces or b not in spaces:
-                    raise LaneError(f"road {road.id}: line {line} links a space of another road")
-                add(LaneStep(a, b, kind, line))
-            continue
-        before = {lane: sid for lane, run in runs.items() for _b, sid, f in run if f == line}
-        after = {lane: sid for lane, run in runs.items() for b, sid, _f in run if b == line}
-        if set(before) != set(after):
-            raise LaneError(f"road {road.id}: line {line} starts or ends a lane without links")
-        dotted = spec.dotted if spec is not None else {}
-        for lane, a in before.items():
-            b = after[lane]
-            if b != a:
-                add(_straight(a, b, line, lanes_of, dotted))
+    for lane in sorted(before):
+        for a in before[lane]:
+            for b in after.get(lane, ()):
+                if b != a:
+                    add(_straight(a, b, line, span, marks))
             for side in (lane - 1, lane + 1):
-                c = after.get(side)
-                if c is None or c == a:
-                    continue
-                if lane in lanes_of[c] or side in lanes_of[a]:
-                    continue  # one of them spans both lanes: the straight step covers it
-                add(LaneStep(a, c, "diagonal", line))
-
-    beside: set[frozenset[str]] = set()
-    for lane, run in runs.items():
-        for b1, s, f1 in run:
-            for b2, t, f2 in runs.get(lane + 1, []):
-                if s != t and max(index[b1], index[b2]) < min(index[f1], index[f2]):
-                    beside.add(frozenset((s, t)))
-    return RoadCut(road, order, spaces, list(steps.values()), beside)
+                for c in after.get(side, ()):
+                    if c == a or lane in span[c] or side in span[a]:
+                        continue  # one of them spans both lanes: the straight step covers it
+                    add(LaneStep(a, c, "diagonal", line))
+    return list(steps.values())
 
 
 def _straight(
-    a: str, b: str, line: str, lanes_of: dict[str, list[int]], dotted: dict[int, DottedMark]
+    a: str, b: str, line: str, span: Mapping[str, set[int]], dotted: Mapping[int, DottedMark]
 ) -> LaneStep:
     """A straight step, limited when the line is dotted in every lane the step crosses it."""
-    crossed = sorted(set(lanes_of[a]) & set(lanes_of[b]))
+    crossed = sorted(span[a] & span[b])
     marks = [dotted[k] for k in crossed if k in dotted]
     if not crossed or len(marks) < len(crossed):
         return LaneStep(a, b, "straight", line)

@@ -4,10 +4,10 @@
 list by hand what each format can hold, :func:`conversion_losses` reads the text about to
 be written back, lays both stages out and names every difference: a token whose value
 the format cannot hold (``oxygen -5`` in an editor file reads back as a plain
-``oxygen``), the stage's kind, boxes or ruleset, a tile that moves, turns, is driven
-otherwise or is left out. It adds what reading the source already dropped: the comments
-of a YAML file, the places of tokens on an editor file's tiles and the keys of an editor
-file that trackkit does not read.
+``oxygen``), the stage's kind, boxes, ruleset (when its tiles do not say the same) or a
+circuit's laps, a tile that moves, turns, is driven otherwise or is left out. It adds what
+reading the source already dropped: the comments of a YAML file, the places of tokens on an
+editor file's tiles and the keys of an editor file that trackkit does not read.
 
 This module sits above the validator (it asks :func:`~trackkit.validate.hillclimb.stage_kind`
 which event a stage is for) and below the command line.
@@ -112,6 +112,10 @@ def conversion_losses(
     before, after = lay_out(stage, library), lay_out(back, library)
     event = kind if kind is not None else stage_kind(before)[0]
     items = _stage_items(stage, back, event, stage_kind(after)[0])
+    if after.series != before.series:
+        items.append(f"cannot hold ruleset: {stage.ruleset or before.series}")
+    if before.circuit and after.laps != before.laps:
+        items.append(f"cannot hold laps: {before.laps} (it reads back as {after.laps})")
     items += _tile_items(source, before, after, fmt)
     items += _source_items(source, fmt)
     return items
@@ -124,8 +128,6 @@ def _stage_items(stage: Stage, back: Stage, event: Kind, back_event: Kind) -> li
             f"cannot hold kind: {event.value} (give --kind {event.value} to validate and "
             "simulate it as such)"
         )
-    if back.ruleset != stage.ruleset:
-        items.append(f"cannot hold ruleset: {stage.ruleset}")
     if back.boxes != stage.boxes:
         items.append(f"cannot hold boxes: {stage.boxes}")
     for key in ("name", "author"):

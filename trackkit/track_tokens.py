@@ -110,10 +110,12 @@ def place_tokens(
     Returns
     -------
     DrivenRoad
-        ``road`` itself when no token has a place or is a track token; otherwise a new road
-        (:func:`trackkit.spaces.with_changes`) whose ``tokens`` say where each of them lies.
+        ``road`` itself when no token has a place or is a track token, or when it is a GT
+        road (Rallyman: GT has no such tokens: the validator reports them, R202); otherwise
+        a new road (:func:`trackkit.spaces.with_changes`, the road cut again in the lane
+        model) whose ``tokens`` say where each of them lies.
     """
-    if not any(t.at is not None or _on_track(t) for t in tokens):
+    if road.series == "gt" or not any(t.at is not None or _on_track(t) for t in tokens):
         return road
     rules = rules or track_token_rules()
     rows = _row_features(road)

@@ -8,7 +8,6 @@ Examples
 >>> print(dump_native(stage, "yaml"), end="")
 format: trackkit-stage/1
 name: Untitled stage
-ruleset: dirt
 tiles:
 - tile: 202a
 - tile: 205a
@@ -53,7 +52,16 @@ def _represent_flow(dumper: yaml.SafeDumper, data: _Flow) -> yaml.Node:
     return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
 
 
+def _represent_text(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
+    # YAML 1.1 reads NEL and the Unicode line and paragraph separators as line breaks:
+    # a name holding one is written quoted, with the character escaped, to read back as is
+    if any(c in data for c in "\x85\u2028\u2029"):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style='"')
+    return dumper.represent_str(data)
+
+
 _Dumper.add_representer(_Flow, _represent_flow)
+_Dumper.add_representer(str, _represent_text)
 
 
 def _plain(stage: Stage) -> dict[str, Any]:

@@ -2,10 +2,15 @@
 
 The walk starts at the start tile (a face whose road carries the start line). Its driving
 direction is the road end that meets a neighbouring road (if both or neither end does, the
-face's default start direction). Without a start tile it starts at an end of the road: a
+face's default start direction); a Rallyman: GT start/finish face is driven the way its
+grid faces (the race direction). Without a start tile it starts at an end of the road: a
 tile with one road end that meets nothing, the first in file order (a finish only if no
 other), entered by that end; failing that, at the first road tile. From there it steps to
-the hex beyond each exit for as long as the tile there has a road end facing back.
+the hex beyond each exit for as long as the tile there has a road end facing back, on a
+road of that tile not driven yet: a GT tile whose roads cross is met twice (once on each
+road), and a GT circuit ends where it comes back to its start. Where several roads of a
+GT tile begin at the edge met (a junction), the walk takes the one that leads on to a tile
+facing back (the first such in the face's order) and writes it as ``road``.
 
 The resulting :class:`Stage` lists the driven tiles first, in order, each with explicit
 ``at``/``dir`` (the first also with ``enter``), then every other tile in file order, also with
@@ -30,7 +35,7 @@ from trackkit.formats.source import Document, StageSource, validation_message
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import Stage, StageTile, TileToken
 from trackkit.models.tile import TileFace
-from trackkit.spaces import start_entry
+from trackkit.spaces import face_roads, start_entry
 
 __all__ = [
     "MAP_RANGE",
@@ -40,6 +45,7 @@ __all__ = [
     "driving_order",
     "placed_stage",
     "stage_from_placements",
+    "walk_roads",
 ]
 
 #: Hexes of a map lie within +-MAP_RANGE on both axial axes: the range of a native tile's
@@ -90,12 +96,25 @@ def check_on_map(stage: Stage, placements: Sequence[Placement], label: str) -> N
 
 def _ends(face: TileFace | None) -> tuple[int, int] | None:
     road = face.road if face is not None else None
-    return None if road is None else (road.from_edge, road.to_edge)
+    if road is not None:
+        return (road.from_edge, road.to_edge)
+    roads = face_roads(face) if face is not None else []
+    return None if not roads else (roads[0][1], roads[0][2])
+
+
+def _roads(face: TileFace | None) -> list[tuple[str, int, int]]:
+    return face_roads(face) if face is not None else []
 
 
 def _is_start(face: TileFace | None) -> bool:
+    if face is not None and face.layout is not None:
+        return bool(face.layout.start_finish)
     road = face.road if face is not None else None
     return bool(road and road.start_finish and road.start_finish.kind == "start")
+
+
+#: One step of the walk: (index in the file, local entry edge, road id on the face).
+WalkStep = tuple[int, int, str]
 
 
 def driving_order(
@@ -103,78 +122,145 @@ def driving_order(
 ) -> list[tuple[int, int]]:
     """``(index, local entry edge)`` of the tiles driven, in order, from where the walk starts.
 
-    Empty when the walk has nowhere to start (see the module notes).
+    Empty when the walk has nowhere to start (see the module notes). A GT tile whose
+    roads cross is listed once per road driven (:func:`walk_roads` gives the roads).
     """
+    return [(i, entry) for i, entry, _road in walk_roads(tiles, faces)]
+
+
+def walk_roads(tiles: Sequence[Placement], faces: Sequence[TileFace | None]) -> list[WalkStep]:
+    """``(index, local entry edge, road)`` of the tiles driven, in order (see the notes)."""
     by_hex: dict[hexgrid.Hex, int] = {}
     for i, t in enumerate(tiles):
         by_hex.setdefault(t.hex, i)
 
-    def meets(i: int, world: int) -> tuple[int, int] | None:
-        """The tile beyond tile ``i``'s side ``world`` whose road end faces back, and that end."""
+    def beyond(i: int, world: int) -> tuple[int, int] | None:
+        """The tile beyond tile ``i``'s side ``world``, and its local edge facing back."""
         j = by_hex.get(hexgrid.neighbour(tiles[i].hex, world))
         if j is None or j == i:
             return None
-        ends = _ends(faces[j])
-        back = hexgrid.local_edge(hexgrid.opposite(world), tiles[j].dir)
-        return (j, back) if ends is not None and back in ends else None
+        return j, hexgrid.local_edge(hexgrid.opposite(world), tiles[j].dir)
+
+    def meets(i: int, world: int) -> tuple[int, int] | None:
+        """The tile beyond tile ``i``'s side ``world`` whose road end faces back, and that end."""
+        hit = beyond(i, world)
+        if hit is None:
+            return None
+        j, back = hit
+        return hit if any(back in r[1:] for r in _roads(faces[j])) else None
 
     origin = _origin(tiles, faces, meets)
     if origin is None:
         return []
-    start, entry = origin
-    ends = _ends(faces[start])
-    assert ends is not None
-    exit_edge = ends[1] if entry == ends[0] else ends[0]
-
-    order = [(start, entry)]
-    seen = {start}
-    cur = start
+    start, entry, road = origin
+    used: dict[int, set[str]] = {start: {road}}
+    order: list[WalkStep] = [(start, entry, road)]
+    cur, exit_edge = start, _other_end(faces[start], road, entry)
     while True:
-        nxt = meets(cur, hexgrid.world_edge(exit_edge, tiles[cur].dir))
-        if nxt is None or nxt[0] in seen:
+        hit = meets(cur, hexgrid.world_edge(exit_edge, tiles[cur].dir))
+        if hit is None:
             break
-        cur, entry = nxt
-        seen.add(cur)
-        order.append((cur, entry))
-        ends = _ends(faces[cur])
-        assert ends is not None
-        exit_edge = ends[1] if entry == ends[0] else ends[0]
+        j, back = hit
+        if (j, back) == (start, entry):
+            break  # a circuit: back at the start
+        free = [r for r in _roads(faces[j]) if back in r[1:] and r[0] not in used.get(j, set())]
+        if not free:
+            break
+        pick = _lead_on(free, j, back, tiles, faces, meets, used)
+        used.setdefault(j, set()).add(pick)
+        order.append((j, back, pick))
+        cur, exit_edge = j, _other_end(faces[j], pick, back)
     return order
+
+
+def _other_end(face: TileFace | None, road: str, entry: int) -> int:
+    for rid, e0, e1 in _roads(face):
+        if rid == road:
+            return e1 if entry == e0 else e0
+    raise ValueError(f"no road {road}")  # pragma: no cover - roads come from the face
+
+
+def _lead_on(
+    free: list[tuple[str, int, int]],
+    j: int,
+    back: int,
+    tiles: Sequence[Placement],
+    faces: Sequence[TileFace | None],
+    meets: Callable[[int, int], tuple[int, int] | None],
+    used: dict[int, set[str]],
+) -> str:
+    """Of the roads of tile ``j`` that begin at ``back``, the first that leads on to a tile
+    facing back with a road not driven yet (a junction's choice), else the first."""
+    for rid, e0, e1 in free:
+        far = e1 if back == e0 else e0
+        hit = meets(j, hexgrid.world_edge(far, tiles[j].dir))
+        if hit is None:
+            continue
+        k, edge = hit
+        if any(edge in r[1:] and r[0] not in used.get(k, set()) for r in _roads(faces[k])):
+            return rid
+    return free[0][0]
 
 
 def _origin(
     tiles: Sequence[Placement],
     faces: Sequence[TileFace | None],
     meets: Callable[[int, int], tuple[int, int] | None],
-) -> tuple[int, int] | None:
-    """Where the walk starts: ``(index, local entry edge)``, or None if nowhere."""
+) -> tuple[int, int, str] | None:
+    """Where the walk starts: ``(index, local entry edge, road)``, or None if nowhere."""
     start = next((i for i, f in enumerate(faces) if _is_start(f)), None)
     if start is not None:
         face = faces[start]
+        assert face is not None
+        if face.layout is not None:
+            return _gt_origin(start, face, tiles, meets)
         ends = _ends(face)
-        assert face is not None and ends is not None
+        assert ends is not None
         met = [meets(start, hexgrid.world_edge(e, tiles[start].dir)) is not None for e in ends]
         if met[0] != met[1]:
-            return start, ends[1] if met[0] else ends[0]
+            return start, ends[1] if met[0] else ends[0], "A"
         default = start_entry(face)
-        return start, default if default in ends else ends[0]
+        return start, default if default in ends else ends[0], "A"
     # no start tile (a wrong id, or none drawn): start at an end of the road, else at the
     # first road tile (a lone tile, or a closed loop)
-    choices: list[tuple[bool, bool, int, int]] = []
+    choices: list[tuple[bool, bool, int, int, str]] = []
     for i, face in enumerate(faces):
-        ends = _ends(face)
-        if ends is None:
+        roads = _roads(face)
+        if not roads:
             continue
-        met = [meets(i, hexgrid.world_edge(e, tiles[i].dir)) is not None for e in ends]
+        rid, e0, e1 = roads[0]
+        met = [meets(i, hexgrid.world_edge(e, tiles[i].dir)) is not None for e in (e0, e1)]
         finish = bool(face and face.road and face.road.start_finish)
         if met[0] != met[1]:
-            choices.append((False, finish, i, ends[1] if met[0] else ends[0]))
+            choices.append((False, finish, i, e1 if met[0] else e0, rid))
         else:
-            choices.append((True, finish, i, ends[0]))
+            choices.append((True, finish, i, e0, rid))
     if not choices:
         return None
-    *_, i, entry = min(choices)
-    return i, entry
+    *_, i, entry, rid = min(choices)
+    return i, entry, rid
+
+
+def _gt_origin(
+    start: int,
+    face: TileFace,
+    tiles: Sequence[Placement],
+    meets: Callable[[int, int], tuple[int, int] | None],
+) -> tuple[int, int, str]:
+    """A GT start/finish face: the road of its line driven the way its grid faces (the one
+    that leads on to a tile facing back, if its face has two lines)."""
+    assert face.layout is not None
+    ends = {rid: (e0, e1) for rid, e0, e1 in face_roads(face)}
+    options: list[tuple[int, str]] = []
+    for sf in face.layout.start_finish:
+        e0, e1 = ends[sf.road]
+        entry = e0 if sf.race_toward == e1 else e1
+        options.append((entry, sf.road))
+    for entry, rid in options:
+        far = ends[rid][1] if entry == ends[rid][0] else ends[rid][0]
+        if meets(start, hexgrid.world_edge(far, tiles[start].dir)) is not None:
+            return start, entry, rid
+    return start, options[0][0], options[0][1]
 
 
 def placed_stage(
@@ -195,24 +281,37 @@ def placed_stage(
     """
     lib = library or default_library()
     faces = [lib.get(t.tile) for t in tiles]
-    order = driving_order(tiles, faces)
-    driven = {i for i, _ in order}
+    order = walk_roads(tiles, faces)
+    driven = {i for i, _e, _r in order}
 
-    def spec(i: int, enter: int | None = None) -> StageTile:
+    def spec(
+        i: int, enter: int | None = None, road: str | None = None, again: bool = False
+    ) -> StageTile:
         face, t = faces[i], tiles[i]
         # a road the walk did not reach (or a face nobody knows) is placed, not driven
-        reached = not order or i in driven or (face is not None and face.road is None)
+        roads = _roads(face)
+        reached = not order or i in driven or (face is not None and not roads)
         return StageTile(
             tile=face.id if face is not None else t.tile,
             enter=enter,
             at=t.hex,
             dir=t.dir % 6,
-            tokens=list(t.tokens),
+            tokens=[] if again else list(t.tokens),  # a piece met again keeps its tokens once
+            road=road if len(roads) > 1 else None,
             driven=reached,
         )
 
-    items = [i for i, _ in order] + [i for i in range(len(tiles)) if i not in driven]
-    out = [spec(i, order[0][1] if order and i == order[0][0] else None) for i in items]
+    out: list[StageTile] = []
+    items: list[int] = []
+    met: set[int] = set()
+    for n, (i, entry, road) in enumerate(order):
+        out.append(spec(i, entry if n == 0 else None, road, again=i in met))
+        items.append(i)
+        met.add(i)
+    for i in range(len(tiles)):
+        if i not in driven:
+            out.append(spec(i))
+            items.append(i)
     return Stage(format="trackkit-stage/1", name=name, author=author, tiles=out), items
 
 

@@ -6,9 +6,12 @@ several lanes spans them (a merged corner space, a full-width row); a face may h
 roads (crossings, junctions, parallel roads), and a space named in several roads is one
 space they share. Rallyman: GT faces are stored this way (read from the tile pictures,
 ``tile_library/sources/gt-space-layouts/``); DIRT faces are stored by sections, which
-:mod:`trackkit.lanes` turns into the same model. Which steps exist, which spaces lie side
-by side and how far along the road each space lies follow from the lists
-(:mod:`trackkit.lanes`).
+:func:`trackkit.spaces.drive` turns into the same model, one road per driving direction.
+What only DIRT has rides on a road as data, the way the GT format carries links and dotted
+marks: the full-width slide spaces lying over a row (``overlays``, CORNER-3) and the
+shortcut spaces linked to the rows they touch (``shortcuts``, SHORTCUT-1). Which steps
+exist, which spaces lie side by side or over each other and how far along the road each
+space lies follow from the lists (:mod:`trackkit.lanes`).
 
 Edges are the face's own, numbered clockwise from the top of the stored picture; pixel
 points are those of the stored picture (520 x 450 px, flat-to-flat 450 px).
@@ -36,7 +39,9 @@ __all__ = [
     "LaneCorner",
     "LaneLayout",
     "LaneLine",
+    "LaneOverlay",
     "LaneRoad",
+    "LaneShortcut",
     "LaneSpace",
     "PitBoard",
     "PitSpot",
@@ -75,8 +80,48 @@ class LaneLine(StrictModel):
 class LaneCorner(StrictModel):
     """A corner: the spaces that carry its limits and which way it turns (from -> to)."""
 
-    turn: Literal["left", "right"] = Field(description="Turn seen driving from -> to.")
+    turn: Literal["left", "right"] | None = Field(
+        description="Turn seen driving from -> to; null for a corner that does not turn (a "
+        "DIRT chicane space across the road)."
+    )
     spaces: list[str] = Field(min_length=1, description="Spaces that carry this corner's limits.")
+    name: str | None = Field(
+        default=None,
+        description="The corner's name on its road (DIRT: its section in driving order); "
+        "left out, the corner is named by its road and place in 'corners' (A1, A2, ...).",
+    )
+
+
+class LaneOverlay(StrictModel):
+    """Spaces lying over a stretch of a road, across the lanes it names (DIRT slides).
+
+    A DIRT slide row (CORNER-3) is driven as its two lane spaces, or slid as two spaces
+    the full width of the road, one either side of the dotted line: those two are an
+    overlay over the row, ``[back line, S1, dotted line, S2, front line]``. The dotted line
+    is a line of the road (it is named in ``lines``) that no lane crosses.
+    """
+
+    lanes: list[int] = Field(min_length=1, description="The lanes the spaces span.")
+    spaces: list[str] = Field(
+        min_length=3,
+        description="Lines and spaces alternating, beginning and ending with a line of the "
+        "road: the stretch the overlay lies over.",
+    )
+
+
+class LaneShortcut(StrictModel):
+    """Shortcut spaces beside a road, linked to the spaces they touch (DIRT, SHORTCUT-1)."""
+
+    spaces: list[str] = Field(min_length=1, description="The shortcut's spaces, in order.")
+    limit: int = Field(ge=1, le=6, description="The limit printed in the shortcut symbol.")
+    side: int = Field(ge=1, description="The lane the shortcut lies beside (inside the bend).")
+    into: list[str] = Field(
+        min_length=1, description="Spaces of the road a car enters the shortcut from."
+    )
+    out: list[str] = Field(min_length=1, description="Spaces of the road the shortcut leads to.")
+    at: tuple[float, float] = Field(
+        description="Where the shortcut begins and ends along the road (0..1, from -> to)."
+    )
 
 
 class LaneRoad(StrictModel):
@@ -110,6 +155,26 @@ class LaneRoad(StrictModel):
     hidden: bool = Field(
         default=False, description="A road that exists but is not drawn (under a bridge)."
     )
+    overlays: list[LaneOverlay] = Field(
+        default_factory=list,
+        description="DIRT: spaces lying over a stretch of the road (the slide spaces, CORNER-3).",
+    )
+    shortcuts: list[LaneShortcut] = Field(
+        default_factory=list,
+        description="DIRT: shortcut spaces beside the road, linked to the spaces they touch.",
+    )
+
+    def named_spaces(self) -> list[str]:
+        """Every space the road names (lanes, overlays, shortcuts), in first-named order."""
+        lines = set(self.line_order())
+        out: dict[str, None] = {}
+        for items in (self.lanes or {}).values():
+            out.update((x, None) for x in items if x not in lines)
+        for overlay in self.overlays:
+            out.update((x, None) for x in overlay.spaces if x not in lines)
+        for shortcut in self.shortcuts:
+            out.update((x, None) for x in shortcut.spaces)
+        return list(out)
 
     def line_order(self) -> list[str]:
         """The road's cross lines in driving order, end edges included."""
@@ -142,6 +207,12 @@ class LaneRoad(StrictModel):
                 if (k % 2 == 0) != (item in order):
                     what = "a line" if k % 2 == 0 else "a space"
                     raise ValueError(f"road {self.id} lane {lane}: {item!r} should be {what}")
+        for overlay in self.overlays:
+            items = overlay.spaces
+            if len(items) % 2 == 0 or any(
+                (k % 2 == 0) != (item in order) for k, item in enumerate(items)
+            ):
+                raise ValueError(f"road {self.id}: an overlay must alternate lines and spaces")
         return self
 
 
@@ -214,9 +285,7 @@ class LaneLayout(StrictModel):
         if len(roads) != len(self.roads):
             raise ValueError("two roads share an id")
         for road in self.roads:
-            for items in (road.lanes or {}).values():
-                lines = set(road.line_order())
-                named |= {x for x in items if x not in lines}
+            named |= set(road.named_spaces())
             for corner in road.corners:
                 for sid in corner.spaces:
                     if sid not in self.spaces:

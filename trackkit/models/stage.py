@@ -169,10 +169,24 @@ class TileToken(StrictModel):
 
 
 class Kind(StrEnum):
-    """What event the stage is for."""
+    """What event the stage is for: rally and hillclimb are DIRT's, circuit and
+    point-to-point GT's (a GT circuit is raced over laps)."""
 
     RALLY = "rally"
     HILLCLIMB = "hillclimb"
+    CIRCUIT = "circuit"
+    POINT_TO_POINT = "point-to-point"
+
+    @property
+    def series(self) -> Literal["dirt", "gt"]:
+        """The game series the kind belongs to."""
+        return "gt" if self in (Kind.CIRCUIT, Kind.POINT_TO_POINT) else "dirt"
+
+
+#: Laps of a GT circuit whose file gives none (and the GT ruleset file has no ``laps``).
+DEFAULT_LAPS = 3
+#: Highest ``laps`` a stage file may give; beyond, the file is unusable input.
+MAX_LAPS = 1000
 
 
 class StageTile(StrictModel):
@@ -195,6 +209,13 @@ class StageTile(StrictModel):
         default=None, ge=0, le=5, description="Explicit rotation 0..5 (as Rekee)."
     )
     tokens: list[TileToken] = Field(default_factory=list, description="Tokens on this tile.")
+    road: str | None = Field(
+        default=None,
+        pattern=r"^[A-Z]$",
+        description="GT faces with several roads (crossings, junctions, parallel roads): "
+        "the road driven, A, B, ... ('trackkit tiles show ID' lists them). Left out, the "
+        "road whose end faces the previous tile's exit (the first such road at a junction).",
+    )
     driven: StrictBool = Field(
         default=True,
         description="false: the tile lies on the map at 'at'/'dir' but is not part of the "
@@ -226,10 +247,24 @@ class Stage(StrictModel):
     author: str = Field(default="", max_length=200, description="Who designed it.")
     kind: Kind | None = Field(
         default=None,
-        description="rally or hillclimb. Left out, a stage that holds a climb tile or a climb "
-        "token is a hillclimb and any other a rally (the validator notes it, H404).",
+        description="rally or hillclimb (Rallyman: DIRT), circuit or point-to-point "
+        "(Rallyman: GT). Left out, a GT track is a circuit; a DIRT stage that holds a climb "
+        "tile or a climb token is a hillclimb and any other a rally (the validator notes it, "
+        "H404).",
     )
-    ruleset: Literal["dirt", "gt"] = Field(default="dirt", description="Ruleset: dirt or gt.")
+    ruleset: Literal["dirt", "gt"] | None = Field(
+        default=None,
+        description="Ruleset: dirt or gt. Left out, the series of the stage's tiles (tiles of "
+        "both series are then an error, S120); given, tiles of the other series are allowed "
+        "and driven by this ruleset's rules (a note, S121).",
+    )
+    laps: StrictInt | None = Field(
+        default=None,
+        ge=-MAX_LAPS,
+        le=MAX_LAPS,
+        description="GT circuits: laps of the race (at least 1). Left out, the GT ruleset's "
+        f"default, {DEFAULT_LAPS}.",
+    )
     boxes: list[str] | None = Field(
         default=None,
         description="Boxes the designer owns (a box named twice counts twice); when given, "

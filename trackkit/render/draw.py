@@ -581,7 +581,7 @@ def _draw_limits(pen: _Pen) -> None:
             shown = art.limits.get(sids[0], printed)
             if printed is None or shown is None:
                 continue
-            lat = 0.0 if lane == "both" else (0.5 if "L" in sp.sides else -0.5)
+            lat = 0.0 if lane == "both" else (0.5 if 1 in sp.lanes else -0.5)
             p, _d, left = _frame(line, (unit.f0 + unit.f1) / 2.0)
             at = _off(p, left, lat * half)
             cls = "feature limit" + ("" if lane == "both" else f" lane-{lane}")

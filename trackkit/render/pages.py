@@ -469,8 +469,8 @@ def road_shapes(layout: Layout) -> list[Any]:
     size = layout.size
     out = []
     for tile in [*layout.chain, *layout.undriven]:
-        if tile.road is None:
-            continue
+        if tile.road is None or tile.road.series == "gt":
+            continue  # GT roads are sketched on their tiles: content_footprints has them
         cx, cy = hexgrid.centre_mm(tile.hex, size)
         a = math.radians(60 * tile.rotation)
         c, s = math.cos(a), math.sin(a)
@@ -488,7 +488,9 @@ def content_footprints(layout: Layout, *, scenery: bool = False) -> list[Any]:
     from shapely.geometry import Point
 
     size = layout.size
-    middles = [t for t in [*layout.chain, *layout.undriven] if t.road is None]
+    middles = [
+        t for t in [*layout.chain, *layout.undriven] if t.road is None or t.road.series == "gt"
+    ]
     if scenery:
         middles += layout.scenery
     return road_shapes(layout) + [
@@ -507,7 +509,8 @@ def token_footprints(layout: Layout) -> list[Any]:
         if not tile.tokens:
             continue
         centre = hexgrid.centre_mm(tile.hex, size)
-        for at, radius in mark_spots(tile.road, danger=False, tokens=len(tile.tokens), size=size):
+        road = tile.road if tile.road is not None and tile.road.series == "dirt" else None
+        for at, radius in mark_spots(road, danger=False, tokens=len(tile.tokens), size=size):
             out.append(Point(to_world(at, centre=centre, rotation=tile.rotation)).buffer(radius))
     return out
 
@@ -1054,7 +1057,7 @@ def _overview(
             )
         )
         centre = hexgrid.centre_mm(tile.hex, size)
-        if tile.road is not None:
+        if tile.road is not None and tile.road.series == "dirt":
             pts = centre_line(tile.road, size).points[::6]
             world = [to_world(p, centre=centre, rotation=tile.rotation) for p in pts]
             t.add(

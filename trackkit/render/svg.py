@@ -204,6 +204,11 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
         face = tile.face
         index = tile.index or tile.position
         centre = hexgrid.centre_mm(tile.hex, size)
+        if tile.visit_of is not None:
+            continue  # a GT piece driven twice is drawn once
+        if face is not None and face.layout is not None:
+            arts.append(_gt_art(tile, str(index), f"{index} · {face.id}", centre))
+            continue
         if face is None:
             arts.append(
                 TileArt(
@@ -259,6 +264,17 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
     # before them): drawn where they lie, with their printed limits, marked not driven.
     for tile in layout.undriven:
         face = tile.face
+        if face is not None and face.layout is not None:
+            arts.append(
+                _gt_art(
+                    tile,
+                    f"u{tile.position}",
+                    f"{face.id} · not driven",
+                    hexgrid.centre_mm(tile.hex, size),
+                    "undriven",
+                )
+            )
+            continue
         name = face.id if face is not None else f"? {clean_text(tile.raw_id, 40)}"
         surface = [f"surface-{face.surface.value}", f"danger-{face.danger.value}"] if face else []
         arts.append(
@@ -275,6 +291,33 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
             )
         )
     return arts
+
+
+#: What a map says of the Rallyman: GT tiles on it, until GT roads are drawn like DIRT's.
+GT_NOTE = "GT tiles are drawn as sketches of their tile data (full GT maps come later)"
+
+
+def _gt_art(
+    tile: PlacedTile, key: str, label: str, centre: tuple[float, float], *extra: str
+) -> TileArt:
+    """A Rallyman: GT tile: its hex, id and a sketch of its roads (:data:`GT_NOTE`).
+
+    GT roads are not drawn with spaces on maps yet: the tile carries no road for the map
+    drawing (which is DIRT's), and :func:`map_svg` adds the tile sheet's sketch of the face.
+    """
+    face = tile.face
+    assert face is not None
+    return TileArt(
+        key=key,
+        face=face,
+        road=None,
+        rotation=tile.rotation,
+        centre=centre,
+        tokens=tile.tokens,
+        classes=[*extra, "gt", f"surface-{face.surface.value}", f"danger-{face.danger.value}"],
+        label=label,
+        sublabel="GT sketch",
+    )
 
 
 def new_drawing(
@@ -332,6 +375,8 @@ def _left(
 
 def summary_lines(summary: dict[str, Any], report: Report | None = None) -> list[str]:
     """The title block's lines under the name and author."""
+    if summary.get("series") == "gt":
+        return _gt_summary_lines(summary, report)
     kind = str(summary.get("kind", "rally"))
     parts = [kind.capitalize(), f"{summary.get('tiles', 0)} tiles"]
     if summary.get("length_mm"):
@@ -371,6 +416,49 @@ def summary_lines(summary: dict[str, Any], report: Report | None = None) -> list
                 f"Checked: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}: "
                 "run 'trackkit validate'"
             )
+    return lines
+
+
+def _gt_summary_lines(summary: dict[str, Any], report: Report | None) -> list[str]:
+    """The title block of a GT track: the lap, corners, grid, boxes, and :data:`GT_NOTE`."""
+    kind = str(summary.get("kind", "circuit"))
+    parts = [kind.capitalize(), f"{summary.get('tiles', 0)} tiles"]
+    if summary.get("lap_length_mm"):
+        parts.append(f"lap {summary['lap_length_mm'] / 1000:.2f} m")
+    if summary.get("lap_length_spaces") is not None:
+        parts.append(f"{summary['lap_length_spaces']} moves a lap")
+    if summary.get("laps"):
+        parts.append(f"{summary['laps']} laps")
+    lines = [" · ".join(parts)]
+    surfaces = summary.get("surfaces") or {}
+    lines.append("Surfaces: " + (", ".join(f"{k} {v}" for k, v in surfaces.items()) or "none"))
+    lanes = summary.get("lanes") or {}
+    lines.append("Lanes: " + (", ".join(f"{k} on {v}" for k, v in lanes.items()) or "none"))
+    feats = [f"{len(summary.get('corners') or [])} corners"]
+    if summary.get("sharp_corners"):
+        feats.append(f"{len(summary['sharp_corners'])} dotted lines")
+    if summary.get("grid_slots"):
+        feats.append(f"grid of {summary['grid_slots']}")
+    if summary.get("pit"):
+        feats.append("pit")
+    if summary.get("crossings"):
+        feats.append(f"{summary['crossings']} crossing(s)")
+    lines.append("Features: " + ", ".join(feats))
+    boxes = summary.get("boxes") or {}
+    lines.append(
+        "Boxes needed: "
+        + (", ".join(f"{b}" + (f" ×{n}" if n > 1 else "") for b, n in boxes.items()) or "none")
+    )
+    if report is not None:
+        state = (
+            f"valid ({report.warnings} warning(s))"
+            if report.valid
+            else (
+                f"{report.errors} error(s), {report.warnings} warning(s): run 'trackkit validate'"
+            )
+        )
+        lines.append(f"Checked: {state}")
+    lines.append(GT_NOTE)
     return lines
 
 
@@ -568,7 +656,11 @@ def map_svg(
                     if node.startswith(prefix)
                 },
             )
-        tiles.add(draw_tile(dwg, art, size=layout.size))
+        group = tiles.add(draw_tile(dwg, art, size=layout.size))
+        if art.face is not None and art.face.layout is not None and "gt" in art.classes:
+            from trackkit.render.sheet import gt_face_sketch
+
+            group.add(gt_face_sketch(dwg, art.face, size=layout.size))
     if frame.card is not None:
         dwg.add(draw_card(dwg, report.summary, report, at=frame.card, scale=frame.card_scale))
     if heat is not None and frame.heat is not None:

@@ -1,12 +1,13 @@
 """The stage as the rules engine sees it: per-space facts and steps, read from the graph.
 
-Everything here is derived from :func:`trackkit.graph.build_graph` (the single source of
-movement truth) once per stage, in plain tuples so that plan enumeration is fast.
+Everything here is read from :func:`trackkit.graph.build_graph` (the single source of
+movement truth) once per stage, in plain tuples so that plan enumeration is fast: the
+spaces side by side and overlapping come from the cut of each road (the one road model of
+:mod:`trackkit.spaces`), carried by the graph's nodes.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -33,7 +34,8 @@ class SpaceInfo:
     ford: bool
     finished: bool
     progress: float
-    sides: str = "LR"
+    lanes: tuple[int, ...] = (1, 2)
+    """The lanes the space lies in, counted from the left in the driving direction."""
 
 
 @dataclass(slots=True)
@@ -66,7 +68,7 @@ class Track:
                 bool(d["ford"]),
                 bool(d["finished"]),
                 float(d["progress"]),
-                d["sides"],
+                tuple(d["lanes"]),
             )
             for n, d in graph.nodes(data=True)
         }
@@ -74,37 +76,10 @@ class Track:
             n: tuple((v, graph.edges[n, v]["climb"]) for v in graph.successors(n))
             for n in graph.nodes
         }
-        by_unit: dict[tuple[int, int], list[str]] = defaultdict(list)
-        for n, d in graph.nodes(data=True):
-            if d["unit"] >= 0:
-                by_unit[(d["tile"], d["unit"])].append(n)
-        beside: dict[str, set[str]] = defaultdict(set)
-        overlaps: dict[str, set[str]] = defaultdict(set)
-        for nodes in by_unit.values():
-            for a in nodes:
-                da = graph.nodes[a]
-                for b in nodes:
-                    if a == b:
-                        continue
-                    db = graph.nodes[b]
-                    if da["kind"] == "slide" or db["kind"] == "slide":
-                        if da["kind"] != db["kind"]:
-                            overlaps[a].add(b)  # a slide space lies over the row's lanes
-                        continue
-                    same_side = set(da["sides"]) & set(db["sides"])
-                    ranges_meet = da["back"] < db["progress"] and db["back"] < da["progress"]
-                    if not same_side and ranges_meet:
-                        beside[a].add(b)  # rule: TRAFFIC-1 (the space beside, same row)
-        for n, d in graph.nodes(data=True):
-            if d["kind"] == "shortcut":  # rule: SHORTCUT-3
-                linked = [
-                    m
-                    for m in (*graph.predecessors(n), *graph.successors(n))
-                    if graph.nodes[m]["kind"] not in ("corner", "chicane", "shortcut")
-                ]
-                for m in linked:
-                    beside[n].add(m)
-                    beside[m].add(n)
+        # rule: TRAFFIC-1 (side by side), SHORTCUT-3 (a shortcut beside its linked spaces)
+        beside = {n: d["beside"] for n, d in graph.nodes(data=True) if d["beside"]}
+        # a slide space lies over the row's lanes; a GT crossing's spaces cover each other
+        overlaps = {n: d["overlaps"] for n, d in graph.nodes(data=True) if d["overlaps"]}
         oxygen: dict[int, int] = {}
         clouds: set[int] = set()
         if layout is not None:
@@ -120,8 +95,8 @@ class Track:
             graph,
             spaces,
             successors,
-            {k: frozenset(v) for k, v in beside.items()},
-            {k: frozenset(v) for k, v in overlaps.items()},
+            beside,
+            overlaps,
             oxygen,
             frozenset(clouds),
             tuple(graph.graph.get("start", ())),

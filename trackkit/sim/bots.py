@@ -95,7 +95,7 @@ def _road(track: Track) -> _Road:
         for b, _climb in succs
         if spaces[a].kind == "lane"
         and spaces[b].kind == "lane"
-        and spaces[a].sides != spaces[b].sides
+        and spaces[a].lanes != spaces[b].lanes
     )
     # furthest progress and the finish within k moves, k = 0..MAX_STEPS: a move is one step
     # of the graph, or onto a jump space and on one or two more (JUMP-1)

@@ -156,11 +156,11 @@ def prepare(track: Track, ruleset: Ruleset | None = None) -> Prepared:
 
 def _inner_lanes(track: Track) -> frozenset[str]:
     """Spaces whose lane is the inner lane of the current or next corner (TURN-2)."""
-    side_of_next: dict[str, str | None] = {}
+    side_of_next: dict[str, tuple[int, ...] | None] = {}
     for node in sorted(track.spaces, key=lambda n: -track.spaces[n].progress):
         info = track.spaces[node]
         if info.corner_lane == "inner":
-            side_of_next[node] = info.sides
+            side_of_next[node] = info.lanes
             continue
         nxt = [side_of_next.get(s) for s, _ in track.successors[node]]
         known = [x for x in nxt if x]
@@ -169,7 +169,7 @@ def _inner_lanes(track: Track) -> frozenset[str]:
         n
         for n, info in track.spaces.items()
         if info.corner_lane == "inner"
-        or (info.sides in ("L", "R") and side_of_next.get(n) == info.sides)
+        or (len(info.lanes) == 1 and side_of_next.get(n) == info.lanes)
     )
 
 

@@ -82,6 +82,12 @@ def simulate_files(
             + ": not raced (the fixes are in the findings)",
             invalid,
         )
+    gt = [r for r in reports if r.layout.series == "gt"]
+    if gt:  # the GT race (laps, grid, pit) is not played yet: no DIRT race on a GT track
+        raise SimulationError(
+            "; ".join(f"{r.file}: a Rallyman: GT track" for r in gt)
+            + ": GT races are not simulated yet ('trackkit validate' checks the track)"
+        )
     tracks = [Track.from_graph(r.graph, r.layout) for r in reports]
     for car in cars or ():
         if isinstance(car, CarFile):

@@ -23,10 +23,11 @@ from trackkit.graph import build_graph
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Severity
 from trackkit.models.stage import Kind, Stage
+from trackkit.validate.gt import check_kind, check_track
 from trackkit.validate.hillclimb import check_hillclimb, stage_kind
 from trackkit.validate.inventory import check_inventory
 from trackkit.validate.rules import check_rules
-from trackkit.validate.structure import check_structure
+from trackkit.validate.structure import check_series, check_structure
 from trackkit.validate.summary import summarize
 from trackkit.validate.tiles import check_face
 
@@ -100,6 +101,7 @@ def validate(
     library: TileLibrary | None = None,
     file: str | None = None,
     source: StageSource | None = None,
+    players: int | None = None,
 ) -> Report:
     """Lay out ``stage``, build its graph and report every problem found.
 
@@ -118,16 +120,22 @@ def validate(
     source : StageSource, optional
         Where ``stage`` was read from (:func:`trackkit.formats.load_source`): findings then
         name the file's own key paths and lines (``location.path``, ``location.line``).
+    players : int, optional
+        GT tracks: the players the grid must hold (default
+        :data:`~trackkit.validate.gt.DEFAULT_PLAYERS`).
     """
     lib = library or default_library()
     layout = lay_out(stage, lib)
     graph = build_graph(layout)
     findings = list(layout.findings)
+    findings += check_series(layout)
     findings += check_structure(layout, graph, lib)
     findings += check_rules(layout, graph)
     findings += check_inventory(layout, lib)
     event, notes = stage_kind(layout, kind)
     findings += notes
+    findings += check_kind(layout, event)
+    findings += check_track(layout, graph, event, players)
     findings += check_hillclimb(layout, graph, event)
     for face in sorted(
         {t.face.id: t.face for t in layout.tiles if t.face}.values(), key=lambda f: f.id

@@ -16,8 +16,9 @@ def stage_kind(layout: Layout, override: Kind | None = None) -> tuple[Kind, list
     """The event a stage is checked and raced as, and a note when it was inferred.
 
     ``override`` (the command line's ``--kind``) wins, then the file's ``kind``. A file
-    without one is a hillclimb when a driven tile is a climb face or carries a climb token
-    (HILLCLIMB-1), with an H404 note saying so; otherwise a rally. Editor files (Rekee,
+    without one is a GT circuit when it is a GT track; a DIRT stage is a hillclimb when a
+    driven tile is a climb face or carries a climb token (HILLCLIMB-1), with an H404 note
+    saying so; otherwise a rally. Editor files (Rekee,
     ``.rgt``) have no kind, so a hillclimb drawn in an editor is raced as one.
 
     Examples
@@ -36,6 +37,8 @@ def stage_kind(layout: Layout, override: Kind | None = None) -> tuple[Kind, list
         return override, []
     if layout.stage.kind is not None:
         return layout.stage.kind, []
+    if layout.series == "gt":
+        return Kind.CIRCUIT, []  # DESIGN.md: without a kind, a GT track is a circuit
     for tile in layout.chain:
         face = tile.face
         why = None

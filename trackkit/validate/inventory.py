@@ -4,6 +4,10 @@ Tokens count too: the Copilot track tokens come from the Copilot pack (``dirt-co
 climb, oxygen and cloud tokens from The Climb (``dirt-climb``); mud is the shortcut face of
 a damage token, in every box's bag. How many of each token a box holds is not known here,
 so tokens are counted, and the box they need is checked, but not their copies.
+
+A few GT pieces come in two boxes (122, 124 and 125: one in Championship, one in World
+Tour, ``TileFace.also_in``): either box supplies them, and the copies of every box owned
+add up.
 """
 
 from __future__ import annotations
@@ -75,18 +79,41 @@ def pieces_used(layout: Layout) -> Counter[tuple[str, int]]:
 
 
 def boxes_needed(layout: Layout, library: TileLibrary) -> dict[str, int]:
-    """Copies of each box needed to build the stage (one for the boxes of its tokens)."""
+    """Copies of each box needed to build the stage (one for the boxes of its tokens).
+
+    A piece that two boxes hold is taken first from the boxes needed anyway, then from
+    more copies of its own box.
+    """
     need: dict[str, int] = {}
+    shared: list[tuple[str, int, int]] = []
     for (box, number), count in pieces_used(layout).items():
+        if _holders(library, box, number).keys() - {box}:
+            shared.append((box, number, count))
+            continue
         per_box = _copies(library, box, number)
         need[box] = max(need.get(box, 0), -(-count // per_box))
     for box in _token_boxes(layout):
         need[box] = max(need.get(box, 0), 1)
+    for box, number, count in shared:
+        holders = _holders(library, box, number)
+        short = count - sum(copies * need.get(b, 0) for b, copies in holders.items())
+        if short > 0:
+            need[box] = need.get(box, 0) + -(-short // holders[box])
     return dict(sorted(need.items()))
 
 
 def _copies(library: TileLibrary, box: str, number: int) -> int:
     return max((f.copies for f in library.in_box(box) if f.number == number), default=1)
+
+
+def _holders(library: TileLibrary, box: str, number: int) -> dict[str, int]:
+    """Every box that holds piece ``number`` (of ``box``), with its copies."""
+    out = {box: _copies(library, box, number)}
+    for face in library.in_box(box):
+        if face.number == number:
+            for other, copies in face.also_in.items():
+                out[other] = max(out.get(other, 0), copies)
+    return out
 
 
 def check_inventory(layout: Layout, library: TileLibrary) -> list[Finding]:
@@ -117,17 +144,19 @@ def check_inventory(layout: Layout, library: TileLibrary) -> list[Finding]:
     for (box, number), count in sorted(used.items()):
         faces = sorted({t.face_id for t in layout.tiles if t.face and t.face.number == number})
         first = next(t for t in layout.tiles if t.face and t.face.number == number)
-        if box not in owned_count:
+        holders = _holders(library, box, number)
+        if not holders.keys() & owned_count.keys():
+            boxes = " or ".join(holders)
             out.append(
                 finding(
                     "I301",
                     f"piece {number} ({', '.join(faces)}) comes from box "
-                    f"{box}, which is not in 'boxes'",
+                    f"{boxes}, which is not in 'boxes'",
                     first.location(),
                 )
             )
             continue
-        have = _copies(library, box, number) * owned_count[box]
+        have = sum(copies * owned_count[b] for b, copies in holders.items())
         if count > have:
             out.append(
                 finding(

@@ -104,6 +104,16 @@ def check_tokens(layout: Layout) -> list[Finding]:
                         finding("R201", f"unknown token '{tok.token}' on tile {tile.face_id}", loc)
                     )
                 continue
+            if tile.face is not None and tile.face.series == "gt":
+                out.append(
+                    finding(
+                        "R202",
+                        f"a {kind.value} token has no place on {tile.face_id}, a Rallyman: GT "
+                        "tile (its tokens are DIRT's and The Climb's)",
+                        loc,
+                    )
+                )
+                continue
             if tile.face is not None and (tile.face.kind is not FaceKind.ROAD or tile.road is None):
                 out.append(
                     finding(
@@ -162,8 +172,16 @@ def _value_problem(
 def check_rules(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
     """Every rules problem of the stage."""
     out = check_tokens(layout)
-    if layout.stage.ruleset != "dirt":
-        out.append(finding("R205", f"ruleset '{layout.stage.ruleset}' is not supported yet"))
+    ruleset = layout.stage.ruleset
+    if ruleset is not None and layout.series_found and ruleset not in layout.series_found:
+        other = "Rallyman: GT" if ruleset == "dirt" else "Rallyman: DIRT"
+        out.append(
+            finding(
+                "R205",
+                f"the file says 'ruleset: {ruleset}', but every tile is a {other} tile",
+                Location(path="ruleset"),
+            )
+        )
     by_index = {t.index: t for t in layout.chain}
     closed: set[str] = set()
     for node, data in graph.nodes(data=True):

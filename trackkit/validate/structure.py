@@ -10,14 +10,22 @@ from __future__ import annotations
 import networkx as nx
 
 from trackkit import hexgrid
-from trackkit.assemble import Layout, PlacedTile, fitting_faces, turn_fix, turn_to_meet
+from trackkit.assemble import (
+    Layout,
+    PlacedTile,
+    fitting_faces,
+    road_ends,
+    turn_fix,
+    turn_to_meet,
+)
 from trackkit.catalogue import finding
 from trackkit.formats.suggest import close_tile_ids, unknown_tile_fix
 from trackkit.graph import has_path_to_finish
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Location
+from trackkit.models.tile import FaceKind
 
-__all__ = ["check_structure"]
+__all__ = ["check_series", "check_structure"]
 
 #: At most this many tiles are named in the list of tiles not driven (S118).
 MAX_LISTED = 20
@@ -49,44 +57,52 @@ def check_structure(
                 finding("S105", f"{names} overlap on hex [{h[0]}, {h[1]}]", tiles[-1].location())
             )
 
-    # rule: BOARD-3 (one start first, one finish last)
+    gt = layout.series == "gt"  # GT tracks: trackkit.validate.gt
     starts = [t for t in chain if _line_kind(t) == "start"]
     finishes = [t for t in chain if _line_kind(t) == "finish"]
-    # a start or finish the road does not reach is named in the S118 list instead
-    if not starts and not any(_line_kind(t) == "start" for t in layout.undriven):
-        out.append(finding("S106", "the stage has no start tile", chain[0].location()))
-    if not finishes and not any(_line_kind(t) == "finish" for t in layout.undriven):
-        out.append(finding("S107", "the stage has no finish tile", chain[-1].location()))
-    for extra in starts[1:]:
-        out.append(finding("S108", f"a second start tile: tile {_name(extra)}", extra.location()))
-    for extra in finishes[1:]:
-        out.append(finding("S109", f"a second finish tile: tile {_name(extra)}", extra.location()))
-    if starts and starts[0] is not chain[0]:
-        out.append(
-            finding(
-                "S110",
-                f"the start tile is tile {_name(starts[0])}, not the first",
-                starts[0].location(),
+    if not gt:
+        # rule: BOARD-3 (one start first, one finish last)
+        # a start or finish the road does not reach is named in the S118 list instead
+        if not starts and not any(_line_kind(t) == "start" for t in layout.undriven):
+            out.append(finding("S106", "the stage has no start tile", chain[0].location()))
+        if not finishes and not any(_line_kind(t) == "finish" for t in layout.undriven):
+            out.append(finding("S107", "the stage has no finish tile", chain[-1].location()))
+        for extra in starts[1:]:
+            out.append(
+                finding("S108", f"a second start tile: tile {_name(extra)}", extra.location())
             )
-        )
-    if finishes and finishes[-1] is not chain[-1]:
-        out.append(
-            finding(
-                "S111",
-                f"the finish tile is tile {_name(finishes[-1])}, not the last",
-                finishes[-1].location(),
+        for extra in finishes[1:]:
+            out.append(
+                finding("S109", f"a second finish tile: tile {_name(extra)}", extra.location())
             )
-        )
+        if starts and starts[0] is not chain[0]:
+            out.append(
+                finding(
+                    "S110",
+                    f"the start tile is tile {_name(starts[0])}, not the first",
+                    starts[0].location(),
+                )
+            )
+        if finishes and finishes[-1] is not chain[-1]:
+            out.append(
+                finding(
+                    "S111",
+                    f"the finish tile is tile {_name(finishes[-1])}, not the last",
+                    finishes[-1].location(),
+                )
+            )
 
     # open road ends: the first tile's entry (unless a start) and the last tile's exit
     # (unless a finish); gaps inside the chain are S102, reported while laying out.
     # With road tiles left undriven, the exit (or an entry facing one of them) is the break.
     ends: list[tuple[str, PlacedTile]] = []
     undriven = {id(t) for t in layout.undriven}
-    if _line_kind(chain[0]) != "start":
-        ends.append(("entry", chain[0]))
-    if _line_kind(chain[-1]) != "finish":
-        ends.append(("exit", chain[-1]))
+    if not (gt and layout.circuit and layout.closes):
+        # a GT circuit is read from its start/finish line on: where it breaks, its exit is
+        if _line_kind(chain[0]) != "start" and not (gt and layout.circuit):
+            ends.append(("entry", chain[0]))
+        if _line_kind(chain[-1]) != "finish":
+            ends.append(("exit", chain[-1]))
     open_ends = [
         (which, t, d, by_hex.get(hexgrid.neighbour(t.hex, d), []))
         for which, t in ends
@@ -100,6 +116,8 @@ def check_structure(
         if which in facing:
             out.append(_road_break(layout, by_hex, lib, which, t, d))
             continue
+        if gt:
+            continue  # a GT track's ends: the circuit closes (S123), or it is point to point
         if not other:
             out.append(
                 finding(
@@ -138,7 +156,7 @@ def check_structure(
         out.append(_not_driven(layout.undriven))
 
     # rule: BOARD-3 (a stage runs from start to finish)
-    if starts and finishes and not has_path_to_finish(graph):
+    if not gt and starts and finishes and not has_path_to_finish(graph):
         out.append(
             finding(
                 "S114",
@@ -147,6 +165,47 @@ def check_structure(
             )
         )
     return out
+
+
+_SERIES = {"dirt": "Rallyman: DIRT", "gt": "Rallyman: GT"}
+
+
+def check_series(layout: Layout) -> list[Finding]:
+    """Tiles of both series in one file (S120), or allowed by its ``ruleset`` (S121).
+
+    A file without ``ruleset`` is of the series of its tiles; tiles of the other series
+    are then an error, listed in one finding. A file that says ``ruleset: dirt`` or
+    ``ruleset: gt`` allows them (a note): they are driven by that ruleset's rules.
+    """
+    if len(layout.series_found) < 2:
+        return []
+    other = [
+        t
+        for t in layout.tiles
+        if t.face is not None
+        and t.face.series != layout.series
+        and t.face.kind is not FaceKind.SCENERY
+    ]
+    if not other:
+        return []
+    names = [f"tile {_name(t)}" for t in other[:MAX_LISTED]]
+    if len(other) > MAX_LISTED:
+        names.append(f"and {len(other) - MAX_LISTED} more")
+    them = _SERIES["gt" if layout.series == "dirt" else "dirt"]
+    if layout.stage.ruleset is None:
+        code = "S120"
+        what = "stage" if layout.series == "dirt" else "track"
+        text = (
+            f"a {_SERIES[layout.series]} {what} (its first tiles) holds {them} tiles: "
+            f"{', '.join(names)}"
+        )
+    else:
+        code = "S121"
+        text = (
+            f"'ruleset: {layout.series}' drives {len(other)} {them} tile(s) by the "
+            f"{_SERIES[layout.series]} rules: {', '.join(names)}"
+        )
+    return [finding(code, text, other[0].location())]
 
 
 def _road_break(
@@ -174,7 +233,7 @@ def _road_break(
         what = f"faces tile '{nxt.raw_id}' at {at}, an unknown tile id"
         ids = fitting_faces(close_tile_ids(nxt.raw_id, lib), lib, nxt, by_hex, pred, succ)
         fix = unknown_tile_fix(nxt.raw_id, ids)
-    elif nxt.face.road is None:
+    elif not road_ends(nxt.face):
         what = f"faces {nxt.face_id} at {at}, which has no road"
     elif nxt.index is not None:
         what = f"meets tile {_name(nxt)} out of driving order"
@@ -225,14 +284,14 @@ def _turn_this(
             toward=None if keep is None else hexgrid.opposite(keep),
             need=2 if succ else 1,
         )
-    if rot is None or tile.face is None or tile.face.road is None:
+    ends = road_ends(tile.face, tile.road_id) if tile.face is not None else ()
+    if rot is None or not ends:
         return None
-    road = tile.face.road
     beyond = [
         o
-        for e in (road.from_edge, road.to_edge)
+        for e in ends
         for o in by_hex.get(hexgrid.neighbour(tile.hex, hexgrid.world_edge(e, rot)), [])
-        if o.index is None and o.face is not None and o.face.road is not None
+        if o.index is None and o.face is not None and road_ends(o.face)
     ]
     then = f"its road then goes on to {_name(beyond[0])}" if beyond else "its road then goes on"
     return turn_fix(tile, rot, then)

@@ -1,4 +1,9 @@
-"""The stage summary: length, tiles, surfaces, danger, corners, tokens, boxes."""
+"""The stage summary: length, tiles, surfaces, danger, corners, tokens, boxes.
+
+A GT track's summary also gives its lap (length in spaces and mm, laps), lanes, corners
+with their limits (circled, or in a triangle: ``4!``), sharp corners (the dotted lines and
+their numbers or warning signs), the grid, the pit, crossings and bridges.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +12,14 @@ from typing import Any
 
 import networkx as nx
 
-from trackkit.assemble import Layout
+from trackkit.assemble import Layout, PlacedTile
 from trackkit.library import TileLibrary
 from trackkit.models.stage import Kind
 from trackkit.models.tile import ChicaneSection, CornerSection
 from trackkit.validate.hillclimb import climb_tiles
 from trackkit.validate.inventory import boxes_needed, pieces_used, tokens_used
 
-__all__ = ["shortest_moves", "summarize"]
+__all__ = ["lap_moves", "shortest_moves", "summarize"]
 
 
 def shortest_moves(g: nx.DiGraph) -> int | None:
@@ -36,10 +41,31 @@ def shortest_moves(g: nx.DiGraph) -> int | None:
     return None
 
 
+def lap_moves(g: nx.DiGraph) -> int | None:
+    """Fewest spaces a car moves through to drive one lap of a circuit: from the first
+    spaces past the start/finish line round to them again."""
+    past = set(g.graph.get("finish", ()))
+    if not past or not g.graph.get("circuit"):
+        return None
+    dist = {n: 0 for n in past}
+    queue = deque(past)
+    while queue:
+        n = queue.popleft()
+        for m in g.successors(n):
+            if m in past:
+                return dist[n] + 1
+            if m not in dist:
+                dist[m] = dist[n] + 1
+                queue.append(m)
+    return None
+
+
 def summarize(
     layout: Layout, graph: nx.DiGraph, library: TileLibrary, kind: Kind
 ) -> dict[str, Any]:
     """A JSON-ready summary of the stage, checked as event ``kind``."""
+    if layout.series == "gt":
+        return _gt_summary(layout, graph, library, kind)
     chain = [t for t in layout.chain if t.face is not None]
     corners = []
     for t in chain:
@@ -86,6 +112,7 @@ def summarize(
     return {
         "name": layout.stage.name,
         "author": layout.stage.author,
+        "series": layout.series,
         "kind": kind.value,
         "tiles": len(layout.chain),
         "tiles_beside_road": len(layout.scenery),
@@ -114,3 +141,140 @@ def summarize(
 def _forward_section(road: Any, driven_section: int) -> int:
     n = len(road.road.sections)
     return n + 1 - driven_section if road.reversed else driven_section
+
+
+def _gt_summary(
+    layout: Layout, graph: nx.DiGraph, library: TileLibrary, kind: Kind
+) -> dict[str, Any]:
+    """The summary of a GT track (see the module notes)."""
+    chain = [t for t in layout.chain if t.face is not None and t.road is not None]
+    pieces = [t for t in chain if t.visit_of is None]
+    circuit = bool(graph.graph.get("circuit"))
+    corners: list[dict[str, Any]] = []
+    sharp: list[dict[str, Any]] = []
+    lanes: Counter[str] = Counter()
+    for t in chain:
+        corners += _gt_corners(t)
+        sharp += _gt_dotted(t)
+        if t.visit_of is None:
+            lanes[_lanes_text(t)] += 1
+    surfaces = Counter(t.face.surface.value for t in pieces if t.face)
+    danger = Counter(t.face.danger.value for t in pieces if t.face)
+    piece = {t.index: (t.visit_of or t).index for t in chain}
+    crossed = {
+        piece.get(d["tile"])
+        for _n, d in graph.nodes(data=True)
+        for m in d["overlaps"]
+        if graph.nodes[m]["tile"] != d["tile"]
+    }
+    lap = graph.graph.get("lap_length")
+    finish_progress = [graph.nodes[n]["back"] for n in graph.graph.get("finish", ())]
+    lines = [t for t in chain if t.road is not None and t.road.line is not None]
+    grid = [t for t in lines if t.road is not None and not t.road.grid_backwards]
+    pits = graph.graph.get("pits", [])
+    return {
+        "name": layout.stage.name,
+        "author": layout.stage.author,
+        "series": "gt",
+        "kind": kind.value,
+        "tiles": len(pieces),
+        "tiles_beside_road": len(layout.scenery),
+        "tiles_not_driven": len(layout.undriven),
+        "driven_twice": sorted(t.visit_of.index for t in chain if t.visit_of and t.visit_of.index),
+        "spaces": graph.number_of_nodes(),
+        "laps": layout.laps if circuit else None,
+        "closed": layout.closes if circuit else None,
+        "lap_length_spaces": lap_moves(graph) if circuit else None,
+        "lap_length_mm": round(lap, 1) if circuit and lap else None,
+        "length_spaces": None if circuit else shortest_moves(graph),
+        "length_mm": (None if circuit or not finish_progress else round(max(finish_progress), 1)),
+        "lanes": dict(sorted(lanes.items())),
+        "surfaces": dict(sorted(surfaces.items())),
+        "danger": {k: danger[k] for k in ("low", "medium", "high") if danger[k]},
+        "corners": corners,
+        "sharp_corners": sharp,
+        "crossings": len(crossed),
+        "bridges": sum(1 for t in chain if t.road is not None and t.road.hidden),
+        "start_finish": [t.index for t in lines],
+        "grid_slots": len(graph.graph.get("start", ())) if grid else 0,
+        "pit": [
+            {"position": p["position"], "hex": p["hex"], "access": len(p["access"])} for p in pits
+        ],
+        "tokens": tokens_used(layout),
+        "boxes": boxes_needed(layout, library),
+        "pieces": {
+            f"{number}": count for (_box, number), count in sorted(pieces_used(layout).items())
+        },
+    }
+
+
+def _lanes_text(tile: PlacedTile) -> str:
+    """The lanes of a GT tile's road as driven: ``3``, or ``2-3`` where the count changes."""
+    assert tile.face is not None and tile.road is not None
+    a, b = tile.face.lanes.get(tile.road.entry), tile.face.lanes.get(tile.road.exit)
+    return f"{a}" if a == b else f"{a}-{b}"
+
+
+def _gt_corners(tile: PlacedTile) -> list[dict[str, Any]]:
+    """The corners of a GT tile's road as driven, each limit with its lanes (CORNER-1,
+    CORNER-5: ``triangle``), and their limits in words (``4/4!``, lane 1 first)."""
+    road = tile.road
+    assert road is not None
+    bends = list(road.cut.road.corners)
+    if road.reversed:
+        bends.reverse()
+    turns = road.corner_turns
+    out = []
+    for n, bend in enumerate(bends):
+        spaces = sorted(
+            (road.spaces[s] for s in bend.spaces if s in road.spaces and road.spaces[s].limit),
+            key=lambda sp: sp.lanes,
+        )
+        if not spaces:
+            continue
+        texts = [f"{sp.limit}!" if sp.triangle else f"{sp.limit}" for sp in spaces]
+        out.append(
+            {
+                "tile_index": tile.index,
+                "tile": tile.face_id,
+                "turn": turns[n] if n < len(turns) else None,
+                "limits": "/".join(dict.fromkeys(texts)),
+                "spaces": [
+                    {
+                        "space": f"{tile.index}:{sp.id}",
+                        "lanes": list(sp.lanes),
+                        "limit": sp.limit,
+                        "triangle": sp.triangle,
+                    }
+                    for sp in spaces
+                ],
+            }
+        )
+    return out
+
+
+def _gt_dotted(tile: PlacedTile) -> list[dict[str, Any]]:
+    """The sharp-corner dotted lines of a GT tile's road (CORNER-4): their lanes (as
+    driven) and numbers, ``hazard`` for a warning sign."""
+    road = tile.road
+    assert road is not None
+    lane_road = road.cut.road
+    width = max((k for k in (lane_road.lanes or {})), default=0)
+    out = []
+    for name, line in lane_road.lines.items():
+        if not line.dotted:
+            continue
+        marks = {
+            str(width + 1 - lane if road.reversed else lane): mark
+            for lane, mark in sorted(line.dotted.items())
+        }
+        out.append(
+            {
+                "tile_index": tile.index,
+                "tile": tile.face_id,
+                "line": name,
+                "edge": name.startswith("E"),
+                "marks": dict(sorted(marks.items())),
+            }
+        )
+    return out

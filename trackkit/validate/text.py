@@ -15,6 +15,8 @@ _MARK = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "n
 
 def summary_text(summary: dict[str, Any]) -> list[str]:
     """The summary in a few lines."""
+    if summary.get("series") == "gt":
+        return _gt_text(summary)
     lines = []
     length = summary.get("length_spaces")
     mm = summary.get("length_mm")
@@ -70,6 +72,89 @@ def summary_text(summary: dict[str, Any]) -> list[str]:
                 for t in summary["tokens"]
             )
         )
+    if summary["boxes"]:
+        lines.append(
+            "boxes: "
+            + ", ".join(
+                f"{box}" + (f" x{n}" if n > 1 else "") for box, n in summary["boxes"].items()
+            )
+        )
+    return lines
+
+
+def _gt_text(summary: dict[str, Any]) -> list[str]:
+    """A GT track's summary: the lap, lanes, corners, sharp corners, grid, pit, crossings."""
+    head = f"{summary['kind']}: {plural(summary['tiles'], 'tile')}"
+    if summary.get("tiles_not_driven"):
+        head += f" (+{summary['tiles_not_driven']} not driven)"
+    head += f", {plural(summary['spaces'], 'space')}"
+    lines = [head]
+    if summary.get("laps") is not None:
+        lap = []
+        if summary.get("lap_length_spaces") is not None:
+            lap.append(plural(summary["lap_length_spaces"], "move"))
+        if summary.get("lap_length_mm"):
+            lap.append(f"{summary['lap_length_mm'] / 1000:.2f} m of road")
+        if summary.get("closed") is False:
+            lap = ["not closed", *(f"{m} so far" for m in lap if m.endswith("road"))]
+        lines.append(f"lap: {', '.join(lap)}; race of {plural(summary['laps'], 'lap')}")
+    elif summary.get("length_spaces") is not None:
+        mm = summary.get("length_mm")
+        lines.append(
+            f"{plural(summary['length_spaces'], 'move')} start to finish"
+            + (f" ({mm / 1000:.2f} m of road)" if mm else "")
+        )
+    if summary["lanes"]:
+        lines.append(
+            "lanes: "
+            + ", ".join(f"{k} on {plural(v, 'tile')}" for k, v in summary["lanes"].items())
+        )
+    if summary["surfaces"]:
+        lines.append("surfaces: " + ", ".join(f"{k} {v}" for k, v in summary["surfaces"].items()))
+    if summary["danger"]:
+        lines.append("danger: " + ", ".join(f"{k} {v}" for k, v in summary["danger"].items()))
+    if summary["corners"]:
+        parts = [
+            f"{c['tile']} {c['limits']}" + (f" {c['turn']}" if c["turn"] else "")
+            for c in summary["corners"]
+        ]
+        triangle = any("!" in c["limits"] for c in summary["corners"])
+        note = " (N!: in a warning triangle)" if triangle else ""
+        lines.append(f"corners ({len(summary['corners'])}): " + ", ".join(parts) + note)
+    if summary["sharp_corners"]:
+        # one entry per tile: its numbers (a warning sign as 'sign'), and how many lines
+        by_tile: dict[int, tuple[str, list[str], int]] = {}
+        for d in summary["sharp_corners"]:
+            name, marks, count = by_tile.get(d["tile_index"], (d["tile"], [], 0))
+            for m in d["marks"].values():
+                text = "sign" if m == "hazard" else str(m)
+                if text not in marks:
+                    marks.append(text)
+            by_tile[d["tile_index"]] = (name, marks, count + 1)
+        parts = [
+            f"{name} {'/'.join(marks)}" + (f" ({count} lines)" if count > 1 else "")
+            for name, marks, count in by_tile.values()
+        ]
+        lines.append(
+            f"sharp corners ({plural(len(summary['sharp_corners']), 'dotted line')}): "
+            + ", ".join(parts)
+        )
+    extras = []
+    if summary.get("grid_slots"):
+        extras.append(
+            f"grid of {plural(summary['grid_slots'], 'slot')} on tile {summary['start_finish'][0]}"
+        )
+    for pit in summary.get("pit", []):
+        if pit["access"]:
+            extras.append(f"pit beside the road ({plural(pit['access'], 'space')} give access)")
+        else:
+            extras.append("a pit beside no road")
+    if summary.get("crossings"):
+        extras.append(f"{plural(summary['crossings'], 'tile')} where the track crosses itself")
+    if summary.get("bridges"):
+        extras.append(plural(summary["bridges"], "bridge"))
+    if extras:
+        lines.append("features: " + ", ".join(extras))
     if summary["boxes"]:
         lines.append(
             "boxes: "
