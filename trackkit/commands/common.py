@@ -40,15 +40,18 @@ class StageKind(StrEnum):
 
     rally = "rally"
     hillclimb = "hillclimb"
+    circuit = "circuit"
+    point_to_point = "point-to-point"
 
 
 KindOption = Annotated[
     StageKind | None,
     typer.Option(
         "--kind",
-        help="Treat the stage as this event kind. Default: the file's 'kind'; a file without "
-        "one (Rekee and .rgt files never have one) is a hillclimb when it holds a climb tile "
-        "or a climb token, else a rally.",
+        help="Treat the stage as this event kind (rally and hillclimb for DIRT stages, circuit "
+        "and point-to-point for GT tracks). Default: the file's 'kind'; a file without one "
+        "(Rekee and .rgt files never have one) is a hillclimb when it holds a climb tile or a "
+        "climb token, a circuit when it is a GT track, else a rally.",
     ),
 ]
 
