@@ -602,3 +602,14 @@ def test_user_faces_are_rejected_if_malformed():
                 ],
             }
         )
+
+
+def test_s101_a_bare_piece_number_is_read_as_text_and_told_its_faces():
+    from trackkit.formats import parse_stage
+
+    stage = parse_stage(
+        "format: trackkit-stage/1\ntiles: [{tile: 202a}, {tile: 208}, {tile: 203a}]",
+        file="s.yaml",
+    )
+    (f,) = [f for f in validate(stage).findings if f.code == "S101"]
+    assert "208a or 208b" in f.fix

@@ -6,7 +6,7 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool, StrictInt, model_validator
+from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
 from trackkit.models.base import StrictModel
 
@@ -192,7 +192,12 @@ MAX_LAPS = 1000
 class StageTile(StrictModel):
     """One tile of a stage, in driving order (or beside the road, with ``at``)."""
 
-    tile: str = Field(min_length=1, max_length=40, description="Face id, e.g. 217a.")
+    tile: str = Field(
+        min_length=1,
+        max_length=40,
+        description="Face id, e.g. 217a (a bare piece number such as 208 is read as text, "
+        "and the validator suggests its faces).",
+    )
     turn: Literal["left", "right"] | None = Field(
         default=None, description="For a bend: which way it turns in the driving direction."
     )
@@ -235,8 +240,17 @@ class StageTile(StrictModel):
             raise ValueError("a tile with 'driven: false' needs 'at' and 'dir'")
         for q in self.at or ():
             if abs(q) > 100_000:
-                raise ValueError(f"hex coordinate {q} is out of range")
+                text = str(q) if len(str(q)) <= 12 else f"{str(q)[:6]}...({len(str(q))} digits)"
+                raise ValueError(f"hex coordinate {text} is out of range (at most 100000 from 0)")
         return self
+
+    @field_validator("tile", mode="before")
+    @classmethod
+    def _number_as_text(cls, value: object) -> object:
+        # YAML reads `tile: 208` as a number: a piece number, to be told its faces (S101)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**6:
+            return str(value)
+        return value
 
 
 class Stage(StrictModel):
