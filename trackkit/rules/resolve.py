@@ -21,12 +21,13 @@ Examples
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Literal, NamedTuple, Protocol
 
-from trackkit.rules.dice import Die, DieKind
+from trackkit.rules.dice import Dice, Die, DieKind
 from trackkit.rules.plans import Plan, PlanContext, PlanStep
 from trackkit.rules.state import CarState, Damage
 from trackkit.rules.table import Table
@@ -178,9 +179,18 @@ def sisu_ready(ctx: PlanContext, space: str | None = None) -> bool:
 _GEAR = DieKind.GEAR  # enum members are slow to look up in the hot loop
 
 
-def _danger(die: Die, ctx: PlanContext, rng: random.Random) -> bool:
-    faces = ctx.ruleset.danger_counts[die.kind, die.value]
-    return rng.randrange(6) < faces  # rule: DICE-1 (danger faces of six)
+#: Rolls one die: whether it shows a danger face.
+_Roll = Callable[[Die], bool]
+
+
+def _roller(ctx: PlanContext, rng: random.Random, dice: Dice | None) -> _Roll:
+    """How this turn's dice are rolled: ``dice``, or the race's generator (DICE-1)."""
+    counts = ctx.ruleset.danger_counts
+    if dice is None:  # what SeededDice(rng) does, without a call through it per die
+        randrange = rng.randrange
+        return lambda die: randrange(6) < counts[die.kind, die.value]
+    roll = dice.danger
+    return lambda die: roll(die, counts[die.kind, die.value])
 
 
 def _reached(dangers: int, limit: int, ctx: PlanContext) -> bool:
@@ -196,6 +206,7 @@ def resolve(
     *,
     table: Table,
     policy: RollPolicy | None = None,
+    dice: Dice | None = None,
 ) -> Outcome:
     """Roll ``plan`` for ``ctx.car`` and end its turn.
 
@@ -208,27 +219,72 @@ def resolve(
     mode : Mode
         Flat out or one by one.
     rng : random.Random
-        The race's seeded generator: the same seed replays the same turn.
+        The race's seeded generator: the same seed replays the same turn. It shuffles a
+        deck that runs out and draws damage tokens; it rolls the dice too, unless ``dice``
+        is given.
     table : Table
-        Decks, damage bag and mud before the turn.
+        Decks, damage bag and mud before the turn (:meth:`Table.stack` puts chosen cards
+        on top of a deck).
     policy : RollPolicy, optional
         The player's choices (default: :class:`DefaultPolicy`).
+    dice : Dice, optional
+        Where the dice rolls come from (default: ``rng``, as
+        :class:`~trackkit.rules.dice.SeededDice` rolls them):
+        :class:`~trackkit.rules.dice.ScriptedDice` fixes them.
+
+    Returns
+    -------
+    Outcome
+        The car after the turn, the table, the events, and whether control was lost.
+
+    Raises
+    ------
+    DiceScriptError
+        If scripted ``dice`` run out or were written for other dice.
+
+    Examples
+    --------
+    A DIRT car in gear 4 a space before the 2/3 corner of 217b plans G5, then G4 into
+    the inner lane (limit 2): over the limit, control is lost there whatever the dice
+    show (CORNER-1); the card on top of the gear-4 deck is a spin (LOC-3: 60 s, gear 0).
+
+    >>> from trackkit.rules.dice import ScriptedDice
+    >>> from trackkit.rules.plans import legal_plans
+    >>> from trackkit.rules.positions import position
+    >>> from trackkit.rules.table import new_table
+    >>> ctx = position(["202a", "205a", {"tile": "217b", "turn": "left"}, "203a"],
+    ...                space="2:1.3L", gear=4)
+    >>> plan = next(p for p in legal_plans(ctx) if str(p) == "3:1.1L G5 > 3:2.I1 G4 !corner")
+    >>> rng = random.Random(1)
+    >>> table = new_table(ctx.ruleset, rng).stack(4, ["spin"])
+    >>> out = resolve(ctx, plan, Mode.FLAT_OUT, rng, table=table,
+    ...               dice=ScriptedDice(["safe", "danger"]))
+    >>> out.lost_control, out.car.space, out.car.gear, out.car.time_seconds
+    (True, '3:2.I1', 0, 60)
+    >>> [(e.kind, e.note) for e in out.events if e.kind in ("loss-of-control", "card")]
+    [('loss-of-control', 'corner'), ('card', 'spin')]
     """
     policy = policy or DefaultPolicy()
+    roll = _roller(ctx, rng, dice)
     if mode is Mode.FLAT_OUT:
-        return _flat_out(ctx, plan, rng, table, policy)
-    return _one_by_one(ctx, plan, rng, table, policy)
+        return _flat_out(ctx, plan, rng, roll, table, policy)
+    return _one_by_one(ctx, plan, rng, roll, table, policy)
 
 
 def _flat_out(
-    ctx: PlanContext, plan: Plan, rng: random.Random, table: Table, policy: RollPolicy
+    ctx: PlanContext,
+    plan: Plan,
+    rng: random.Random,
+    roll: _Roll,
+    table: Table,
+    policy: RollPolicy,
 ) -> Outcome:
     events: list[Event] = []
     rolled: list[list[bool]] = []
     for step in plan.steps:  # rule: TURN-4 (roll every planned die together)
         results = []
         for die in step.dice:
-            hit = _danger(die, ctx, rng)
+            hit = roll(die)
             results.append(hit)
             events.append(Event("roll", step.placed_on, die.label, int(hit)))
         rolled.append(results)
@@ -288,7 +344,12 @@ def _flat_out(
 
 
 def _one_by_one(
-    ctx: PlanContext, plan: Plan, rng: random.Random, table: Table, policy: RollPolicy
+    ctx: PlanContext,
+    plan: Plan,
+    rng: random.Random,
+    roll: _Roll,
+    table: Table,
+    policy: RollPolicy,
 ) -> Outcome:
     events: list[Event] = []
     car = ctx.car
@@ -321,7 +382,7 @@ def _one_by_one(
                 )
             else:
                 for i, die in enumerate(dice):
-                    hit = _danger(die, ctx, rng)
+                    hit = roll(die)
                     events.append(Event("roll", step.placed_on, die.label, int(hit)))
                     if hit and k == 0 and i == 0 and step.jump_risk:
                         cause = "jump"  # rule: JUMP-1 (the jump's die: a track element)

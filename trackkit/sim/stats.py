@@ -201,7 +201,7 @@ def summarize_races(
         entry: dict[str, Any] = {
             "name": d.name,
             "car": d.car_label,
-            "bot": d.bot,
+            "bot": d.bot_label,
             "finish_rate": round(sum(r.finished[i] for r in races) / n, 4) if n else 0.0,
             "time": _dist([float(t) for t in times if t is not None]),
             # did not finish, by reason: stuck for good, or still racing at the round cap
@@ -233,7 +233,7 @@ def summarize_races(
             "races": n,
             "seed": seed,
             "cars": [d.car_label for d in drivers],
-            "bots": [d.bot for d in drivers],
+            "bots": [d.bot_label for d in drivers],
             "hillclimb": settings.hillclimb,
             "max_rounds": settings.max_rounds,
         },
