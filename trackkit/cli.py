@@ -15,7 +15,17 @@ from typing import Annotated, Any, TextIO, cast
 import typer
 
 from trackkit import __version__
-from trackkit.commands import convert, print_, render, schema, sheet, simulate, tiles, validate
+from trackkit.commands import (
+    car,
+    convert,
+    print_,
+    render,
+    schema,
+    sheet,
+    simulate,
+    tiles,
+    validate,
+)
 from trackkit.errors import TrackkitError
 
 app = typer.Typer(
@@ -63,6 +73,7 @@ app.command("simulate")(simulate.simulate)
 app.command("replay")(simulate.replay_cmd)
 app.command("render")(render.render)
 app.command("print")(print_.print_stage)
+app.add_typer(car.car_app, name="car")
 
 
 class OutputError(TrackkitError):
