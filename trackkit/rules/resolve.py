@@ -31,6 +31,7 @@ from trackkit.rules.dice import Dice, Die, DieKind
 from trackkit.rules.plans import Plan, PlanContext, PlanStep
 from trackkit.rules.state import CarState, Damage
 from trackkit.rules.table import Table
+from trackkit.rules.track import Track
 
 __all__ = [
     "DefaultPolicy",
@@ -177,6 +178,8 @@ def sisu_ready(ctx: PlanContext, space: str | None = None) -> bool:
 
 
 _GEAR = DieKind.GEAR  # enum members are slow to look up in the hot loop
+#: Dice that earn a second token flat out (TURN-4).
+_EARNS = frozenset({DieKind.GEAR, DieKind.COAST, DieKind.LEADER})
 
 
 #: Rolls one die: whether it shows a danger face.
@@ -281,21 +284,27 @@ def _flat_out(
 ) -> Outcome:
     events: list[Event] = []
     rolled: list[list[bool]] = []
+    total = clouds = earned = 0
+    low = 99
     for step in plan.steps:  # rule: TURN-4 (roll every planned die together)
         results = []
         for die in step.dice:
             hit = roll(die)
             results.append(hit)
             events.append(Event("roll", step.placed_on, die.label, int(hit)))
+            total += hit
+            if die.kind in _EARNS:
+                earned += 1  # rule: TURN-4 (a second token a gear, coast or leader die)
         rolled.append(results)
+        if step.cloud:
+            clouds += 1  # rule: CLIMB-8 (a danger that cannot be cancelled)
+        if step.limit < low:
+            low = step.limit
     car = ctx.car
     sisu = False
-    total = sum(sum(r) for r in rolled)
-    clouds = sum(1 for s in plan.steps if s.cloud)  # rule: CLIMB-8 (cannot be cancelled)
-    low = min((s.limit for s in plan.steps), default=99)
     if (
-        sisu_ready(ctx)  # rule: LOC-7 (flat out: thrown from where the car stands)
-        and total
+        total
+        and sisu_ready(ctx)  # rule: LOC-7 (flat out: thrown from where the car stands)
         and _reached(total + clouds, low, ctx)
         and not _reached(clouds, low, ctx)
         and policy.use_sisu(total + clouds, low)
@@ -323,10 +332,8 @@ def _flat_out(
             break
         if _reached(dangers, low_so_far, ctx):
             candidates.append(j)
-    earned = sum(1 for d in plan.dice if d.earns_second)  # rule: TURN-4 (also with a loss)
-    car = replace(
-        car, second_tokens=car.second_tokens + earned, sisu_token=car.sisu_token and not sisu
-    )
+    # rule: TURN-4 (the tokens are earned with a loss of control too)
+    tokens = car.second_tokens + earned
     if earned:
         events.append(Event("seconds", value=earned))
     loc_at = None
@@ -338,9 +345,11 @@ def _flat_out(
     steps = plan.steps if loc_at is None else plan.steps[: loc_at + 1]
     moved = _Moved()
     table = _move(ctx, car.car_id, steps, rng, table, events, moved)
+    token = car.sisu_token and not sisu
     if loc_at is not None:
-        return _lose_control(ctx, car, moved, plan.steps[loc_at], cause, rng, table, events)
-    return _end_turn(ctx, car, moved, steps, table, events)
+        lost = plan.steps[loc_at]
+        return _lose_control(ctx, car, moved, lost, cause, rng, table, events, tokens, token)
+    return _end_turn(ctx, car, moved, steps, table, events, tokens, token)
 
 
 def _one_by_one(
@@ -416,10 +425,12 @@ def _one_by_one(
         done.append(step)
         table = _move(ctx, car.car_id, (step,), rng, table, events, moved)
         if cause:
-            return _lose_control(ctx, car, moved, step, cause, rng, table, events)
+            return _lose_control(
+                ctx, car, moved, step, cause, rng, table, events, car.second_tokens, car.sisu_token
+            )
         if step.finishes:
             break
-    return _end_turn(ctx, car, moved, done, table, events)
+    return _end_turn(ctx, car, moved, done, table, events, car.second_tokens, car.sisu_token)
 
 
 @dataclass(slots=True)
@@ -446,11 +457,12 @@ def _move(
     moved: _Moved,
 ) -> Table:
     """Move through ``steps``: shortcut tokens are drawn on entering (SHORTCUT-2)."""
+    shortcuts = _shortcuts(ctx.track)
     for step in steps:
-        for node in (*step.passed, step.space):
-            info = ctx.track.spaces[node]
-            if info.kind != "shortcut":
+        for node in (*step.passed, step.space) if step.passed else (step.space,):
+            if node not in shortcuts:
                 continue
+            info = ctx.track.spaces[node]
             token, table = table.draw_token(rng, ctx.ruleset)
             side = token[1]
             events.append(Event("shortcut-token", node, note=side))
@@ -469,6 +481,20 @@ def _move(
     return table
 
 
+_SHORTCUTS: dict[int, tuple[Track, frozenset[str]]] = {}
+
+
+def _shortcuts(track: Track) -> frozenset[str]:
+    """The shortcut spaces of a track (worked out once per track)."""
+    hit = _SHORTCUTS.get(id(track))
+    if hit is None or hit[0] is not track:
+        if len(_SHORTCUTS) >= 16:
+            _SHORTCUTS.clear()
+        found = frozenset(n for n, info in track.spaces.items() if info.kind == "shortcut")
+        hit = _SHORTCUTS[id(track)] = (track, found)
+    return hit[1]
+
+
 def _card_seconds(ctx: PlanContext, gear: int) -> int:
     return ctx.ruleset.time_cards[max(1, min(gear, 6))]
 
@@ -480,10 +506,20 @@ def _end_turn(
     steps: list[PlanStep] | tuple[PlanStep, ...],
     table: Table,
     events: list[Event],
+    tokens: int,
+    sisu_token: bool,
 ) -> Outcome:
-    """Take the turn's time card (TURN-8, TIME-1) and apply shortcut coast damage."""
+    """Take the turn's time card (TURN-8, TIME-1) and apply shortcut coast damage.
+
+    ``tokens`` and ``sisu_token`` are the car's second tokens and SISU token after the
+    rolls: the car's state is built once, here.
+    """
     space, gear, finished = moved.apply(car)
-    gear_dice = any(d.kind is _GEAR for s in steps for d in s.dice)
+    gear_dice = False
+    for s in steps:
+        if any(d.kind is _GEAR for d in s.dice):
+            gear_dice = True
+            break
     if gear_dice or not car.cards or car.top_card_loc:
         # rule: TURN-8 (the current gear's card; DEFAULT: gear 0 takes the gear-1 card)
         seconds = _card_seconds(ctx, gear)
@@ -496,20 +532,22 @@ def _end_turn(
     coast = car.pending_coast_damage + moved.coast_damage
     if coast:
         damage = replace(damage, coast=damage.coast + coast)
-    car = replace(
-        car,
-        space=space,
-        gear=gear,
-        finished=finished,
-        on_track=car.on_track and not finished,
-        time_seconds=car.time_seconds + seconds,
-        cards=(*car.cards, seconds),
-        top_card_loc=False,
-        damage=damage,
-        pending_coast_damage=0,
-        turns=car.turns + 1,
+    after = CarState(
+        car.car_id,
+        space,
+        gear,
+        car.on_track and not finished,
+        finished,
+        damage,
+        0,
+        tokens,
+        sisu_token,
+        car.time_seconds + seconds,
+        (*car.cards, seconds),
+        False,
+        car.turns + 1,
     )
-    return Outcome(car, table, events)
+    return Outcome(after, table, events)
 
 
 def _lose_control(
@@ -521,6 +559,8 @@ def _lose_control(
     rng: random.Random,
     table: Table,
     events: list[Event],
+    tokens: int,
+    sisu_token: bool,
 ) -> Outcome:
     """Draw the gear's loss-of-control card: SISU, spin or crash (LOC-1..5, DAMAGE-2)."""
     gear = step.speed  # rule: LOC-1 DEFAULT (the gear of the die that caused it)
@@ -541,21 +581,23 @@ def _lose_control(
     coast = car.pending_coast_damage + moved.coast_damage
     if coast:
         damage = replace(damage, coast=damage.coast + coast)
-    car = replace(
-        car,
-        space=space,
-        finished=finished,
-        gear=rules.restart_gear,
-        on_track=on_track and not finished,
-        damage=damage,
-        pending_coast_damage=0,
-        time_seconds=car.time_seconds + seconds,
-        cards=(*car.cards, seconds),
-        top_card_loc=True,
-        turns=car.turns + 1,
+    after = CarState(
+        car.car_id,
+        space,
+        rules.restart_gear,
+        on_track and not finished,
+        finished,
+        damage,
+        0,
+        tokens,
+        sisu_token,
+        car.time_seconds + seconds,
+        (*car.cards, seconds),
+        True,
+        car.turns + 1,
     )
     events.append(Event("time", value=seconds, note=card))
-    return Outcome(car, table, events, lost_control=True)
+    return Outcome(after, table, events, lost_control=True)
 
 
 def _crash_token(

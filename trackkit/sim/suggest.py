@@ -387,7 +387,7 @@ def _run(
                 progress(len(unit[1]))
         return out
     per_unit = len(units[0][1])
-    size = max(1, min(64, len(units) // (jobs * 4) or 1))
+    size = max(1, min(16, len(units) // (jobs * 4) or 1))  # small: Ctrl-C stops soon
     chunks = [units[k : k + size] for k in range(0, len(units), size)]
     out = []
     for part in pool.map(_in_worker, [(seed, c) for c in chunks]):
