@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
 from itertools import pairwise
 from pathlib import Path
 
@@ -221,3 +226,84 @@ def test_a_rekee_hillclimb_is_searched_once_its_kind_is_inferred(tmp_path: Path)
     assert done.exit_code == 0, done.output
     assert "note:" in done.stderr and "hillclimb" in done.stderr
     assert "asphalt and snow" in done.stdout.splitlines()[0]
+
+
+POSIX = pytest.mark.skipif(os.name != "posix", reason="terminals and signals are POSIX")
+TRACKKIT = [sys.executable, "-m", "trackkit"]
+
+
+def _read_all(fd: int, proc: subprocess.Popen[bytes], timeout: float) -> bytes:
+    """Everything written to the terminal ``fd`` until ``proc`` ends."""
+    import select
+
+    out = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the other end closed
+                break
+            out += chunk
+        elif proc.poll() is not None:
+            break
+    return out
+
+
+@POSIX
+def test_car_suggest_shows_progress_on_a_terminal_and_keeps_stdout_the_report(small: Path):
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [*TRACKKIT, "car", "suggest", str(small), "--players", "1", "--races", "4"],
+            stdout=subprocess.PIPE,
+            stderr=slave,
+        )
+        os.close(slave)
+        shown = _read_all(master, proc, timeout=120).decode("utf-8", "replace")
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        os.close(master)
+    assert proc.returncode == 0, shown
+    assert "searching" in shown and "100%" in shown
+    assert out.decode().splitlines()[0].endswith("Small climb, a hillclimb on asphalt")
+    quiet = subprocess.run(
+        [*TRACKKIT, "car", "suggest", str(small), "--players", "1", "--races", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert quiet.returncode == 0 and quiet.stderr == ""  # no bar when stderr is no terminal
+
+
+@POSIX
+@pytest.mark.skipif(shutil.which("pgrep") is None, reason="needs pgrep to find the workers")
+def test_ctrl_c_stops_a_search_and_its_workers_and_writes_nothing(tmp_path: Path):
+    out = tmp_path / "cars"
+    pikes = str(REPO / "examples/hillclimb-pikes.yaml")
+    proc = subprocess.Popen(
+        [*TRACKKIT, "car", "suggest", pikes, "--jobs", "2", "--races", "64", "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while len(workers) < 2 and time.monotonic() < deadline:  # the pool is at work
+        time.sleep(0.2)
+        found = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True)
+        workers = [int(p) for p in found.stdout.split()]
+    assert len(workers) >= 2, "no workers started"
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
+    started = time.monotonic()
+    stdout, stderr = proc.communicate(timeout=60)
+    assert time.monotonic() - started < 10
+    assert proc.returncode == 130 and stderr.strip() == "trackkit: interrupted" and stdout == ""
+    time.sleep(0.5)
+    assert [w for w in workers if Path(f"/proc/{w}").exists()] == []
+    assert not out.exists()  # the folder is made only when the boards are written

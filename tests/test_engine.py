@@ -386,7 +386,7 @@ def test_a_race_from_a_position_keeps_gears_damage_tokens_and_lets_later_drivers
     ("start", "words"),
     [
         (RacePosition((CarState(0, "2:1.1L", 3), CarState(1, "2:1.1L", 4))), "both stand on"),
-        (RacePosition((CarState(0, "2:9.1L", 3),)), "driver 1 (driver 1): no space '2:9.1L'"),
+        (RacePosition((CarState(0, "2:9.1L", 3),)), "driver 1: no space '2:9.1L'"),
         (RacePosition((CarState(0, "2:1.1L", 3, finished=True),)), "a finished car"),
         (RacePosition((CarState(0, "2:1.1L", 8),)), "gear 8"),
         (RacePosition((None, None, None)), "3 cars for 2 driver"),
@@ -468,8 +468,10 @@ def test_replay_files_of_the_first_version_are_still_checked_on_what_they_hold()
     assert check_replay(old) == (True, f"{len(old['log'])} turns replayed, every event matches")
     old["log"][2]["events"][0]["value"] = 99
     assert not check_replay(old)[0]
-    with pytest.raises(ReplayError, match="trackkit-replay/2 or trackkit-replay/1"):
+    with pytest.raises(ReplayError, match="trackkit-replay/2 and trackkit-replay/1 files"):
         check_replay({**doc, "format": "trackkit-replay/9"})
+    with pytest.raises(ReplayError, match="not a replay file"):
+        check_replay({**doc, "format": "trackkit-stage/1"})
 
 
 def test_a_race_with_a_scripted_driver_replays_from_its_file():

@@ -218,7 +218,8 @@ def _report(
     stage: Path, model: Stage, profile: StageProfile, found: Suggestion, *, seed: int
 ) -> str:
     """The suggestion as text: how the search went, then the boards, best first."""
-    surfaces = " and ".join(profile.surfaces)
+    names = list(profile.surfaces)
+    surfaces = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
     rounds = found.rounds
     steps = [f"{rounds[0][0]} boards x {rounds[0][1]}", *(f"{n} x {r}" for n, r in rounds[1:])]
     drivers = len(found.bots)

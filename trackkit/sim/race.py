@@ -578,7 +578,8 @@ def _place(prepared: Prepared, seats: list[_Seat], start: RacePosition) -> None:
     for i, car in enumerate(start.cars):
         if car is None:
             continue
-        who = f"driver {i + 1} ({seats[i].spec.name})"
+        name = seats[i].spec.name
+        who = f"driver {i + 1}" + ("" if name == f"driver {i + 1}" else f" ({name})")
         if car.space is not None:
             try:
                 check_space(track, car.space)

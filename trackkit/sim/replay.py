@@ -209,6 +209,11 @@ def check_replay(doc: object) -> tuple[bool, str]:
     """
     if not isinstance(doc, dict) or doc.get("format") not in (REPLAY_FORMAT, REPLAY_FORMAT_1):
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
+        if isinstance(got, str) and got.startswith("trackkit-replay/"):
+            raise ReplayError(
+                f"replay format {got[:40]!r} is not one this trackkit reads: it replays "
+                f"{REPLAY_FORMAT} and {REPLAY_FORMAT_1} files"
+            )
         raise ReplayError(
             f"not a replay file (format {got!r}; expected {REPLAY_FORMAT} or {REPLAY_FORMAT_1})"
         )
