@@ -55,6 +55,19 @@ def _represent_flow(dumper: yaml.SafeDumper, data: _Flow) -> yaml.Node:
 
 _Dumper.add_representer(_Flow, _represent_flow)
 
+#: Characters YAML reads as line breaks: in a plain or single-quoted scalar they come back
+#: as a space, so a text holding one is written double-quoted, where they are escaped.
+_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def _represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
+    if any(ch in data for ch in _BREAKS):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style='"')
+    return dumper.represent_str(data)
+
+
+_Dumper.add_representer(str, _represent_str)
+
 
 def _plain(stage: Stage) -> dict[str, Any]:
     data: dict[str, Any] = stage.model_dump(mode="json", by_alias=True, exclude_none=True)

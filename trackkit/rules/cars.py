@@ -118,11 +118,30 @@ def car_file(board: UnlimitedDashboard, name: str, description: str | None = Non
     )
 
 
+class _Dumper(yaml.SafeDumper):
+    """The safe dumper, writing a text that holds a line break YAML reads as one quoted."""
+
+
+#: Characters YAML reads as line breaks: in a plain or single-quoted scalar they come back
+#: as a space, so a text holding one is written double-quoted, where they are escaped.
+_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def _represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
+    if any(ch in data for ch in _BREAKS):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style='"')
+    return dumper.represent_str(data)
+
+
+_Dumper.add_representer(str, _represent_str)
+
+
 def dump_car(car: CarFile) -> str:
-    """A car file as YAML text (each region on one line)."""
+    """A car file as YAML text (each region on one line); it reads back the same."""
     data: dict[str, Any] = car.model_dump(mode="json", exclude_none=True)
-    text = yaml.safe_dump(
+    text = yaml.dump(
         {k: v for k, v in data.items() if k not in ("fixed", "unlimited")},
+        Dumper=_Dumper,
         sort_keys=False,
         allow_unicode=True,
     )

@@ -59,10 +59,9 @@ class Table:
         >>> from trackkit.rules.ruleset import load_ruleset
         >>> rules = load_ruleset("dirt")
         >>> table = new_table(rules, random.Random(1)).stack(5, ["crash", "sisu"])
-        >>> [table.draw_card(5, random.Random(2), rules)[0] for _ in range(2)]
-        ['crash', 'crash']
-        >>> card, table = table.draw_card(5, random.Random(2), rules)
-        >>> card, table.draw_card(5, random.Random(2), rules)[0]
+        >>> first, table = table.draw_card(5, random.Random(2), rules)
+        >>> second, table = table.draw_card(5, random.Random(2), rules)
+        >>> first, second
         ('crash', 'sisu')
 
         Raises
