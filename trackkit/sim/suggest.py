@@ -57,7 +57,7 @@ from trackkit.sim.garage import (
     unlimited_dashboard,
 )
 from trackkit.sim.race import MAX_ROUNDS, DriverSpec, Prepared, Settings, run_race
-from trackkit.sim.stats import race_seed
+from trackkit.sim.stats import race_seed, worker_signals, worker_task
 from trackkit.sim.stuck import dashboard_key
 
 __all__ = [
@@ -246,6 +246,7 @@ _WORKER: dict[str, object] = {}
 
 def _init_worker(prepared: Prepared, players: int, bots: tuple[str, ...], rounds: int) -> None:
     """Each worker process receives the stage once."""
+    worker_signals()
     _WORKER.update(prepared=prepared, players=players, bots=bots, rounds=rounds)
 
 
@@ -270,7 +271,8 @@ def _in_worker(args: tuple[int, list[_Unit]]) -> list[list[_RaceStats]]:
     players, bots, rounds = _WORKER["players"], _WORKER["bots"], _WORKER["rounds"]
     assert isinstance(prepared, Prepared) and isinstance(players, int)
     assert isinstance(bots, tuple) and isinstance(rounds, int)
-    return _run_units(prepared, players, bots, rounds, seed, units)
+    with worker_task():
+        return _run_units(prepared, players, bots, rounds, seed, units)
 
 
 _CARS: dict[UnlimitedDashboard, CarFile] = {}
