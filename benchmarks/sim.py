@@ -13,22 +13,33 @@
 - a hillclimb (``examples/hillclimb-pikes.yaml``, three attempts, four players) raced with
   the Unlimited dashboards the bots build against the same races with the fixed DIRT car,
   cautious bots and mixed bots, in CPU seconds (issue 11 target: the Unlimited rate within
-  1.5x of the fixed one).
+  1.5x of the fixed one);
+- every mix of the three bots (each alone, each pair, all three; the four drivers cycle
+  through the mix) on the 12-tile stage, Col de Turini and the Pikes hillclimb (Unlimited
+  boards): four-player races per CPU second from a fresh stage, median of three (issue 11
+  target: at least 100 for every mix on every stage);
+- ``trackkit validate --simulate 50`` of the 14-tile Col de Turini, of a 14-tile stage of the
+  benchmark pattern and of the Pikes hillclimb, wall seconds, start-up included, median of
+  five (target under 1 s);
+- with ``--suggest`` only: ``trackkit car suggest`` of the Pikes hillclimb with its
+  defaults, one job and two (no target: the figure a user waits for).
 
 Beside the speed-up, the machine's own ceiling: the same pure-Python loop run twice in one
 process, then once in each of two processes (two "cores" of a virtual machine often give
 less than 2x, and the figure moves from run to run).
 
 ``python benchmarks/sim.py --quick`` skips the 10,000-race run (about a minute);
-``--hillclimb`` prints the hillclimb figures only.
+``--hillclimb``, ``--mixes``, ``--playability`` and ``--suggest`` print those figures only.
 """
 
 from __future__ import annotations
 
+import itertools
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -37,6 +48,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import yaml
 from run import zigzag_stage
 
 from trackkit.models import Stage
@@ -126,6 +138,86 @@ def hillclimb(races: int = 30) -> None:
         )
 
 
+def _turini() -> Prepared:
+    from trackkit.formats import load_stage
+
+    report = validate(
+        load_stage(Path(__file__).resolve().parents[1] / "examples/col-de-turini.yaml")
+    )
+    return prepare(Track.from_graph(report.graph, report.layout))
+
+
+BOTS = ("cautious", "aggressive", "planner")
+
+
+def mixes() -> None:
+    """Races per CPU second of every mix of the bots on the three stages (target >= 100)."""
+    stages: list[tuple[str, Callable[[], Prepared], bool, int]] = [
+        ("12-tile stage", _prepared, False, 60),
+        ("Col de Turini", _turini, False, 60),
+        ("Pikes (Unlimited)", _pikes, True, 30),
+    ]
+    every = [mix for k in (1, 2, 3) for mix in itertools.combinations(BOTS, k)]
+    worst = (float("inf"), "")
+    for name, make, hill, races in stages:
+        figures = []
+        for mix in every:
+            settings = Settings.default(4, bots=mix, hillclimb=hill)
+            rates = []
+            for _ in range(3):
+                prepared = make()
+                start = time.process_time()
+                run_many(prepared, settings, races=races, seed=1)
+                rates.append(races / (time.process_time() - start))
+            rate = statistics.median(rates)
+            label = "+".join(m[0] for m in mix)
+            figures.append(f"{label} {rate:.0f}")
+            worst = min(worst, (rate, f"{label} on {name}"))
+        print(f"races/CPU s, 4 players, {name}, {races} races a run: " + ", ".join(figures))
+    print(
+        f"  (c cautious, a aggressive, p planner) slowest: {worst[1]} {worst[0]:.0f} "
+        "(target >= 100)"
+    )
+
+
+def _wall(args: list[str], runs: int = 5) -> float:
+    """Median wall seconds of ``trackkit ARGS`` (interpreter start-up included)."""
+    exe = Path(sys.executable).with_name("trackkit")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "trackkit"]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([*cmd, *args], capture_output=True, check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def playability() -> None:
+    """``validate --simulate 50`` wall seconds (target under 1 s)."""
+    repo = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        zigzag = Path(tmp) / "zigzag-14.yaml"
+        zigzag.write_text(yaml.safe_dump(zigzag_stage(14)), encoding="utf-8")
+        for name, path in (
+            ("Col de Turini (14 tiles)", repo / "examples/col-de-turini.yaml"),
+            ("a 14-tile stage of the pattern", zigzag),
+            ("Pikes hillclimb (9 tiles, 3 attempts)", repo / "examples/hillclimb-pikes.yaml"),
+        ):
+            seconds = _wall(["validate", str(path), "--simulate", "50"])
+            print(
+                f"trackkit validate --simulate 50, {name}: median {seconds:.2f} s wall "
+                "(target < 1 s)"
+            )
+
+
+def suggest() -> None:
+    """``car suggest`` of the Pikes hillclimb, its defaults, one job and two (no target)."""
+    pikes = str(Path(__file__).resolve().parents[1] / "examples/hillclimb-pikes.yaml")
+    for jobs in (1, 2):
+        seconds = _wall(["car", "suggest", pikes, "--jobs", str(jobs)], runs=1)
+        print(f"trackkit car suggest Pikes (defaults), --jobs {jobs}: {seconds:.1f} s wall")
+
+
 def _memory(races: int) -> None:
     """Child process: run ``races`` races and print the peak RSS in MB."""
     run_many(_prepared(), Settings.default(4), races=races, seed=2, jobs=1)
@@ -155,6 +247,8 @@ def main(quick: bool = False) -> None:
         f"median {statistics.median(muddy):.1f}"
     )
     hillclimb()
+    mixes()
+    playability()
     for n in (120, 1000):
         ratios = []
         for _ in range(1 if quick else 3):
@@ -191,5 +285,11 @@ if __name__ == "__main__":
         _memory(int(sys.argv[2]))
     elif "--hillclimb" in sys.argv:
         hillclimb()
+    elif "--mixes" in sys.argv:
+        mixes()
+    elif "--playability" in sys.argv:
+        playability()
+    elif "--suggest" in sys.argv:
+        suggest()
     else:
         main(quick="--quick" in sys.argv)

@@ -191,6 +191,22 @@ def test_a_board_written_as_a_car_file_reads_back_the_same():
     assert parse_car(dump_car(fixed), file="f.yaml") == fixed
 
 
+@pytest.mark.parametrize("odd", ["\x85", "a\u2028b", "é\u2029", "'quoted' and: colon"])
+def test_names_holding_what_yaml_reads_as_line_breaks_read_back_the_same(odd: str):
+    """YAML reads U+0085, U+2028 and U+2029 as line breaks: the writers quote them."""
+    from trackkit.convert import dump_stage
+    from trackkit.formats import parse_stage
+    from trackkit.models.stage import Stage
+
+    board = UnlimitedDashboard(("snow",), left=tuple(GEARS.split(", ")))
+    car = car_file(board, f"car {odd}", f"about {odd}")
+    assert parse_car(dump_car(car), file="w.yaml") == car
+    stage = Stage.model_validate(
+        {"format": "trackkit-stage/1", "name": odd, "tiles": [{"tile": "202a"}]}
+    )
+    assert parse_stage(dump_stage(stage, "native-yaml"), file="s.yaml") == stage
+
+
 def test_car_schema_forbids_unknown_keys_and_documents_every_field():
     schema = json.loads(schemas()["trackkit-car.schema.json"])
     assert schema["additionalProperties"] is False

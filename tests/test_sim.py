@@ -1220,3 +1220,26 @@ def test_par_time_is_that_of_weighing_every_plan_of_every_turn(stage: str, car: 
                 best[key] = new
                 heapq.heappush(queue, (new, *key))
     assert reference is not None and par_time(hill, car=board) == reference
+
+
+def test_a_worker_stops_its_task_on_ctrl_c_and_ignores_it_between_tasks():
+    """Ctrl-C reaches every process: a worker between tasks must not die with a traceback."""
+    import signal
+
+    from trackkit.sim.stats import worker_signals, worker_task
+
+    calls: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: calls.append(signum))
+    try:
+        worker_signals()
+        handler = signal.getsignal(signal.SIGINT)
+        assert callable(handler)
+        handler(signal.SIGINT, None)  # between tasks: ignored
+        assert calls == []
+        with worker_task():
+            handler(signal.SIGINT, None)  # at work: the interrupt it had before
+        assert calls == [signal.SIGINT]
+        handler(signal.SIGINT, None)
+        assert calls == [signal.SIGINT]
+    finally:
+        signal.signal(signal.SIGINT, before)

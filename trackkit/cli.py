@@ -18,6 +18,7 @@ import typer
 
 from trackkit import __version__, interrupt
 from trackkit.commands import (
+    car,
     convert,
     generate,
     print_,
@@ -76,6 +77,7 @@ app.command("replay")(simulate.replay_cmd)
 app.command("render")(render.render)
 app.command("print")(print_.print_stage)
 app.command("generate")(generate.generate)
+app.add_typer(car.car_app, name="car")
 
 
 class OutputError(TrackkitError):

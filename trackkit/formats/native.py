@@ -27,7 +27,7 @@ from trackkit.errors import InputError
 from trackkit.formats.source import Document, validation_message
 from trackkit.models.stage import Stage
 
-__all__ = ["FORMAT_ID", "dump_native", "read_native"]
+__all__ = ["FORMAT_ID", "dump_native", "read_native", "represent_text"]
 
 FORMAT_ID = "trackkit-stage/1"
 
@@ -52,16 +52,21 @@ def _represent_flow(dumper: yaml.SafeDumper, data: _Flow) -> yaml.Node:
     return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
 
 
-def _represent_text(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
-    # YAML 1.1 reads NEL and the Unicode line and paragraph separators as line breaks:
-    # a name holding one is written quoted, with the character escaped, to read back as is
-    if any(c in data for c in "\x85\u2028\u2029"):
+_Dumper.add_representer(_Flow, _represent_flow)
+
+#: Characters YAML reads as line breaks: in a plain or single-quoted scalar they come back
+#: as a space, so a text holding one is written double-quoted, where they are escaped.
+_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def represent_text(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
+    """A YAML representer of text that reads back the same (register it for ``str``)."""
+    if any(ch in data for ch in _BREAKS):
         return dumper.represent_scalar("tag:yaml.org,2002:str", data, style='"')
     return dumper.represent_str(data)
 
 
-_Dumper.add_representer(_Flow, _represent_flow)
-_Dumper.add_representer(str, _represent_text)
+_Dumper.add_representer(str, represent_text)
 
 
 def _plain(stage: Stage) -> dict[str, Any]:

@@ -39,6 +39,7 @@ import yaml
 from pydantic import ValidationError
 
 from trackkit.errors import InputError, TrackkitError
+from trackkit.formats.native import represent_text
 from trackkit.formats.source import (
     Document,
     decode_bytes,
@@ -118,11 +119,19 @@ def car_file(board: UnlimitedDashboard, name: str, description: str | None = Non
     )
 
 
+class _Dumper(yaml.SafeDumper):
+    """The safe dumper, writing a text that holds a line break YAML reads as one quoted."""
+
+
+_Dumper.add_representer(str, represent_text)
+
+
 def dump_car(car: CarFile) -> str:
-    """A car file as YAML text (each region on one line)."""
+    """A car file as YAML text (each region on one line); it reads back the same."""
     data: dict[str, Any] = car.model_dump(mode="json", exclude_none=True)
-    text = yaml.safe_dump(
+    text = yaml.dump(
         {k: v for k, v in data.items() if k not in ("fixed", "unlimited")},
+        Dumper=_Dumper,
         sort_keys=False,
         allow_unicode=True,
     )

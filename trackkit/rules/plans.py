@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from trackkit.rules.dashboard import Dashboard
 from trackkit.rules.dice import BOOST, BRAKE, COAST, GEARS, LEADER, Die, DieKind
@@ -41,14 +42,16 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class PlanStep:
+class PlanStep(NamedTuple):
     """One move: the car ends on ``space``; ``dice`` were placed on ``placed_on``.
 
     ``loc`` names a loss of control that happens whatever the roll ("corner": over the
     limit, CORNER-1; "jump": two or more over the jump's number, JUMP-1); ``jump_risk``
     marks a jump one over its number (control is lost if the speed die shows danger).
     ``free`` is The Climb's move without a die (CLIMB-5).
+
+    (A named tuple: immutable and hashable, and the plan search makes tens of thousands
+    of them a race, which a frozen dataclass is several times slower to build.)
     """
 
     space: str
@@ -69,7 +72,19 @@ class PlanStep:
     @property
     def dice_label(self) -> str:
         """The step's dice as logs write them: ``G3``, ``G2+B``, ``C+Bo``; ``free`` (CLIMB-5)."""
-        return "+".join([d.label for d in self.dice]) or "free"
+        dice = self.dice
+        hit = _LABELS.get(id(dice))  # the plan generator reuses its dice tuples
+        if hit is not None and hit[0] is dice:
+            return hit[1]
+        label = "+".join([d.label for d in dice]) or "free"
+        if len(_LABELS) >= 4096:
+            _LABELS.clear()
+        _LABELS[id(dice)] = (dice, label)  # the tuple is kept with it: its id stays its own
+        return label
+
+
+#: Labels of dice tuples, by the tuple (:attr:`PlanStep.dice_label`).
+_LABELS: dict[int, tuple[tuple[Die, ...], str]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +148,9 @@ class _Walk:
 
 # enum members are slow to look up (a descriptor call each time): the hot loop reads these
 _GEAR_KIND, _COAST_KIND, _LEADER_KIND = DieKind.GEAR, DieKind.COAST, DieKind.LEADER
+#: Kinds of space with a limit a car may not go over (CORNER-1).
+_CORNERS = ("corner", "chicane")
+_NOTHING: frozenset[str] = frozenset()
 
 #: Dice that move a car one space: (dice, speed after, brake dice, boost dice).
 _Option = tuple[tuple[Die, ...], int, int, int]
@@ -272,9 +290,9 @@ class PlanBuilder:
         start = ctx.car.space
         self._walk = _start_walk(ctx, start, self._traffic) if start is not None else _Walk()
         self._options: list[tuple[PlanStep, _Record | None]] | None = None
-        self._undo: list[
-            tuple[Callable[[], None] | None, list[tuple[PlanStep, _Record | None]] | None]
-        ] = []
+        self._undo: list[tuple[_Undo | None, list[tuple[PlanStep, _Record | None]] | None]] = []
+        # the tiles whose entering the rest of a plan depends on (oxygen, clouds)
+        self._special = frozenset(ctx.track.oxygen) | ctx.track.clouds
 
     def options(self) -> list[PlanStep]:
         """The legal next steps (none once the plan finishes, loses control or moved free)."""
@@ -306,7 +324,7 @@ class PlanBuilder:
         step = self.steps.pop()
         undo, options = self._undo.pop()
         if undo is not None:
-            undo()
+            _unapply(self._walk, undo)
         self._options = options
         return step
 
@@ -319,7 +337,7 @@ class PlanBuilder:
         """
         walk = self._walk
         last = self.steps[-1] if self.steps else None
-        special = self.ctx.track.oxygen.keys() | self.ctx.track.clouds
+        special = self._special
         return (
             len(self.steps),
             None if last is None else (last.space, last.speed, last.loc, last.finishes, last.free),
@@ -327,9 +345,9 @@ class PlanBuilder:
             walk.brakes,
             walk.coasts,
             walk.boosts,
-            frozenset(walk.tiles & special),
+            frozenset(walk.tiles & special) if special else None,
             walk.oxygen,
-            frozenset(walk.alongside),
+            frozenset(walk.alongside) if walk.alongside else None,
         )
 
     def plan(self, step: PlanStep | None = None) -> Plan:
@@ -472,7 +490,7 @@ def _extend(
                 descend=descend,
             )
         stack.pop()
-        undo()
+        _unapply(walk, undo)
 
 
 def _level(
@@ -584,39 +602,56 @@ def _try_step(
     # rule: TRAFFIC-1 (entering beside a car takes a gear die at or above its gear)
     cars_at = traffic.cars_at
     newly_alongside: list[str] = []
-    for near in ctx.track.beside.get(info.node, frozenset()):
-        if near in cars_at:
-            if near in walk.alongside:
-                continue
-            if lead.kind is not _GEAR_KIND or lead.value < cars_at[near]:
-                return None
-            newly_alongside.append(near)
+    if cars_at:
+        for near in ctx.track.beside.get(info.node, _NOTHING):
+            if near in cars_at:
+                if near in walk.alongside:
+                    continue
+                if lead.kind is not _GEAR_KIND or lead.value < cars_at[near]:
+                    return None
+                newly_alongside.append(near)
 
     cloud = new_tile and info.tile in ctx.track.clouds
+    record = (lead, brakes, boosts, info.tile, oxygen, tuple(newly_alongside))
+    if not (info.jump and speed >= info.jump):  # the usual step: one space, no jump
+        limit = ctx.limit_of(info)
+        over = info.kind in _CORNERS and limit is not None and speed > limit
+        step = PlanStep(
+            info.node,
+            dice,
+            speed,
+            info.node,
+            col.danger_limit,
+            (),
+            "corner" if over else None,  # rule: CORNER-1 (over the limit: loss of control)
+            False,
+            cloud,
+            False,
+            info.finished,
+        )
+        return [step], record
+    # rule: JUMP-1, JUMP-2 (at or over the jump's number: landing one or two beyond)
     landings: list[tuple[str, tuple[str, ...], str | None, bool]] = []
-    if info.jump and speed >= info.jump:  # rule: JUMP-1, JUMP-2
-        extra = 1 if speed == info.jump else 2
-        loc = "jump" if speed >= info.jump + 2 else None
-        seen: set[str] = set()
-        for path in _paths(ctx.track, info.node, extra):
-            land = ctx.track.spaces[path[-1]]
-            if land.node in seen or not _enterable(ctx, land, traffic):
-                continue  # one plan per landing, whichever spaces it flies over
-            if not _may_come_beside(ctx, land.node, lead, walk, cars_at):
-                continue  # TRAFFIC-1 DEFAULT: a landing beside a car needs the gear too
-            seen.add(land.node)
-            landings.append((land.node, path[:-1], loc, speed == info.jump + 1))
-        if not landings:
-            return None  # the jump cannot be made with that die
-    else:
-        landings.append((info.node, (), None, False))
+    extra = 1 if speed == info.jump else 2
+    loc = "jump" if speed >= info.jump + 2 else None
+    seen: set[str] = set()
+    for path in _paths(ctx.track, info.node, extra):
+        land = ctx.track.spaces[path[-1]]
+        if land.node in seen or not _enterable(ctx, land, traffic):
+            continue  # one plan per landing, whichever spaces it flies over
+        if not _may_come_beside(ctx, land.node, lead, walk, cars_at):
+            continue  # TRAFFIC-1 DEFAULT: a landing beside a car needs the gear too
+        seen.add(land.node)
+        landings.append((land.node, path[:-1], loc, speed == info.jump + 1))
+    if not landings:
+        return None  # the jump cannot be made with that die
 
     out: list[PlanStep] = []
     for land_node, passed, loc, risk in landings:
         land = ctx.track.spaces[land_node]
         limit = ctx.limit_of(land)
         step_loc = loc
-        if land.kind in ("corner", "chicane") and limit is not None and speed > limit:
+        if land.kind in _CORNERS and limit is not None and speed > limit:
             step_loc = step_loc or "corner"  # rule: CORNER-1 (over the limit: loss of control)
         out.append(
             PlanStep(
@@ -632,7 +667,13 @@ def _try_step(
                 finishes=land.finished,
             )
         )
-    return out, (lead, brakes, boosts, info.tile, oxygen, tuple(newly_alongside))
+    return out, record
+
+
+#: What :func:`_unapply` needs to take a step back: the gear die's value (-1: a coast or
+#: leader die), brakes, boosts, the tile first entered (None: entered before), the oxygen
+#: before, the cars come beside.
+_Undo = tuple[int, int, int, int | None, int, tuple[str, ...]]
 
 
 def _apply(
@@ -643,33 +684,40 @@ def _apply(
     tile: int,
     oxygen: int,
     alongside: tuple[str, ...],
-) -> Callable[[], None]:
-    """Record the dice of a step in ``walk``; returns the function that takes them back."""
-    added_tile = tile not in walk.tiles
+) -> _Undo:
+    """Record the dice of a step in ``walk``; returns what :func:`_unapply` takes back."""
+    added = tile not in walk.tiles
     old_oxygen = walk.oxygen
     if lead.kind is _GEAR_KIND:
-        walk.gears.add(lead.value)
+        value = lead.value
+        walk.gears.add(value)
     else:
+        value = -1
         walk.coasts += 1
     walk.brakes += brakes
     walk.boosts += boosts
-    walk.tiles.add(tile)
+    if added:
+        walk.tiles.add(tile)
     walk.oxygen = oxygen
-    walk.alongside.update(alongside)
+    if alongside:
+        walk.alongside.update(alongside)
+    return value, brakes, boosts, tile if added else None, old_oxygen, alongside
 
-    def undo() -> None:
-        if lead.kind is _GEAR_KIND:
-            walk.gears.discard(lead.value)
-        else:
-            walk.coasts -= 1
-        walk.brakes -= brakes
-        walk.boosts -= boosts
-        if added_tile:
-            walk.tiles.discard(tile)
-        walk.oxygen = old_oxygen
+
+def _unapply(walk: _Walk, undo: _Undo) -> None:
+    """Take back a step :func:`_apply` recorded (the last one recorded)."""
+    value, brakes, boosts, tile, old_oxygen, alongside = undo
+    if value >= 0:
+        walk.gears.discard(value)
+    else:
+        walk.coasts -= 1
+    walk.brakes -= brakes
+    walk.boosts -= boosts
+    if tile is not None:
+        walk.tiles.discard(tile)
+    walk.oxygen = old_oxygen
+    if alongside:
         walk.alongside.difference_update(alongside)
-
-    return undo
 
 
 def _may_come_beside(

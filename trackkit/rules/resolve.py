@@ -21,15 +21,17 @@ Examples
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Literal, NamedTuple, Protocol
 
-from trackkit.rules.dice import Die, DieKind
+from trackkit.rules.dice import Dice, Die, DieKind
 from trackkit.rules.plans import Plan, PlanContext, PlanStep
 from trackkit.rules.state import CarState, Damage
 from trackkit.rules.table import Table
+from trackkit.rules.track import Track
 
 __all__ = [
     "DefaultPolicy",
@@ -176,11 +178,22 @@ def sisu_ready(ctx: PlanContext, space: str | None = None) -> bool:
 
 
 _GEAR = DieKind.GEAR  # enum members are slow to look up in the hot loop
+#: Dice that earn a second token flat out (TURN-4).
+_EARNS = frozenset({DieKind.GEAR, DieKind.COAST, DieKind.LEADER})
 
 
-def _danger(die: Die, ctx: PlanContext, rng: random.Random) -> bool:
-    faces = ctx.ruleset.danger_counts[die.kind, die.value]
-    return rng.randrange(6) < faces  # rule: DICE-1 (danger faces of six)
+#: Rolls one die: whether it shows a danger face.
+_Roll = Callable[[Die], bool]
+
+
+def _roller(ctx: PlanContext, rng: random.Random, dice: Dice | None) -> _Roll:
+    """How this turn's dice are rolled: ``dice``, or the race's generator (DICE-1)."""
+    counts = ctx.ruleset.danger_counts
+    if dice is None:  # what SeededDice(rng) does, without a call through it per die
+        randrange = rng.randrange
+        return lambda die: randrange(6) < counts[die.kind, die.value]
+    roll = dice.danger
+    return lambda die: roll(die, counts[die.kind, die.value])
 
 
 def _reached(dangers: int, limit: int, ctx: PlanContext) -> bool:
@@ -196,6 +209,7 @@ def resolve(
     *,
     table: Table,
     policy: RollPolicy | None = None,
+    dice: Dice | None = None,
 ) -> Outcome:
     """Roll ``plan`` for ``ctx.car`` and end its turn.
 
@@ -208,38 +222,89 @@ def resolve(
     mode : Mode
         Flat out or one by one.
     rng : random.Random
-        The race's seeded generator: the same seed replays the same turn.
+        The race's seeded generator: the same seed replays the same turn. It shuffles a
+        deck that runs out and draws damage tokens; it rolls the dice too, unless ``dice``
+        is given.
     table : Table
-        Decks, damage bag and mud before the turn.
+        Decks, damage bag and mud before the turn (:meth:`Table.stack` puts chosen cards
+        on top of a deck).
     policy : RollPolicy, optional
         The player's choices (default: :class:`DefaultPolicy`).
+    dice : Dice, optional
+        Where the dice rolls come from (default: ``rng``, as
+        :class:`~trackkit.rules.dice.SeededDice` rolls them):
+        :class:`~trackkit.rules.dice.ScriptedDice` fixes them.
+
+    Returns
+    -------
+    Outcome
+        The car after the turn, the table, the events, and whether control was lost.
+
+    Raises
+    ------
+    DiceScriptError
+        If scripted ``dice`` run out or were written for other dice.
+
+    Examples
+    --------
+    A DIRT car in gear 4 a space before the 2/3 corner of 217b plans G5, then G4 into
+    the inner lane (limit 2): over the limit, control is lost there whatever the dice
+    show (CORNER-1); the card on top of the gear-4 deck is a spin (LOC-3: 60 s, gear 0).
+
+    >>> from trackkit.rules.dice import ScriptedDice
+    >>> from trackkit.rules.plans import legal_plans
+    >>> from trackkit.rules.positions import position
+    >>> from trackkit.rules.table import new_table
+    >>> ctx = position(["202a", "205a", {"tile": "217b", "turn": "left"}, "203a"],
+    ...                space="2:1.3L", gear=4)
+    >>> plan = next(p for p in legal_plans(ctx) if str(p) == "3:1.1L G5 > 3:2.I1 G4 !corner")
+    >>> rng = random.Random(1)
+    >>> table = new_table(ctx.ruleset, rng).stack(4, ["spin"])
+    >>> out = resolve(ctx, plan, Mode.FLAT_OUT, rng, table=table,
+    ...               dice=ScriptedDice(["safe", "danger"]))
+    >>> out.lost_control, out.car.space, out.car.gear, out.car.time_seconds
+    (True, '3:2.I1', 0, 60)
+    >>> [(e.kind, e.note) for e in out.events if e.kind in ("loss-of-control", "card")]
+    [('loss-of-control', 'corner'), ('card', 'spin')]
     """
     policy = policy or DefaultPolicy()
+    roll = _roller(ctx, rng, dice)
     if mode is Mode.FLAT_OUT:
-        return _flat_out(ctx, plan, rng, table, policy)
-    return _one_by_one(ctx, plan, rng, table, policy)
+        return _flat_out(ctx, plan, rng, roll, table, policy)
+    return _one_by_one(ctx, plan, rng, roll, table, policy)
 
 
 def _flat_out(
-    ctx: PlanContext, plan: Plan, rng: random.Random, table: Table, policy: RollPolicy
+    ctx: PlanContext,
+    plan: Plan,
+    rng: random.Random,
+    roll: _Roll,
+    table: Table,
+    policy: RollPolicy,
 ) -> Outcome:
     events: list[Event] = []
     rolled: list[list[bool]] = []
+    total = clouds = earned = 0
+    low = 99
     for step in plan.steps:  # rule: TURN-4 (roll every planned die together)
         results = []
         for die in step.dice:
-            hit = _danger(die, ctx, rng)
+            hit = roll(die)
             results.append(hit)
             events.append(Event("roll", step.placed_on, die.label, int(hit)))
+            total += hit
+            if die.kind in _EARNS:
+                earned += 1  # rule: TURN-4 (a second token a gear, coast or leader die)
         rolled.append(results)
+        if step.cloud:
+            clouds += 1  # rule: CLIMB-8 (a danger that cannot be cancelled)
+        if step.limit < low:
+            low = step.limit
     car = ctx.car
     sisu = False
-    total = sum(sum(r) for r in rolled)
-    clouds = sum(1 for s in plan.steps if s.cloud)  # rule: CLIMB-8 (cannot be cancelled)
-    low = min((s.limit for s in plan.steps), default=99)
     if (
-        sisu_ready(ctx)  # rule: LOC-7 (flat out: thrown from where the car stands)
-        and total
+        total
+        and sisu_ready(ctx)  # rule: LOC-7 (flat out: thrown from where the car stands)
         and _reached(total + clouds, low, ctx)
         and not _reached(clouds, low, ctx)
         and policy.use_sisu(total + clouds, low)
@@ -267,10 +332,8 @@ def _flat_out(
             break
         if _reached(dangers, low_so_far, ctx):
             candidates.append(j)
-    earned = sum(1 for d in plan.dice if d.earns_second)  # rule: TURN-4 (also with a loss)
-    car = replace(
-        car, second_tokens=car.second_tokens + earned, sisu_token=car.sisu_token and not sisu
-    )
+    # rule: TURN-4 (the tokens are earned with a loss of control too)
+    tokens = car.second_tokens + earned
     if earned:
         events.append(Event("seconds", value=earned))
     loc_at = None
@@ -282,13 +345,20 @@ def _flat_out(
     steps = plan.steps if loc_at is None else plan.steps[: loc_at + 1]
     moved = _Moved()
     table = _move(ctx, car.car_id, steps, rng, table, events, moved)
+    token = car.sisu_token and not sisu
     if loc_at is not None:
-        return _lose_control(ctx, car, moved, plan.steps[loc_at], cause, rng, table, events)
-    return _end_turn(ctx, car, moved, steps, table, events)
+        lost = plan.steps[loc_at]
+        return _lose_control(ctx, car, moved, lost, cause, rng, table, events, tokens, token)
+    return _end_turn(ctx, car, moved, steps, table, events, tokens, token)
 
 
 def _one_by_one(
-    ctx: PlanContext, plan: Plan, rng: random.Random, table: Table, policy: RollPolicy
+    ctx: PlanContext,
+    plan: Plan,
+    rng: random.Random,
+    roll: _Roll,
+    table: Table,
+    policy: RollPolicy,
 ) -> Outcome:
     events: list[Event] = []
     car = ctx.car
@@ -321,7 +391,7 @@ def _one_by_one(
                 )
             else:
                 for i, die in enumerate(dice):
-                    hit = _danger(die, ctx, rng)
+                    hit = roll(die)
                     events.append(Event("roll", step.placed_on, die.label, int(hit)))
                     if hit and k == 0 and i == 0 and step.jump_risk:
                         cause = "jump"  # rule: JUMP-1 (the jump's die: a track element)
@@ -355,10 +425,12 @@ def _one_by_one(
         done.append(step)
         table = _move(ctx, car.car_id, (step,), rng, table, events, moved)
         if cause:
-            return _lose_control(ctx, car, moved, step, cause, rng, table, events)
+            return _lose_control(
+                ctx, car, moved, step, cause, rng, table, events, car.second_tokens, car.sisu_token
+            )
         if step.finishes:
             break
-    return _end_turn(ctx, car, moved, done, table, events)
+    return _end_turn(ctx, car, moved, done, table, events, car.second_tokens, car.sisu_token)
 
 
 @dataclass(slots=True)
@@ -385,11 +457,12 @@ def _move(
     moved: _Moved,
 ) -> Table:
     """Move through ``steps``: shortcut tokens are drawn on entering (SHORTCUT-2)."""
+    shortcuts = _shortcuts(ctx.track)
     for step in steps:
-        for node in (*step.passed, step.space):
-            info = ctx.track.spaces[node]
-            if info.kind != "shortcut":
+        for node in (*step.passed, step.space) if step.passed else (step.space,):
+            if node not in shortcuts:
                 continue
+            info = ctx.track.spaces[node]
             token, table = table.draw_token(rng, ctx.ruleset)
             side = token[1]
             events.append(Event("shortcut-token", node, note=side))
@@ -408,6 +481,20 @@ def _move(
     return table
 
 
+_SHORTCUTS: dict[int, tuple[Track, frozenset[str]]] = {}
+
+
+def _shortcuts(track: Track) -> frozenset[str]:
+    """The shortcut spaces of a track (worked out once per track)."""
+    hit = _SHORTCUTS.get(id(track))
+    if hit is None or hit[0] is not track:
+        if len(_SHORTCUTS) >= 16:
+            _SHORTCUTS.clear()
+        found = frozenset(n for n, info in track.spaces.items() if info.kind == "shortcut")
+        hit = _SHORTCUTS[id(track)] = (track, found)
+    return hit[1]
+
+
 def _card_seconds(ctx: PlanContext, gear: int) -> int:
     return ctx.ruleset.time_cards[max(1, min(gear, 6))]
 
@@ -419,10 +506,20 @@ def _end_turn(
     steps: list[PlanStep] | tuple[PlanStep, ...],
     table: Table,
     events: list[Event],
+    tokens: int,
+    sisu_token: bool,
 ) -> Outcome:
-    """Take the turn's time card (TURN-8, TIME-1) and apply shortcut coast damage."""
+    """Take the turn's time card (TURN-8, TIME-1) and apply shortcut coast damage.
+
+    ``tokens`` and ``sisu_token`` are the car's second tokens and SISU token after the
+    rolls: the car's state is built once, here.
+    """
     space, gear, finished = moved.apply(car)
-    gear_dice = any(d.kind is _GEAR for s in steps for d in s.dice)
+    gear_dice = False
+    for s in steps:
+        if any(d.kind is _GEAR for d in s.dice):
+            gear_dice = True
+            break
     if gear_dice or not car.cards or car.top_card_loc:
         # rule: TURN-8 (the current gear's card; DEFAULT: gear 0 takes the gear-1 card)
         seconds = _card_seconds(ctx, gear)
@@ -435,20 +532,22 @@ def _end_turn(
     coast = car.pending_coast_damage + moved.coast_damage
     if coast:
         damage = replace(damage, coast=damage.coast + coast)
-    car = replace(
-        car,
-        space=space,
-        gear=gear,
-        finished=finished,
-        on_track=car.on_track and not finished,
-        time_seconds=car.time_seconds + seconds,
-        cards=(*car.cards, seconds),
-        top_card_loc=False,
-        damage=damage,
-        pending_coast_damage=0,
-        turns=car.turns + 1,
+    after = CarState(
+        car.car_id,
+        space,
+        gear,
+        car.on_track and not finished,
+        finished,
+        damage,
+        0,
+        tokens,
+        sisu_token,
+        car.time_seconds + seconds,
+        (*car.cards, seconds),
+        False,
+        car.turns + 1,
     )
-    return Outcome(car, table, events)
+    return Outcome(after, table, events)
 
 
 def _lose_control(
@@ -460,6 +559,8 @@ def _lose_control(
     rng: random.Random,
     table: Table,
     events: list[Event],
+    tokens: int,
+    sisu_token: bool,
 ) -> Outcome:
     """Draw the gear's loss-of-control card: SISU, spin or crash (LOC-1..5, DAMAGE-2)."""
     gear = step.speed  # rule: LOC-1 DEFAULT (the gear of the die that caused it)
@@ -480,21 +581,23 @@ def _lose_control(
     coast = car.pending_coast_damage + moved.coast_damage
     if coast:
         damage = replace(damage, coast=damage.coast + coast)
-    car = replace(
-        car,
-        space=space,
-        finished=finished,
-        gear=rules.restart_gear,
-        on_track=on_track and not finished,
-        damage=damage,
-        pending_coast_damage=0,
-        time_seconds=car.time_seconds + seconds,
-        cards=(*car.cards, seconds),
-        top_card_loc=True,
-        turns=car.turns + 1,
+    after = CarState(
+        car.car_id,
+        space,
+        rules.restart_gear,
+        on_track and not finished,
+        finished,
+        damage,
+        0,
+        tokens,
+        sisu_token,
+        car.time_seconds + seconds,
+        (*car.cards, seconds),
+        True,
+        car.turns + 1,
     )
     events.append(Event("time", value=seconds, note=card))
-    return Outcome(car, table, events, lost_control=True)
+    return Outcome(after, table, events, lost_control=True)
 
 
 def _crash_token(

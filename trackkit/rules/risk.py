@@ -78,11 +78,12 @@ class RiskSoFar:
 
     ``RiskSoFar().then(ctx, s1).then(ctx, s2).value(ctx)`` is exactly
     ``flat_out_risk(ctx, Plan((s1, s2)))``: the same sums in the same order. (Not frozen,
-    to be cheap to make; :meth:`then` makes a new one and never changes this one.)
+    to be cheap to make; :meth:`then` makes a new one and never changes this one, apart
+    from remembering what it made: steps with the same dice and marks grow it alike.)
     """
 
-    dist: dict[int, float] = field(default_factory=lambda: {0: 1.0})
-    """Chance of each count of danger results (dice of jump-risk steps aside)."""
+    dist: tuple[float, ...] = (1.0,)
+    """Chance of each count of danger results, by count (dice of jump-risk steps aside)."""
     safe_jumps: float = 1.0
     """Chance that no jump one over its number rolls its danger face (JUMP-1)."""
     low: int = 99
@@ -93,24 +94,44 @@ class RiskSoFar:
     """A step loses control whatever the roll (over a corner limit, a jump two over)."""
     steps: int = 0
     """Steps added so far (none: no risk)."""
+    _after: dict[object, tuple[tuple[Die, ...], RiskSoFar]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    _values: dict[object, float] | None = field(default=None, repr=False, compare=False)
+    _key: tuple[object, ...] | None = field(default=None, repr=False, compare=False)
 
     def then(self, ctx: PlanContext, step: PlanStep) -> RiskSoFar:
         """The risk with ``step`` added at the end."""
+        odds = ctx.ruleset.danger_odds
+        # what the risk reads of a step (and of the rules): a planner weighs the same dice
+        # into several spaces, and each grows the risk alike. The dice are known by their
+        # tuple (the plan generator reuses them), kept with the entry so that its id stays
+        # its own (hashing the dice themselves costs more than the sums)
+        key = (id(step.dice), step.limit, step.loc, step.jump_risk, step.cloud, id(odds))
+        after = self._after
+        if after is None:
+            after = self._after = {}
+        else:
+            hit = after.get(key)
+            if hit is not None and hit[0] is step.dice:
+                return hit[1]
         dist = self.dist
         safe_jumps = self.safe_jumps
-        odds = ctx.ruleset.danger_odds
         for k, die in enumerate(step.dice):
             p = odds[die.kind, die.value]
             if k == 0 and step.jump_risk:
                 # the jump's own danger face loses control whatever the count
                 safe_jumps *= 1.0 - p  # and the count is unchanged given no danger here
                 continue
-            nxt: dict[int, float] = {}
-            for c, q in dist.items():
-                nxt[c] = nxt.get(c, 0.0) + q * (1.0 - p)
-                nxt[c + 1] = nxt.get(c + 1, 0.0) + q * p
-            dist = nxt
-        return RiskSoFar(
+            # each count: stays with a safe face, or one more with a danger face (the same
+            # sums, in the same order, as adding the two ways into each count)
+            nxt = [0.0] * (len(dist) + 1)
+            miss = 1.0 - p
+            for c, q in enumerate(dist):
+                nxt[c] += q * miss
+                nxt[c + 1] += q * p
+            dist = tuple(nxt)
+        grown = RiskSoFar(
             dist,
             safe_jumps,
             min(self.low, step.limit),
@@ -118,31 +139,48 @@ class RiskSoFar:
             self.certain or bool(step.loc),
             self.steps + 1,
         )
+        after[key] = (step.dice, grown)
+        return grown
 
     def key(self) -> tuple[object, ...]:
         """The risk so far as a key: equal keys, equal risks of every plan going on."""
-        return (
-            tuple(self.dist.items()),
-            self.safe_jumps,
-            self.low,
-            self.clouds,
-            self.certain,
-            self.steps,
-        )
+        if self._key is None:
+            self._key = (
+                self.dist,
+                self.safe_jumps,
+                self.low,
+                self.clouds,
+                self.certain,
+                self.steps,
+            )
+        return self._key
 
     def value(self, ctx: PlanContext, *, sisu: bool = False) -> float:
         """Probability that the steps so far, rolled flat out, lose control (TURN-4)."""
+        rule = ctx.ruleset.danger_limit_rule
+        values = self._values
+        if values is None:
+            values = self._values = {}
+        else:
+            hit = values.get((sisu, rule))
+            if hit is not None:
+                return hit
+        values[sisu, rule] = risk = self._value(rule, sisu)
+        return risk
+
+    def _value(self, rule: str, sisu: bool) -> float:
         if self.certain:
             return 1.0
         if not self.steps:
             return 0.0
-        if _reached(ctx, self.clouds, self.low):
+        reached = self.clouds >= self.low if rule == "reach" else self.clouds > self.low
+        if reached:
             return 1.0
         if sisu:
             return 1.0 - self.safe_jumps
         # counts c with c + clouds short of the limit (TURN-6: reach, or exceed for GT)
-        bound = self.low - self.clouds + (0 if ctx.ruleset.danger_limit_rule == "reach" else 1)
-        p_safe_count = sum([q for c, q in self.dist.items() if c < bound])
+        bound = self.low - self.clouds + (0 if rule == "reach" else 1)
+        p_safe_count = sum(self.dist[: max(0, bound)])
         return 1.0 - self.safe_jumps * p_safe_count
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from trackkit.rules.ruleset import Ruleset
@@ -47,6 +48,47 @@ class Table:
     def put_back(self, token: tuple[str, str]) -> Table:
         """A token returns to the bag (DAMAGE-3, HILLCLIMB-3)."""
         return replace(self, bag=(*self.bag, token))
+
+    def stack(self, gear: int, cards: Sequence[str]) -> Table:
+        """The table with ``cards`` on top of gear ``gear``'s deck, first drawn first (LOC-1).
+
+        A script or a test fixes what a loss of control draws: ``sisu``, ``spin`` or
+        ``crash`` (LOC-2..4). The cards are added to the deck, whose own cards follow.
+
+        >>> import random
+        >>> from trackkit.rules.ruleset import load_ruleset
+        >>> rules = load_ruleset("dirt")
+        >>> table = new_table(rules, random.Random(1)).stack(5, ["crash", "sisu"])
+        >>> first, table = table.draw_card(5, random.Random(2), rules)
+        >>> second, table = table.draw_card(5, random.Random(2), rules)
+        >>> first, second
+        ('crash', 'sisu')
+
+        Raises
+        ------
+        ValueError
+            For a gear outside 1..6 or a card that is none of the three.
+        """
+        if not 1 <= gear <= len(self.decks):
+            raise ValueError(f"gear {gear}: the decks are for gears 1 to {len(self.decks)}")
+        for card in cards:
+            if card not in _CARDS:
+                raise ValueError(f"unknown card {card!r}: the cards are sisu, spin and crash")
+        index = gear - 1
+        deck = (*cards, *self.decks[index])
+        return replace(self, decks=(*self.decks[:index], deck, *self.decks[index + 1 :]))
+
+    def with_bag(self, tokens: Sequence[tuple[str, str]]) -> Table:
+        """The table with exactly ``tokens`` in the damage bag (crash side, shortcut side).
+
+        A bag of one kind of token fixes what a crash or a shortcut draws (DAMAGE-1):
+        ``with_bag([("gear", "ok")] * 3)``. The bag refills as usual once empty.
+        """
+        return replace(self, bag=tuple((str(a), str(b)) for a, b in tokens))
+
+
+#: The loss-of-control sides of the time cards (LOC-2..4).
+_CARDS = ("sisu", "spin", "crash")
 
 
 def _shuffled_deck(ruleset: Ruleset, rng: random.Random) -> tuple[str, ...]:

@@ -386,7 +386,7 @@ class Planner(_Bot):
         """
         best = _bounded_best(ctx)
         if best is not None:
-            return best, None
+            return best
         chosen: tuple[float, Plan] | None = None  # no sensible plan: the fallbacks
         sisu = sisu_ready(ctx)
         for score, plan in _candidates(ctx):
@@ -397,7 +397,7 @@ class Planner(_Bot):
         return (chosen[1] if chosen else Plan(())), None
 
 
-def _bounded_best(ctx: PlanContext) -> Plan | None:
+def _bounded_best(ctx: PlanContext) -> tuple[Plan, set[str]] | None:
     """The planner's choice among the pruned plans that do not leave it stuck, or None.
 
     A depth-first walk of the plans of :func:`legal_plans` (the same order), with two cuts
@@ -409,7 +409,11 @@ def _bounded_best(ctx: PlanContext) -> Plan | None:
       earlier one (the same dice, another lane) has the same continuations, the same
       values, later: it is not walked either.
 
-    None when there is no such plan (:func:`_candidates` then falls back to others).
+    With the plan come the spaces whose traffic the walk read (its builder's
+    :attr:`~trackkit.rules.plans.PlanBuilder.examined`): other cars change the walk, its
+    cuts included, only through the steps the builder offers, so the same cars on those
+    spaces give the same choice (the plan memo keys by them). None when there is no such
+    plan (:func:`_candidates` then falls back to others).
     """
     keep, keep_move = pruners(ctx)
     score_of = _scorer(ctx)
@@ -422,6 +426,7 @@ def _bounded_best(ctx: PlanContext) -> Plan | None:
     builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
     best: list[tuple[float, Plan]] = []
     seen: set[Hashable] = set()
+    climb = 2 if any(c.boost for c in ctx.dashboard.columns.values()) else 1
 
     def walk(risk: RiskSoFar, n: int) -> None:
         for step in builder.options():
@@ -435,8 +440,12 @@ def _bounded_best(ctx: PlanContext) -> Plan | None:
             if n + 1 >= MAX_STEPS or step.loc is not None or step.finishes or step.free:
                 continue
             if best:
-                finish, most = ahead[step.space][MAX_STEPS - n - 1]
-                top = 1e6 + 60.0 if finish else most - start + 48.0  # finish, or gain + 8 * 6
+                left = MAX_STEPS - n - 1
+                finish, most = ahead[step.space][left]
+                # the score's bound: the finish, or the furthest gain and the highest speed
+                # the moves left can reach (a gear up a move, two with a boost: MOVE-2, -5)
+                fastest = min(6, step.speed + left * climb)
+                top = 1e6 + 60.0 if finish else most - start + 8.0 * fastest
                 bound = (1 - r) * max(top, -LOC_COST_MM) - r * LOC_COST_MM  # risk only grows
                 if bound <= best[0][0] - 1e-9:
                     continue
@@ -448,7 +457,7 @@ def _bounded_best(ctx: PlanContext) -> Plan | None:
             builder.pop()
 
     walk(RiskSoFar(), 0)
-    return best[0][1] if best else None
+    return (best[0][1], builder.examined) if best else None
 
 
 Bot = Cautious | Aggressive | Planner

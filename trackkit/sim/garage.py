@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -68,6 +69,7 @@ __all__ = [
     "StageProfile",
     "build_unlimited",
     "next_level",
+    "place_tokens",
     "stage_profile",
     "surface_order",
     "unlimited_bound",
@@ -190,6 +192,21 @@ def build_unlimited(
     wants = build.wants_for(profile, sisu=sisu)
     limit = max(2, min(build.limit - level, room + 1 - MIN_TOKENS))
     n = max(MIN_TOKENS, min(room - (limit - 1), len(wants), room))
+    return place_tokens(wants[:n], order)
+
+
+def place_tokens(tokens: Sequence[str], surfaces: Sequence[str]) -> UnlimitedDashboard:
+    """A board with ``tokens`` placed where they work on the most surfaces, first ones first.
+
+    ``surfaces`` are the track-type tokens, best first. The tokens fill the left region,
+    then the top row's free spaces, then the columns that work on every surface of the
+    board, then the middle column (the best two surfaces), then the right one (the best
+    surface only, DASH-3); tokens beyond the board's room are left out.
+
+    >>> place_tokens(["gear-1", "gear-2", "boost"], ["snow"]).layout()["left"]
+    ['gear-1', 'gear-2', 'boost']
+    """
+    k = len(surfaces)
     slots = ["left"] * REGION_SIZES["left"] + ["top"] * (REGION_SIZES["top"] - k)
     if k <= 2:  # the middle column works on the best two surfaces: all of them here
         slots += ["middle"] * REGION_SIZES["middle"]
@@ -200,10 +217,10 @@ def build_unlimited(
     if k >= 2:
         slots += ["right"] * REGION_SIZES["right"]
     placed: dict[str, list[str]] = {"top": [], "right": [], "middle": [], "left": []}
-    for token, region in zip(wants[:n], slots, strict=False):
+    for token, region in zip(tokens, slots, strict=False):
         placed[region].append(token)
     return UnlimitedDashboard(
-        tuple(reversed(order)),  # left to right: the best surface last (DASH-3)
+        tuple(reversed(surfaces)),  # left to right: the best surface last (DASH-3)
         top=tuple(placed["top"]),
         right=tuple(placed["right"]),
         middle=tuple(placed["middle"]),

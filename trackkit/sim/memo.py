@@ -9,7 +9,8 @@ The memo is exact: a race played with it is the race played without it
 A position is looked up in two parts:
 
 - its own part: the bot and the car's dashboard (what it allows); the car's space, gear,
-  damage, and whether it could flip a SISU token (LOC-7); whether it leads the round; the
+  damage, and whether it could flip a SISU token (LOC-7); whether it leads the round (on
+  a stage with a surface where the car's leader dice replace coast dice, MOVE-3); the
   mud tokens that count for it (SHORTCUT-2);
 - the other cars, but only where they could have changed the search. A search that says
   which spaces' traffic it read (:attr:`~trackkit.rules.plans.PlanBuilder.examined`)
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable
 
+from trackkit.rules.dashboard import Dashboard
 from trackkit.rules.plans import Plan, PlanContext
 from trackkit.rules.resolve import sisu_ready
 from trackkit.rules.ruleset import Ruleset
@@ -79,6 +81,8 @@ class PlanMemo:
         self._size = 0
         self._zones: dict[str, frozenset[str]] = {}
         self._reads: dict[str, frozenset[str]] = {}
+        self._surfaces = frozenset(info.surface for info in track.spaces.values())
+        self._leading: dict[int, tuple[Dashboard, bool]] = {}
 
     def __len__(self) -> int:
         return self._size
@@ -150,9 +154,22 @@ class PlanMemo:
             car.sisu_token and sisu_ready(ctx),
             car.on_track,
             car.finished,
-            ctx.leader,
+            ctx.leader and self._leads(ctx.dashboard),
             mud,
         )
+
+    def _leads(self, board: Dashboard) -> bool:
+        """Whether leading a round changes anything for a car with ``board`` on this track.
+
+        The leader's coast dice are leader dice only on the board's leader surfaces (MOVE-3;
+        an Unlimited board: gravel alone): on a stage without them, leading changes no plan.
+        """
+        hit = self._leading.get(id(board))
+        if hit is None or hit[0] is not board:
+            if len(self._leading) >= 256:
+                self._leading.clear()
+            hit = self._leading[id(board)] = (board, bool(board.leader_surfaces & self._surfaces))
+        return hit[1]
 
     @staticmethod
     def _near(ctx: PlanContext, spaces: frozenset[str]) -> tuple[tuple[str, int], ...]:

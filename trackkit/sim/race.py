@@ -2,15 +2,24 @@
 HILLCLIMB-2..5).
 
 A race is (stage, settings, seed): :func:`run_race` replays exactly from the same three.
+A race may also start from a given position (:class:`RacePosition`: the cars, their gears,
+damage and tokens, the mud drawn, the round), roll fixed dice (``dice``,
+:class:`~trackkit.rules.dice.ScriptedDice`) and seat scripted drivers
+(:class:`~trackkit.sim.script.Script`).
 
 Examples
 --------
 >>> from trackkit.sim.race import Settings, run_race, prepare
->>> from trackkit.rules.testing import track_of
+>>> from trackkit.rules.positions import track_of
 >>> track = track_of(["202a", "205a", "206a", "204a", "203a"])
 >>> result = run_race(prepare(track), Settings.default(players=2), seed=1)
 >>> [d.finished for d in result.drivers]
 [True, True]
+>>> turn = result.log[0]
+>>> turn.round, turn.driver, turn.start, turn.gear
+(1, 0, '1:1.1L', 0)
+>>> [(s.space, s.dice_label) for s in turn.steps][:3]
+[('1:1.2L', 'G1'), ('1:1.3L', 'G2'), ('2:1.1L', 'G3')]
 """
 
 from __future__ import annotations
@@ -23,7 +32,10 @@ from enum import StrEnum
 from trackkit.models.car import CarFile
 from trackkit.rules.cars import car_dashboard
 from trackkit.rules.dashboard import Dashboard, UnlimitedDashboard, dashboard
-from trackkit.rules.plans import PlanContext
+from trackkit.rules.dice import Dice
+from trackkit.rules.order import inner_lanes, play_order
+from trackkit.rules.plans import PlanContext, PlanStep
+from trackkit.rules.positions import check_space
 from trackkit.rules.resolve import Event, resolve, stage_time
 from trackkit.rules.ruleset import Ruleset, load_ruleset
 from trackkit.rules.state import CarState, OtherCar
@@ -38,6 +50,7 @@ from trackkit.sim.garage import (
     unlimited_dashboard,
 )
 from trackkit.sim.memo import PlanMemo
+from trackkit.sim.script import Script, Scripted, ScriptError
 from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
 
 __all__ = [
@@ -46,6 +59,7 @@ __all__ = [
     "DriverResult",
     "DriverSpec",
     "Prepared",
+    "RacePosition",
     "RaceResult",
     "Settings",
     "TurnLog",
@@ -65,16 +79,31 @@ class DriverSpec:
     ``car`` is a printed car of the ruleset (``dirt``, ``r5``), :data:`UNLIMITED` (the bot
     builds an Unlimited dashboard for the stage and may rebuild it between attempts,
     :mod:`trackkit.sim.garage`), or a car file (:class:`~trackkit.models.car.CarFile`).
+    ``bot`` is a bot's name (:data:`~trackkit.sim.bots.BOTS`) or a
+    :class:`~trackkit.sim.script.Script` of plans to play. A scripted driver of an
+    Unlimited car builds the board of the script's ``then`` bot (default: cautious).
     """
 
     name: str
     car: str | CarFile = "dirt"
-    bot: str = "cautious"
+    bot: str | Script = "cautious"
 
     @property
     def car_label(self) -> str:
         """How reports name the car: its id, or the car file's name."""
         return self.car if isinstance(self.car, str) else self.car.name
+
+    @property
+    def bot_label(self) -> str:
+        """How reports name the bot: its name, or ``scripted``."""
+        return self.bot if isinstance(self.bot, str) else Scripted.name
+
+    @property
+    def builder(self) -> str:
+        """The bot whose build an Unlimited car gets (:mod:`trackkit.sim.garage`)."""
+        if isinstance(self.bot, str):
+            return self.bot
+        return self.bot.then or "cautious"
 
 
 #: Rounds a race lasts at most (``simulate --max-rounds``): cars still racing then are DNF.
@@ -101,7 +130,7 @@ class Settings:
         players: int = 4,
         *,
         cars: tuple[str | CarFile, ...] | None = None,
-        bots: tuple[str, ...] = ("cautious",),
+        bots: tuple[str | Script, ...] = ("cautious",),
         hillclimb: bool = False,
         max_rounds: int = MAX_ROUNDS,
     ) -> Settings:
@@ -133,6 +162,33 @@ DAMAGE_TOKENS = {"gear": ("gear", "ok"), "brake": ("brake", "ok"), "coast": ("co
 
 
 @dataclass(frozen=True, slots=True)
+class RacePosition:
+    """Where a race starts from: each driver's car, the mud drawn, the rounds played.
+
+    ``cars[i]`` is driver ``i``'s car (:class:`~trackkit.rules.state.CarState`: space,
+    gear, damage, second tokens, SISU token, time cards and time), None or left out for
+    a driver still behind the start line, who joins by the staggered start (TURN-1) in
+    the rounds after ``round``. ``mud`` lists mud tokens already drawn at shortcuts,
+    (tile number, the driver who drew it; -1: nobody, every car slows), on top of those
+    of ``table`` (SHORTCUT-2); ``table`` gives the decks and the damage bag (None: fresh
+    ones, shuffled by the race's generator). A hillclimb starts in every driver's first
+    attempt. ``car_id`` is set to the driver's number.
+
+    Examples
+    --------
+    >>> from trackkit.rules.state import CarState, Damage
+    >>> start = RacePosition((CarState(0, "2:1.1L", 3, damage=Damage(brake=1)), None), round=4)
+    >>> start.cars[0].space, start.round
+    ('2:1.1L', 4)
+    """
+
+    cars: tuple[CarState | None, ...] = ()
+    round: int = 0
+    mud: tuple[tuple[int, int], ...] = ()
+    table: Table | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Prepared:
     """A stage ready to race: the rules track, ruleset and start spaces."""
 
@@ -150,32 +206,19 @@ def prepare(track: Track, ruleset: Ruleset | None = None) -> Prepared:
     start = tuple(sorted(track.start, key=lambda n: (track.spaces[n].progress, n)))
     rules = ruleset or load_ruleset("dirt")
     return Prepared(
-        track, rules, start, _inner_lanes(track), PlanMemo(track, rules, moves=MAX_STEPS)
-    )
-
-
-def _inner_lanes(track: Track) -> frozenset[str]:
-    """Spaces whose lane is the inner lane of the current or next corner (TURN-2)."""
-    side_of_next: dict[str, tuple[int, ...] | None] = {}
-    for node in sorted(track.spaces, key=lambda n: -track.spaces[n].progress):
-        info = track.spaces[node]
-        if info.corner_lane == "inner":
-            side_of_next[node] = info.lanes
-            continue
-        nxt = [side_of_next.get(s) for s, _ in track.successors[node]]
-        known = [x for x in nxt if x]
-        side_of_next[node] = known[0] if known else None
-    return frozenset(
-        n
-        for n, info in track.spaces.items()
-        if info.corner_lane == "inner"
-        or (len(info.lanes) == 1 and side_of_next.get(n) == info.lanes)
+        track, rules, start, inner_lanes(track), PlanMemo(track, rules, moves=MAX_STEPS)
     )
 
 
 @dataclass(slots=True)
 class TurnLog:
-    """One turn of the race log (for replay files)."""
+    """One turn of the race log (for replay files).
+
+    ``start`` and ``gear`` say where the car stood and in which gear before it moved (a
+    car entering the stage: the grid space it entered on, gear 0; None: it never got on
+    the track); ``steps`` are its plan as data, each step's space and dice
+    (:class:`~trackkit.rules.plans.PlanStep`); ``plan`` writes them as text.
+    """
 
     round: int
     driver: int
@@ -183,6 +226,9 @@ class TurnLog:
     plan: str
     mode: str
     events: list[Event]
+    start: str | None = None
+    gear: int = 0
+    steps: tuple[PlanStep, ...] = ()
 
 
 @dataclass(slots=True)
@@ -226,7 +272,7 @@ class RaceResult:
 @dataclass(slots=True)
 class _Seat:
     spec: DriverSpec
-    bot: Bot
+    bot: Bot | Scripted
     board: Dashboard
     car: CarState
     started: bool = False
@@ -268,7 +314,7 @@ def _board_for(prepared: Prepared, seat: _Seat) -> Dashboard:
     profile = stage_profile(prepared.track)
     board = build_unlimited(
         profile,
-        seat.spec.bot,
+        seat.spec.builder,
         level=seat.level,
         sisu=not (seat.sisu_spent and prepared.ruleset.sisu_once_per == "rally"),
         surfaces=seat.surfaces,
@@ -299,17 +345,9 @@ def _free(prepared: Prepared, space: str, taken: set[str]) -> bool:
 
 
 def _play_order(prepared: Prepared, seats: list[_Seat], on_stage: list[int]) -> list[int]:
-    """TURN-2 (DIRT): distance, then speed, then the inner lane."""
-    spaces = prepared.track.spaces
-
-    def key(i: int) -> tuple[float, int, int, int]:
-        car = seats[i].car
-        info = spaces[car.space] if car.space else None
-        progress = info.progress if info else -1e9
-        inner = 0 if car.space in prepared.inner else 1
-        return (-progress, -car.gear, inner, i)
-
-    return sorted(on_stage, key=key)
+    """TURN-2: the seats on the stage in play order (:func:`~trackkit.rules.order.play_order`)."""
+    cars = [seats[i].car for i in on_stage]  # a seat's car id is its number
+    return [car.car_id for car in play_order(cars, prepared.track, prepared.ruleset)]
 
 
 #: A seat's dashboard before it is built (replaced at once).
@@ -326,32 +364,95 @@ def run_race(
     *,
     observe: Observer | None = None,
     sisu_spent: Sequence[bool] = (),
+    start: RacePosition | None = None,
+    dice: Dice | None = None,
 ) -> RaceResult:
     """Race ``settings.drivers`` on the stage; the same seed gives the same race.
 
-    ``sisu_spent`` says, per driver, whether its SISU token was flipped on an earlier stage
-    of the rally: with ``sisu_once_per: rally`` it stays flipped (LOC-7).
+    Parameters
+    ----------
+    prepared : Prepared
+        The stage (:func:`prepare`).
+    settings : Settings
+        The drivers (cars and bots, scripted ones too) and how the race is run.
+    seed : int
+        Seeds the race's one generator: decks, damage bag, dice, tied surface orders.
+    observe : callable, optional
+        Called after every turn with (round, driver, every car's state).
+    sisu_spent : sequence of bool
+        Per driver, whether its SISU token was flipped on an earlier stage of the rally:
+        with ``sisu_once_per: rally`` it stays flipped (LOC-7).
+    start : RacePosition, optional
+        The position the race starts from (default: every car behind the start line,
+        round 0, fresh decks and bag).
+    dice : Dice, optional
+        Where the dice rolls come from (default: the race's generator, as
+        :class:`~trackkit.rules.dice.SeededDice` rolls them).
+
+    Returns
+    -------
+    RaceResult
+        Each driver's times, losses of control and blocked turns, and the turn log.
+
+    Raises
+    ------
+    ValueError
+        If ``start`` does not fit the stage or the drivers (the message names the driver
+        and the space), or a driver's car or bot is unknown.
+    ScriptError
+        If a scripted driver's plan is not legal when its turn comes, naming the driver,
+        the round, the turn and the step; or its script is played out.
+    DiceScriptError
+        If scripted ``dice`` run out or were written for other dice.
+
+    Examples
+    --------
+    Two cars placed mid-stage in round 6, the first with a brake die lost, the second
+    scripted for one turn, then driven by the planner:
+
+    >>> from trackkit.rules.positions import track_of
+    >>> from trackkit.rules.state import CarState, Damage
+    >>> from trackkit.sim.script import Script
+    >>> stage = prepare(track_of(["202a", "205a", "206a", "204a", "203a"]))
+    >>> settings = Settings((DriverSpec("Ann"), DriverSpec(
+    ...     "Bob", bot=Script.of(["2:1.3R G4 > 3:1.1R G5"], then="planner"))))
+    >>> start = RacePosition(
+    ...     (CarState(0, "2:1.3L", 3, damage=Damage(brake=1)), CarState(1, "2:1.2R", 3)),
+    ...     round=6)
+    >>> result = run_race(stage, settings, seed=3, start=start)
+    >>> first = [t for t in result.log if t.driver == 1][0]
+    >>> first.round, first.start, first.plan
+    (7, '2:1.2R', '2:1.3R G4 > 3:1.1R G5')
+    >>> [d.finished for d in result.drivers]
+    [True, True]
     """
     rng = random.Random(seed)
     rules, track = prepared.ruleset, prepared.track
     reach = reach_of(track)
-    table: Table = new_table(rules, rng)
+    table: Table = (
+        start.table if start is not None and start.table is not None else new_table(rules, rng)
+    )
+    if start is not None and start.mud:
+        table = replace(table, mud=(*table.mud, *start.mud))
     seats = []
     results = []
     for i, d in enumerate(settings.drivers):
-        seat = _Seat(d, make_bot(d.bot, prepared.memo), _PENDING, CarState(car_id=i, space=None))
+        seat = _Seat(d, _make_bot(d, prepared.memo), _PENDING, CarState(car_id=i, space=None))
         seat.sisu_spent = bool(sisu_spent[i]) if i < len(sisu_spent) else False
         if d.car == UNLIMITED:  # rule: DASH-3 (built for the stage before the first turn)
             seat.surfaces = surface_order(stage_profile(track), rng)
         seat.board = _board_for(prepared, seat)
         seat.car = _new_attempt(prepared, seat, i)
         seats.append(seat)
-        result = DriverResult(d.name, d.car_label, d.bot, sisu_spent=seat.sisu_spent)
+        result = DriverResult(d.name, d.car_label, d.bot_label, sisu_spent=seat.sisu_spent)
         result.boards.append(seat.board.unlimited)
         results.append(result)
+    rnd = 0
+    if start is not None:
+        _place(prepared, seats, start)
+        rnd = start.round
     log: list[TurnLog] = []
     finish_order: list[int] = []
-    rnd = 0
     while rnd < settings.max_rounds and not all(s.done for s in seats):
         rnd += 1
         on_stage = [
@@ -386,10 +487,31 @@ def run_race(
             )
             if spot is not None:  # its race is over now, not at the round cap
                 _retire(seat, results[i], spot)
-                log.append(TurnLog(rnd, i, seat.attempt, "(stuck)", "dnf", [_stuck_event(spot)]))
+                log.append(
+                    TurnLog(
+                        rnd,
+                        i,
+                        seat.attempt,
+                        "(stuck)",
+                        "dnf",
+                        [_stuck_event(spot)],
+                        seat.car.space,
+                        seat.car.gear,
+                    )
+                )
                 continue
             table = _turn(
-                prepared, seats, i, rnd, rng, table, results, log, leader=not led, mud=mud
+                prepared,
+                seats,
+                i,
+                rnd,
+                rng,
+                table,
+                results,
+                log,
+                leader=not led,
+                mud=mud,
+                dice=dice,
             )
             led = True
             if observe is not None:
@@ -428,6 +550,60 @@ def run_race(
     return RaceResult(results, rnd, log)
 
 
+def _make_bot(driver: DriverSpec, memo: PlanMemo | None) -> Bot | Scripted:
+    if isinstance(driver.bot, Script):
+        return Scripted(driver.bot, memo)
+    return make_bot(driver.bot, memo)
+
+
+def _place(prepared: Prepared, seats: list[_Seat], start: RacePosition) -> None:
+    """Put the cars of ``start`` on the stage (every check first, naming the driver).
+
+    Raises
+    ------
+    ValueError
+        For more cars than drivers, a space the stage lacks, a finished car, a gear
+        outside 0..6, a negative count, two cars on one space (or on spaces that overlap),
+        or a SISU token face up on a dashboard without one.
+    """
+    track = prepared.track
+    if start.round < 0:
+        raise ValueError(f"round {start.round}: a race starts after round 0 or later")
+    if len(start.cars) > len(seats):
+        raise ValueError(f"the position gives {len(start.cars)} cars for {len(seats)} driver(s)")
+    for tile, _drawer in start.mud:
+        if not any(info.tile == tile for info in track.spaces.values()):
+            raise ValueError(f"mud on tile {tile}: the stage has no tile {tile}")
+    placed: dict[str, str] = {}
+    for i, car in enumerate(start.cars):
+        if car is None:
+            continue
+        name = seats[i].spec.name
+        who = f"driver {i + 1}" + ("" if name == f"driver {i + 1}" else f" ({name})")
+        if car.space is not None:
+            try:
+                check_space(track, car.space)
+            except ValueError as exc:
+                raise ValueError(f"{who}: {exc}") from None
+        if car.finished:
+            raise ValueError(f"{who}: a finished car has no place in a race still to run")
+        if not 0 <= car.gear <= 6:
+            raise ValueError(f"{who}: gear {car.gear}; a car is in gear 0 to 6")
+        counts = (car.second_tokens, car.time_seconds, car.damage.gear, car.damage.brake)
+        if min((*counts, car.damage.coast, car.pending_coast_damage, *car.cards), default=0) < 0:
+            raise ValueError(f"{who}: tokens, damage, time and cards are never negative")
+        if car.sisu_token and not seats[i].board.sisu:
+            raise ValueError(f"{who}: its SISU token is face up, but its dashboard has none")
+        if car.space is not None and car.on_track:
+            near = {car.space} | track.overlaps.get(car.space, frozenset())
+            other = next((placed[s] for s in sorted(near) if s in placed), None)
+            if other is not None:
+                raise ValueError(f"{who} and {other} both stand on {car.space}")
+            placed[car.space] = who
+        seats[i].car = replace(car, car_id=i)
+        seats[i].started = car.space is not None
+
+
 def _retire(seat: _Seat, result: DriverResult, spot: StuckSpot) -> None:
     """A stuck car is out of the race: off the track, it blocks no one (TRAFFIC-4)."""
     seat.done = True
@@ -453,6 +629,7 @@ def _turn(
     *,
     leader: bool,
     mud: dict[int, int],
+    dice: Dice | None,
 ) -> Table:
     seat = seats[i]
     track = prepared.track
@@ -478,8 +655,13 @@ def _turn(
         if j != i and s.car.space and not s.car.finished
     )
     ctx = PlanContext(track, seat.board, prepared.ruleset, car, others, leader=leader, mud=mud)
-    choice = seat.bot.choose(ctx, rng)
-    outcome = resolve(ctx, choice.plan, choice.mode, rng, table=table, policy=choice.policy)
+    try:
+        choice = seat.bot.choose(ctx, rng)
+    except ScriptError as exc:  # the driver and the round, for whoever wrote the script
+        raise ScriptError(f"{seat.spec.name} (driver {i + 1}), round {rnd}: {exc}") from None
+    outcome = resolve(
+        ctx, choice.plan, choice.mode, rng, table=table, policy=choice.policy, dice=dice
+    )
     seat.car = outcome.car
     res = results[i]
     if car.sisu_token and not outcome.car.sisu_token:  # rule: LOC-7 (flipped for good)
@@ -491,7 +673,19 @@ def _turn(
     if outcome.lost_control:
         where = outcome.car.space or ""
         res.losses.append((track.spaces[where].tile if where in track.spaces else 0, where))
-    log.append(TurnLog(rnd, i, seat.attempt, str(choice.plan), choice.mode.value, outcome.events))
+    log.append(
+        TurnLog(
+            rnd,
+            i,
+            seat.attempt,
+            str(choice.plan),
+            choice.mode.value,
+            outcome.events,
+            car.space,
+            car.gear,
+            choice.plan.steps,
+        )
+    )
     return outcome.table
 
 

@@ -4,6 +4,13 @@ What ``simulate --replay`` writes, ``replay`` reads: the seeds ``--seed`` accept
 (:data:`MAX_SEED`) give race seeds a replay file accepts (:data:`MAX_RACE_SEED`), and a
 replay is never written larger than a replay file may be
 (:data:`~trackkit.formats.source.MAX_REPLAY_BYTES`).
+
+Each turn of the log (``trackkit-replay/2``) holds the round, driver and attempt, where
+the car stood and in which gear (``start``, ``gear``), its plan as text (``plan``) and as
+data (``steps``: each step's ``space`` and ``dice``, and for a jump the space the dice were
+placed on, ``placed_on``), the rolling mode and every event. A file of the first version,
+``trackkit-replay/1``, has no ``start``, ``gear`` or ``steps``: it is still replayed, its
+turns checked on the fields it has.
 """
 
 from __future__ import annotations
@@ -19,8 +26,11 @@ from trackkit.formats.source import MAX_REPLAY_BYTES, format_loc, read_json
 from trackkit.models.car import CarFile
 from trackkit.models.stage import Stage
 from trackkit.rules.cars import car_problems
+from trackkit.rules.plans import PlanStep
+from trackkit.rules.resolve import Mode
 from trackkit.rules.track import Track
 from trackkit.sim.race import DriverSpec, RaceResult, Settings, prepare, run_race
+from trackkit.sim.script import Script, ScriptedTurn, ScriptError
 from trackkit.sim.stats import race_seed
 from trackkit.validate import validate
 
@@ -28,13 +38,18 @@ __all__ = [
     "MAX_RACE_SEED",
     "MAX_SEED",
     "REPLAY_FORMAT",
+    "REPLAY_FORMAT_1",
     "ReplayError",
     "check_replay",
     "load_replay",
     "replay_document",
 ]
 
-REPLAY_FORMAT = "trackkit-replay/1"
+REPLAY_FORMAT = "trackkit-replay/2"
+#: Replay files of the first version: their turns lack ``start``, ``gear`` and ``steps``.
+REPLAY_FORMAT_1 = "trackkit-replay/1"
+#: The fields of a turn in a ``trackkit-replay/1`` file (what a check of one compares).
+_FIELDS_1 = ("round", "driver", "attempt", "plan", "mode", "events")
 
 #: ``--seed`` is a whole number from ``-MAX_SEED`` to ``MAX_SEED`` (a signed 64-bit number).
 MAX_SEED = 2**63 - 1
@@ -47,7 +62,20 @@ MAX_RACE_SEED = race_seed(MAX_SEED, MAX_RACES)
 
 def _driver_dict(d: DriverSpec) -> dict[str, Any]:
     car = d.car if isinstance(d.car, str) else d.car.model_dump(mode="json", exclude_none=True)
-    return {"name": d.name, "car": car, "bot": d.bot}  # a car file is kept whole
+    bot: str | dict[str, Any] = d.bot if isinstance(d.bot, str) else _script_dict(d.bot)
+    return {"name": d.name, "car": car, "bot": bot}  # a car file is kept whole
+
+
+def _script_dict(script: Script) -> dict[str, Any]:
+    turns = [{"plan": str(t), "mode": t.mode.value} for t in script.turns]
+    return {"script": turns, "then": script.then}
+
+
+def _step_dict(step: PlanStep) -> dict[str, Any]:
+    out: dict[str, Any] = {"space": step.space, "dice": [d.label for d in step.dice]}
+    if step.placed_on != step.space:  # a jump: the dice lie on the jump, the car lands on
+        out["placed_on"] = step.placed_on
+    return out
 
 
 def _settings_dict(settings: Settings) -> dict[str, Any]:
@@ -66,7 +94,10 @@ def _log(result: RaceResult) -> list[dict[str, Any]]:
             "round": t.round,
             "driver": t.driver,
             "attempt": t.attempt,
+            "start": t.start,
+            "gear": t.gear,
             "plan": t.plan,
+            "steps": [_step_dict(s) for s in t.steps],
             "mode": t.mode,
             "events": [e._asdict() for e in t.events],
         }
@@ -107,15 +138,34 @@ def replay_document(stage: Stage, settings: Settings, seed: int, result: RaceRes
     return text
 
 
+def _bot(bot: str | _ReplayScript) -> str | Script:
+    if isinstance(bot, str):
+        return bot
+    turns = tuple(ScriptedTurn.parse(t.plan, t.mode) for t in bot.script)
+    return Script(turns, bot.then)
+
+
 class ReplayError(TrackkitError, ValueError):
     """A replay file that cannot be replayed at all (exit status 2)."""
+
+
+class _ReplayTurn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    plan: str = Field(max_length=2000, description="The plan, as the turn log writes it.")
+    mode: Mode = Field(description="flat-out or one-by-one.")
+
+
+class _ReplayScript(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    script: list[_ReplayTurn] = Field(max_length=10_000, description="Scripted turns.")
+    then: str | None = Field(description="The bot that drives on after the script.")
 
 
 class _ReplayDriver(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=200, description="Driver name.")
     car: str | CarFile = Field(description="Car id, or the whole car file.")
-    bot: str = Field(description="Bot name.")
+    bot: str | _ReplayScript = Field(description="Bot name, or a scripted driver's script.")
 
 
 class _ReplaySettings(BaseModel):
@@ -129,7 +179,7 @@ class _ReplaySettings(BaseModel):
 
 class _ReplayFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    format: str = Field(description="trackkit-replay/1.")
+    format: str = Field(description="trackkit-replay/2 (or /1).")
     stage: Stage = Field(description="The stage raced.")
     settings: _ReplaySettings = Field(description="How the race was run.")
     seed: int = Field(ge=-MAX_RACE_SEED, le=MAX_RACE_SEED, description="The race's seed.")
@@ -157,9 +207,16 @@ def check_replay(doc: object) -> tuple[bool, str]:
     ReplayError
         If ``doc`` is not a replay document, or its stage cannot be raced.
     """
-    if not isinstance(doc, dict) or doc.get("format") != REPLAY_FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") not in (REPLAY_FORMAT, REPLAY_FORMAT_1):
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
-        raise ReplayError(f"not a replay file (format {got!r}; expected {REPLAY_FORMAT})")
+        if isinstance(got, str) and got.startswith("trackkit-replay/"):
+            raise ReplayError(
+                f"replay format {got[:40]!r} is not one this trackkit reads: it replays "
+                f"{REPLAY_FORMAT} and {REPLAY_FORMAT_1} files"
+            )
+        raise ReplayError(
+            f"not a replay file (format {got!r}; expected {REPLAY_FORMAT} or {REPLAY_FORMAT_1})"
+        )
     try:
         rep = _ReplayFile.model_validate(doc)
     except ValidationError as exc:
@@ -175,8 +232,12 @@ def check_replay(doc: object) -> tuple[bool, str]:
         if problems:
             loc, message = problems[0]
             raise ReplayError(f"broken car of {d.name!r} at {format_loc(loc)}: {message}")
+    try:
+        drivers = tuple(DriverSpec(d.name, d.car, _bot(d.bot)) for d in raw.drivers)
+    except ScriptError as exc:
+        raise ReplayError(f"broken script in the replay file: {exc}") from None
     settings = Settings(
-        tuple(DriverSpec(d.name, d.car, d.bot) for d in raw.drivers),
+        drivers,
         hillclimb=raw.hillclimb,
         attempts=raw.attempts,
         max_rounds=raw.max_rounds,
@@ -185,10 +246,14 @@ def check_replay(doc: object) -> tuple[bool, str]:
     try:
         prepared = prepare(Track.from_graph(report.graph, report.layout))
         result = run_race(prepared, settings, rep.seed)
+    except ScriptError as exc:  # a script that no longer fits the race
+        return False, f"the race replayed differs: {exc}"
     except ValueError as exc:  # an unknown car or bot
         raise ReplayError(str(exc)) from None
     again = _log(result)
     want = rep.log
+    if rep.format == REPLAY_FORMAT_1:  # what the first version recorded of each turn
+        again = [{k: turn[k] for k in _FIELDS_1} for turn in again]
     for k, (a, b) in enumerate(zip(want, again, strict=False)):
         if a != b:
             return False, (

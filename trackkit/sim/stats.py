@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import statistics
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any
 
 from trackkit.models.car import CarFile
@@ -16,7 +19,14 @@ from trackkit.rules.ruleset import Ruleset, load_ruleset
 from trackkit.sim.garage import unlimited_dashboard
 from trackkit.sim.race import Dnf, Prepared, RaceResult, Settings, run_race
 
-__all__ = ["RaceSummary", "race_seed", "run_many", "summarize_races"]
+__all__ = [
+    "RaceSummary",
+    "race_seed",
+    "run_many",
+    "summarize_races",
+    "worker_signals",
+    "worker_task",
+]
 
 
 def race_seed(seed: int, index: int) -> int:
@@ -88,9 +98,42 @@ def _run_chunk(
 
 _WORKER: dict[str, object] = {}
 
+#: Whether this worker process is running a task (see :func:`worker_signals`).
+_BUSY: list[bool] = [False]
+
+
+def worker_signals() -> None:
+    """In a worker process: Ctrl-C stops the task at work, never the wait between tasks.
+
+    Ctrl-C reaches every process of the terminal's group. Inside a task the interrupt
+    the worker inherited ends the task, and the main process, interrupted too, stops the
+    run; between two tasks it would end the worker itself, which multiprocessing reports
+    with a traceback. There it is ignored: the pool ends the worker when the run stops.
+    """
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        if _BUSY[0]:
+            previous(signum, frame)
+
+    signal.signal(signal.SIGINT, interrupt)
+
+
+@contextlib.contextmanager
+def worker_task() -> Iterator[None]:
+    """Mark a worker process at work (Ctrl-C then stops the task: :func:`worker_signals`)."""
+    _BUSY[0] = True
+    try:
+        yield
+    finally:
+        _BUSY[0] = False
+
 
 def _init_worker(prepared: Prepared, settings: Settings) -> None:
     """Each worker process receives the stage once, not with every chunk."""
+    worker_signals()
     _WORKER["prepared"], _WORKER["settings"] = prepared, settings
 
 
@@ -98,7 +141,8 @@ def _run_in_worker(args: tuple[int, list[int], Carry | None]) -> list[RaceSummar
     seed, indices, carry = args
     prepared, settings = _WORKER["prepared"], _WORKER["settings"]
     assert isinstance(prepared, Prepared) and isinstance(settings, Settings)
-    return _run_chunk((prepared, settings, seed, indices, carry))
+    with worker_task():
+        return _run_chunk((prepared, settings, seed, indices, carry))
 
 
 def run_many(
@@ -201,7 +245,7 @@ def summarize_races(
         entry: dict[str, Any] = {
             "name": d.name,
             "car": d.car_label,
-            "bot": d.bot,
+            "bot": d.bot_label,
             "finish_rate": round(sum(r.finished[i] for r in races) / n, 4) if n else 0.0,
             "time": _dist([float(t) for t in times if t is not None]),
             # did not finish, by reason: stuck for good, or still racing at the round cap
@@ -233,7 +277,7 @@ def summarize_races(
             "races": n,
             "seed": seed,
             "cars": [d.car_label for d in drivers],
-            "bots": [d.bot for d in drivers],
+            "bots": [d.bot_label for d in drivers],
             "hillclimb": settings.hillclimb,
             "max_rounds": settings.max_rounds,
         },

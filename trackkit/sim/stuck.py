@@ -122,8 +122,9 @@ class Reach:
         self._alive: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
         self._dead: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
         self._traps: dict[Hashable, Callable[[str, int], bool]] = {}
-        self._boards: dict[int, tuple[Dashboard, Hashable, bool]] = {}
-        self._plain: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
+        self._boards: dict[int, tuple[Dashboard, Hashable]] = {}
+        self._plain: dict[tuple[tuple[int, int], ...], dict[str, frozenset[str]]] = {}
+        self._climbs: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
         self._rulesets: dict[int, Ruleset] = {}
         self._base = self.alive({})
         self.open = not self.dead({})
@@ -185,8 +186,7 @@ class Reach:
         if seen is None or seen[0] is not board:
             if len(self._boards) >= 64:
                 self._boards.clear()
-            every_gear = all({1, 2, 3, 4, 5, 6} <= set(c.gears) for c in board.columns.values())
-            seen = self._boards[id(board)] = (board, dashboard_key(board), every_gear)
+            seen = self._boards[id(board)] = (board, dashboard_key(board))
         mud = tuple(sorted((t, n) for t, n in ctx.mud.items() if n)) if ctx.mud else ()
         self._rulesets.setdefault(id(ctx.ruleset), ctx.ruleset)  # kept: its id stays its own
         key = (seen[1], id(ctx.ruleset), ctx.car.damage, mud)
@@ -194,43 +194,63 @@ class Reach:
         if hit is None:
             if len(self._traps) >= 1024:
                 self._traps.clear()
-            hit = self._traps[key] = self._trap_test(ctx, mud, every_gear=seen[2])
+            hit = self._traps[key] = self._trap_test(ctx, mud)
         return hit
 
     def _trap_test(
-        self, ctx: PlanContext, mud: tuple[tuple[int, int], ...], *, every_gear: bool
+        self, ctx: PlanContext, mud: tuple[tuple[int, int], ...]
     ) -> Callable[[str, int], bool]:
         known: dict[tuple[str, int], bool] = {}
         dead = self.dead(dict(mud))
         car = ctx.car
-        # MOVE-2, DAMAGE-3: with every gear value and a gear die left, a plain step always
-        # has a die (one gear up, or down from 6): no need to ask the rules engine
-        plain = self.plain(dict(mud)) if every_gear and car.damage.gear < 6 else frozenset()
+        board = ctx.dashboard
+        # MOVE-2, DAMAGE-3: a plain step on (see plain()) with a gear die one above or one
+        # below the gear, on a surface whose column has that die and a gear die left to
+        # use, is a legal move: no need to ask the rules engine
+        plain_to = self.plain_surfaces(dict(mud))
+        # CLIMB-5: a step over a climb line into an open space always has a plan, a die or
+        # else the free move
+        climbs = self.climbs_out(dict(mud))
+        moves: dict[str, frozenset[int]] = {}
+        for surface in {s for found in plain_to.values() for s in found}:
+            col = board.column(surface)
+            has = set(col.gears) if len(col.gears) > car.damage.gear else set()
+            moves[surface] = frozenset(
+                g for g in range(7) if (g < 6 and g + 1 in has) or (g > 1 and g - 1 in has)
+            )
 
         def trapped(space: str, gear: int) -> bool:
-            if space in dead:
-                return True
-            if space in plain:
-                return False
             hit = known.get((space, gear))
             if hit is None:
-                state = replace(car, space=space, gear=gear, on_track=True, finished=False)
-                alone = PlanContext(
-                    self.track, ctx.dashboard, ctx.ruleset, state, (), True, dict(mud)
-                )
-                hit = known[(space, gear)] = next(legal_plans(alone, max_steps=1), None) is None
+                if space in dead:
+                    hit = True
+                elif space in climbs or any(
+                    gear in moves[surface] for surface in plain_to.get(space, ())
+                ):
+                    hit = False
+                else:
+                    state = replace(car, space=space, gear=gear, on_track=True, finished=False)
+                    alone = PlanContext(
+                        self.track, ctx.dashboard, ctx.ruleset, state, (), True, dict(mud)
+                    )
+                    hit = next(legal_plans(alone, max_steps=1), None) is None
+                known[(space, gear)] = hit
             return hit
 
         return trapped
 
     def plain(self, mud: Mapping[int, int]) -> frozenset[str]:
-        """Spaces with a plain step on, which any gear has a die for (see :meth:`traps`).
+        """Spaces with a plain step on, which a gear die one up or down makes (:meth:`traps`).
 
         A plain step crosses no climb line and goes into a space that is no ford or
         shortcut (lane, full width, slide, or a corner that is not closed: entering it too
         fast is a legal plan, which loses control); a jump space counts if it has open
         landings one and two spaces on (JUMP-1: whatever the die, it lands).
         """
+        return frozenset(self.plain_surfaces(mud))
+
+    def plain_surfaces(self, mud: Mapping[int, int]) -> dict[str, frozenset[str]]:
+        """Per space with a plain step on (:meth:`plain`), the surfaces of those steps."""
         key = self._key(mud)
         hit = self._plain.get(key)
         if hit is None:
@@ -242,17 +262,36 @@ class Reach:
                 two = [b for a, _c in successors[jump] for b, _c2 in successors[a]]
                 return bool(one) and any(b not in closed for b in two)
 
-            hit = self._plain[key] = frozenset(
-                node
-                for node, succs in successors.items()
-                if any(
-                    climb is None
+            found: dict[str, frozenset[str]] = {}
+            for node, succs in successors.items():
+                surfaces = frozenset(
+                    spaces[t].surface
+                    for t, climb in succs
+                    if climb is None
                     and spaces[t].kind in ("lane", "full", "slide", "corner", "chicane")
                     and not spaces[t].ford
                     and t not in closed
                     and (not spaces[t].jump or lands(t))
-                    for t, climb in succs
                 )
+                if surfaces:
+                    found[node] = surfaces
+            hit = self._plain[key] = found
+        return hit
+
+    def climbs_out(self, mud: Mapping[int, int]) -> frozenset[str]:
+        """Spaces with a step over a climb line into a space that is not closed (CLIMB-5).
+
+        Such a step is always a legal move alone on the track: with the die the slope
+        takes, or else as The Climb's free move.
+        """
+        key = self._key(mud)
+        hit = self._climbs.get(key)
+        if hit is None:
+            closed = self.closed(dict(key))
+            hit = self._climbs[key] = frozenset(
+                node
+                for node, succs in self.track.successors.items()
+                if any(climb is not None and t not in closed for t, climb in succs)
             )
         return hit
 

@@ -1,0 +1,108 @@
+"""Who plays first in a round (TURN-2).
+
+Examples
+--------
+>>> from trackkit.rules.positions import track_of
+>>> from trackkit.rules.ruleset import load_ruleset
+>>> from trackkit.rules.state import CarState
+>>> track = track_of(["202a", {"tile": "217b", "turn": "left"}, "203a"])
+>>> cars = [CarState(0, "2:1.1L", 3), CarState(1, "2:1.1R", 4), CarState(2, "1:1.3L", 6)]
+>>> [c.car_id for c in play_order(cars, track, load_ruleset("dirt"))]
+[1, 0, 2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from trackkit.rules.ruleset import Ruleset
+from trackkit.rules.state import CarState
+from trackkit.rules.track import Track
+
+__all__ = ["inner_lanes", "play_order"]
+
+
+def play_order(cars: Sequence[CarState], track: Track, ruleset: Ruleset) -> list[CarState]:
+    """The cars in the order they play this round (TURN-2).
+
+    DIRT: the car furthest ahead first (the front edge of its space, BOARD-5); level on
+    that, the higher gear; still level, the car on the inner lane of its corner or of the
+    next one (:func:`inner_lanes`). GT (a ruleset whose id is ``gt``): the higher gear
+    first, then the one further ahead, then the inner lane. Cars level on all three keep
+    the order they are given in (TURN-2 DEFAULT: player order). Cars not on the stage yet
+    (``space`` None) play after the others, in the order given (TURN-1).
+
+    Parameters
+    ----------
+    cars : sequence of CarState
+        The cars that play this round (finished cars have no turn: leave them out).
+    track : Track
+        The stage.
+    ruleset : Ruleset
+        The rules; its id picks the DIRT or the GT order.
+
+    Returns
+    -------
+    list of CarState
+        The same cars, first to play first.
+
+    Raises
+    ------
+    ValueError
+        If a car stands on a space the stage does not have.
+    """
+    spaces = track.spaces
+    inner = inner_lanes(track)
+    speed_first = ruleset.id == "gt"  # rule: TURN-2 (GT: speed, then distance)
+    on: list[tuple[tuple[float, float, int, int], CarState]] = []
+    off: list[CarState] = []
+    for i, car in enumerate(cars):
+        if car.space is None:
+            off.append(car)
+            continue
+        info = spaces.get(car.space)
+        if info is None:
+            raise ValueError(f"car {car.car_id} is on {car.space!r}, a space the stage lacks")
+        lane = 0 if car.space in inner else 1
+        # rule: TURN-2 (distance, speed, inner lane; then the order given: DEFAULT)
+        key = (
+            (-car.gear, -info.progress, lane, i)
+            if speed_first
+            else (-info.progress, -car.gear, lane, i)
+        )
+        on.append((key, car))
+    on.sort(key=lambda kc: kc[0])
+    return [car for _key, car in on] + off
+
+
+_INNER: dict[int, tuple[Track, frozenset[str]]] = {}
+
+
+def inner_lanes(track: Track) -> frozenset[str]:
+    """Spaces whose lane is the inner lane of the current or next corner (TURN-2).
+
+    A corner's inner-lane spaces, and the lane spaces before it on the same side of the
+    road (worked out once per track).
+    """
+    hit = _INNER.get(id(track))
+    if hit is not None and hit[0] is track:
+        return hit[1]
+    side_of_next: dict[str, tuple[int, ...] | None] = {}
+    for node in sorted(track.spaces, key=lambda n: -track.spaces[n].progress):
+        info = track.spaces[node]
+        if info.corner_lane == "inner":
+            side_of_next[node] = info.lanes
+            continue
+        nxt = [side_of_next.get(s) for s, _ in track.successors[node]]
+        known = [x for x in nxt if x]
+        side_of_next[node] = known[0] if known else None
+    inner = frozenset(
+        n
+        for n, info in track.spaces.items()
+        if info.corner_lane == "inner"
+        or (len(info.lanes) == 1 and side_of_next.get(n) == info.lanes)
+    )
+    if len(_INNER) >= 16:
+        _INNER.clear()
+    _INNER[id(track)] = (track, inner)
+    return inner
