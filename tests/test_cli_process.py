@@ -116,3 +116,28 @@ def test_ctrl_c_while_drawing_says_interrupted_and_keeps_the_old_file(
     assert err.strip() == "trackkit: interrupted"
     assert out.read_text(encoding="utf-8") == "old map"
     assert [p.name for p in tmp_path.iterdir()] == [out.name]  # no temporary file left
+
+
+def test_simulate_will_not_write_its_replay_over_the_stage_file(tmp_path: Path) -> None:
+    stage = tmp_path / "stage.yaml"
+    stage.write_bytes((REPO / "examples" / "col-de-turini.yaml").read_bytes())
+    before = stage.read_bytes()
+    done = subprocess.run(
+        [*TRACKKIT, "simulate", str(stage), "--races", "1", "--replay", str(stage)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "is the stage file" in done.stderr
+    assert stage.read_bytes() == before
+
+
+def test_simulate_names_the_lines_of_the_findings_it_refuses(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*TRACKKIT, "simulate", str(REPO / "examples" / "broken-stage.yaml"), "--races", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert "error S101 at tile 3 (999x), tiles[2], line 10" in done.stderr

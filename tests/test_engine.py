@@ -453,6 +453,7 @@ def test_replay_files_hold_each_turns_start_and_plan_as_data_and_check_them():
     step["dice"] = ["G6"]
     ok, message = check_replay(tampered)
     assert not ok and "turn 4" in message
+    assert "differs in its steps" in message  # the field that differs, not only the plan
     moved = json.loads(json.dumps(doc))
     moved["log"][5]["start"] = "1:1.1L" if moved["log"][5]["start"] != "1:1.1L" else "1:1.2L"
     assert not check_replay(moved)[0]
@@ -532,3 +533,14 @@ def test_a_scripted_driver_of_an_unlimited_car_gets_its_then_bots_board():
     mine, theirs = (d.boards[0] for d in result.drivers)
     assert mine is not None and mine == theirs
     assert result.drivers[0].bot == "scripted" and len(result.drivers[0].times) == 3
+
+
+def test_replay_files_with_values_of_the_wrong_type_are_refused():
+    from trackkit.sim.replay import ReplayError
+
+    doc = _replay_doc(Settings.default(2))
+    for where, value in (("seed", True), ("hillclimb", "yes"), ("attempts", "3")):
+        bad = json.loads(json.dumps(doc))
+        (bad["settings"] if where != "seed" else bad)[where] = value
+        with pytest.raises(ReplayError):
+            check_replay(bad)

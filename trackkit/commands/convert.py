@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -47,14 +46,14 @@ def convert(
     """
     from trackkit.convert import dump_stage
     from trackkit.formats import format_for_path, load_source
-    from trackkit.formats.files import check_output, write_text_atomic
+    from trackkit.formats.files import check_output, same_file, write_text_atomic
     from trackkit.roundtrip import conversion_losses
     from trackkit.validate import validate
     from trackkit.validate.text import report_text
 
     try:
         fmt = format_for_path(output)
-        if not force and _same_file(source, output):
+        if not force and same_file(source, output):
             raise InputError(
                 str(output),
                 "cannot write over the stage file being converted: it would lose its "
@@ -89,11 +88,3 @@ def convert(
             err=True,
         )
     typer.echo(f"wrote {output} ({fmt})")
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether two names are one file (the same path, a link, a hard link)."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False

@@ -19,6 +19,7 @@ from trackkit.commands.common import (
     kind_of,
 )
 from trackkit.errors import InputError, TrackkitError
+from trackkit.words import plural
 
 if TYPE_CHECKING:
     from trackkit.models.car import CarFile
@@ -80,7 +81,7 @@ def simulate(
     ("files", as 'trackkit validate --format json' lists them). A run of 20 races or more
     shows a progress bar on stderr when stderr is a terminal; Ctrl-C stops it (exit 130).
     """
-    from trackkit.formats import load_stage, write_text_atomic
+    from trackkit.formats import load_source, write_text_atomic
     from trackkit.sim.bots import BOTS
     from trackkit.sim.simulate import SimulationError, simulate_files
 
@@ -101,10 +102,18 @@ def simulate(
         raise failed(exc.message, file=exc.file) from None
     try:
         if replay is not None:
-            from trackkit.formats.files import check_output
+            from trackkit.formats.files import check_output, same_file
 
             check_output(replay, force=force)  # before the races, not after them
-        stages = [load_stage(f) for f in files]
+            for f in files:
+                if not force and same_file(f, replay):
+                    raise InputError(
+                        str(replay),
+                        f"is the stage file {f} itself: the replay would replace it (give "
+                        "another --replay name, or --force)",
+                    )
+        sources = [load_source(f) for f in files]  # the findings get their lines
+        stages = [s.stage for s in sources]
     except InputError as exc:
         raise failed(exc.message, file=exc.file) from None
     from trackkit.rules.cars import CarMismatch
@@ -125,6 +134,7 @@ def simulate(
                 jobs=jobs,
                 progress=bar.update,
                 want_replay=replay is not None,
+                sources=sources,
                 max_rounds=max_rounds,
                 kind=kind_of(kind),
                 note=lambda text: typer.echo(f"trackkit: note: {text}", err=True),
@@ -196,7 +206,7 @@ def text_report(doc: dict[str, Any]) -> str:
     drivers = doc["time"]["drivers"]
     width = max([6, *(min(len(d["car"]), 24) for d in drivers)])
     lines = [
-        f"{s['races']} race(s), {s['players']} driver(s), seed {s['seed']}"
+        f"{plural(s['races'], 'race')}, {plural(s['players'], 'driver')}, seed {s['seed']}"
         + (" (hillclimb: best of the attempts)" if s.get("hillclimb") else ""),
         f"finish rate {doc['finish_rate']:.0%}, losses of control per race "
         f"{doc['loss_of_control']['per_race']:.2f}, blocked turns "

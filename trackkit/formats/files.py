@@ -343,6 +343,15 @@ def _reason(exc: OSError) -> str:
     return (exc.strerror or type(exc).__name__).lower()
 
 
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two names are one file (the same path, a link, a hard link); False when
+    either does not exist."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def write_bytes_atomic(
     path: str | Path, data: bytes, *, force: bool = False, named: bool = True
 ) -> None:

@@ -15,6 +15,7 @@ from trackkit.sim.par import par_time
 from trackkit.sim.race import Settings, prepare
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.validate import Report
+from trackkit.words import plural
 
 __all__ = ["PAR_TIME_NOTE", "findings_from", "playability"]
 
@@ -104,7 +105,7 @@ def findings_from(
         out.append(
             finding(
                 "P605",
-                f"{spot['count']} car(s) in {races} races got stuck "
+                f"{plural(spot['count'], 'car')} in {races} races got stuck "
                 f"{'at the start' if space is None else 'on ' + space}: {spot['cause']}",
                 loc,
             )

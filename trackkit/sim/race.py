@@ -52,6 +52,7 @@ from trackkit.sim.garage import (
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.script import Script, Scripted, ScriptError
 from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
+from trackkit.words import plural
 
 __all__ = [
     "UNLIMITED",
@@ -570,7 +571,9 @@ def _place(prepared: Prepared, seats: list[_Seat], start: RacePosition) -> None:
     if start.round < 0:
         raise ValueError(f"round {start.round}: a race starts after round 0 or later")
     if len(start.cars) > len(seats):
-        raise ValueError(f"the position gives {len(start.cars)} cars for {len(seats)} driver(s)")
+        raise ValueError(
+            f"the position gives {len(start.cars)} cars for {plural(len(seats), 'driver')}"
+        )
     for tile, _drawer in start.mud:
         if not any(info.tile == tile for info in track.spaces.values()):
             raise ValueError(f"mud on tile {tile}: the stage has no tile {tile}")

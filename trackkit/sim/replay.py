@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from trackkit.errors import TrackkitError
 from trackkit.formats.source import MAX_REPLAY_BYTES, format_loc, read_json
@@ -171,10 +171,10 @@ class _ReplayDriver(BaseModel):
 class _ReplaySettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
     drivers: list[_ReplayDriver] = Field(min_length=1, max_length=6, description="Drivers.")
-    hillclimb: bool = Field(description="Three attempts each.")
-    attempts: int = Field(ge=1, le=10, description="Attempts per driver.")
-    max_rounds: int = Field(ge=1, le=10_000, description="Turn cap.")
-    short_game: bool = Field(description="HILLCLIMB-4 short-game rule.")
+    hillclimb: StrictBool = Field(description="Three attempts each.")
+    attempts: StrictInt = Field(ge=1, le=10, description="Attempts per driver.")
+    max_rounds: StrictInt = Field(ge=1, le=10_000, description="Turn cap.")
+    short_game: StrictBool = Field(description="HILLCLIMB-4 short-game rule.")
 
 
 class _ReplayFile(BaseModel):
@@ -182,9 +182,14 @@ class _ReplayFile(BaseModel):
     format: str = Field(description="trackkit-replay/2 (or /1).")
     stage: Stage = Field(description="The stage raced.")
     settings: _ReplaySettings = Field(description="How the race was run.")
-    seed: int = Field(ge=-MAX_RACE_SEED, le=MAX_RACE_SEED, description="The race's seed.")
-    times: list[int | None] = Field(description="Each driver's best time.")
+    seed: StrictInt = Field(ge=-MAX_RACE_SEED, le=MAX_RACE_SEED, description="The race's seed.")
+    times: list[StrictInt | None] = Field(description="Each driver's best time.")
     log: list[dict[str, Any]] = Field(description="Every turn and its events.")
+
+
+def _short(value: object, limit: int = 160) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def load_replay(path: str | Path) -> Any:
@@ -256,9 +261,11 @@ def check_replay(doc: object) -> tuple[bool, str]:
         again = [{k: turn[k] for k in _FIELDS_1} for turn in again]
     for k, (a, b) in enumerate(zip(want, again, strict=False)):
         if a != b:
+            # name the first field that differs (the plan may be the same, the events not)
+            key = next((f for f in (*b, *a) if a.get(f) != b.get(f)), "plan")
             return False, (
-                f"turn {k + 1} (round {a.get('round')}, driver {b['driver'] + 1}) differs: "
-                f"recorded {a.get('plan')!r}, replayed {b['plan']!r}"
+                f"turn {k + 1} (round {a.get('round')}, driver {b['driver'] + 1}) differs in "
+                f"its {key}: recorded {_short(a.get(key))}, replayed {_short(b.get(key))}"
             )
     if len(want) != len(again):
         return False, f"recorded {len(want)} turns, replayed {len(again)}"

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from trackkit.errors import TrackkitError
+from trackkit.formats.source import StageSource
 from trackkit.models.car import CarFile
 from trackkit.models.findings import Severity
 from trackkit.models.stage import Kind, Stage
@@ -47,6 +48,7 @@ def simulate_files(
     max_rounds: int = MAX_ROUNDS,
     kind: Kind | None = None,
     note: Callable[[str], None] | None = None,
+    sources: Sequence[StageSource | None] | None = None,
 ) -> tuple[dict[str, Any], str | None]:
     """Race every stage ``races`` times; several stages make a rally (times add up).
 
@@ -54,8 +56,9 @@ def simulate_files(
     Unlimited dashboards) or car files; None: Unlimited dashboards on a hillclimb, the
     DIRT car on a rally (DASH-3). ``kind`` overrides each stage's own event kind (see
     ``validate``); ``note`` is told, in words, how a stage's kind was inferred when its
-    file gives none. In a rally a driver's SISU token, once flipped, stays flipped on the
-    later stages (``sisu_once_per: rally``, LOC-7).
+    file gives none; ``sources`` (the files as read, :func:`trackkit.formats.load_source`)
+    give the findings their lines. In a rally a driver's SISU token, once flipped, stays
+    flipped on the later stages (``sisu_once_per: rally``, LOC-7).
 
     Raises
     ------
@@ -69,7 +72,8 @@ def simulate_files(
     replay_text = None
     settings = None
     reports = [
-        validate(stage, kind=kind, file=name) for stage, name in zip(stages, names, strict=True)
+        validate(stage, kind=kind, file=name, source=source)
+        for stage, name, source in zip(stages, names, sources or [None] * len(stages), strict=True)
     ]
     for report in reports:
         for f in report.findings:

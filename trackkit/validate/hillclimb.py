@@ -8,6 +8,7 @@ from trackkit.assemble import Layout
 from trackkit.catalogue import finding
 from trackkit.models.findings import Finding, Location
 from trackkit.models.stage import Kind, TokenKind
+from trackkit.words import plural
 
 __all__ = ["check_hillclimb", "climb_tiles", "stage_kind"]
 
@@ -70,7 +71,7 @@ def check_hillclimb(layout: Layout, graph: nx.DiGraph, kind: Kind) -> list[Findi
     climbs = climb_tiles(graph)
     if kind is not Kind.HILLCLIMB:
         if climbs:
-            return [finding("H403", f"{len(climbs)} tile(s) have climb lines", Location())]
+            return [finding("H403", f"{plural(len(climbs), 'tile')} have climb lines", Location())]
         return []
     if not climbs:
         return [

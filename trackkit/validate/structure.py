@@ -24,6 +24,7 @@ from trackkit.graph import has_path_to_finish
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Location
 from trackkit.models.tile import FaceKind
+from trackkit.words import plural
 
 __all__ = ["check_series", "check_structure"]
 
@@ -202,7 +203,7 @@ def check_series(layout: Layout) -> list[Finding]:
     else:
         code = "S121"
         text = (
-            f"'ruleset: {layout.series}' drives {len(other)} {them} tile(s) by the "
+            f"'ruleset: {layout.series}' drives {plural(len(other), them + ' tile')} by the "
             f"{_SERIES[layout.series]} rules: {', '.join(names)}"
         )
     return [finding(code, text, other[0].location())]
@@ -306,7 +307,7 @@ def _not_driven(tiles: list[PlacedTile]) -> Finding:
     note = f" (the {' and '.join(lines)} among them)" if lines else ""
     return finding(
         "S118",
-        f"{len(tiles)} tile(s) lie on the map but the road does not run through them"
+        f"{plural(len(tiles), 'tile')} lie on the map but the road does not run through them"
         f"{note}: {', '.join(names)}",
         tiles[0].location(),
     )
