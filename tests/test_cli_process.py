@@ -141,3 +141,25 @@ def test_simulate_names_the_lines_of_the_findings_it_refuses(tmp_path: Path) -> 
     )
     assert done.returncode == 1
     assert "error S101 at tile 3 (999x), tiles[2], line 10" in done.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+@pytest.mark.parametrize("delay", [0.15, 0.3])
+def test_ctrl_c_while_the_command_line_loads_says_interrupted(delay: float) -> None:
+    # loading typer, pydantic, networkx... takes a good part of a second: a Ctrl-C then
+    # used to be a KeyboardInterrupt traceback from inside an import
+    proc = subprocess.Popen(
+        [*TRACKKIT, "validate", EXAMPLE],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    time.sleep(delay)
+    if proc.poll() is not None:
+        pytest.skip("the command finished before the Ctrl-C")
+    os.killpg(proc.pid, signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip() == "trackkit: interrupted"

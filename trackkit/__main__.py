@@ -1,5 +1,5 @@
 """``python -m trackkit``."""
 
-from trackkit.cli import main
+from trackkit.entry import main
 
 main()
