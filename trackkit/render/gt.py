@@ -185,7 +185,11 @@ def piece_art(
         rotation=tile.rotation,
         centre=centre,
         tokens=tile.tokens,
-        classes=["gt", *classes, f"surface-{face.surface.value}", f"danger-{face.danger.value}"],
+        classes=list(
+            dict.fromkeys(
+                ["gt", *classes, f"surface-{face.surface.value}", f"danger-{face.danger.value}"]
+            )
+        ),
         label=label,
         limits=limits,
         node_prefix=f"{tile.index}:" if tile.index is not None else None,

@@ -465,9 +465,9 @@ def _gt_summary_lines(summary: dict[str, Any], report: Report | None) -> list[st
     if summary.get("laps"):
         parts.append(plural(int(summary["laps"]), "lap"))
     if summary.get("length_mm"):
-        parts.append(f"{summary['length_mm'] / 1000:.2f} m of road")
+        parts.append(f"{summary['length_mm'] / 1000:.2f} m")
     if summary.get("length_spaces") is not None:
-        parts.append(f"{summary['length_spaces']} moves start to finish")
+        parts.append(f"{summary['length_spaces']} moves")
     lines = [" · ".join(parts)]
     lanes = summary.get("lanes") or {}
     lane_text = ", ".join(f"{k} on {plural(v, 'tile')}" for k, v in lanes.items()) or "none"
@@ -478,8 +478,7 @@ def _gt_summary_lines(summary: dict[str, Any], report: Report | None) -> list[st
     limits = ", ".join(str(c.get("limits")) for c in corners)
     lines.append(f"Corners: {len(corners)}" + (f", limits {limits}" if limits else ""))
     sharp = summary.get("sharp_corners") or []
-    marks = sum(len(s.get("marks") or {}) for s in sharp)
-    feats = [f"sharp corners: {plural(len(sharp), 'dotted line')} ({marks} marks)"]
+    feats = [f"sharp corners: {plural(len(sharp), 'dotted line')}"]
     if summary.get("grid_slots"):
         feats.append(f"grid of {summary['grid_slots']}")
     if summary.get("pit"):
