@@ -127,6 +127,15 @@ def test_every_graph_node_is_drawn_once_with_its_id(drawn: Any) -> None:
         assert el.tag == f"{NS}path"
 
 
+def test_ids_are_unique_and_every_feature_has_one(drawn: Any) -> None:
+    root = ET.fromstring(drawn.svg)
+    ids = [el.get("id") for el in root.iter() if el.get("id")]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", i or "") for i in ids)
+    feats = [el for el in the_map(drawn.svg).iter() if "feature" in classes(el)]
+    assert feats and all(el.get("id") for el in feats)
+
+
 def test_every_space_of_every_piece_is_drawn(drawn: Any) -> None:
     """The roads a track does not drive are printed on the piece too (dimmed)."""
     gt_tiles = [g for g in the_map(drawn.svg) if {"tile", "gt"} <= classes(g)]
