@@ -461,3 +461,57 @@ def test_tile_sheets_draw_every_gt_face_of_every_box(box: str) -> None:
         dotted = sum(len(line.dotted) for r in face.layout.roads for line in r.lines.values())
         assert len(features(marks, "dotted")) == dotted, face.id
         assert len(features(marks, "pit")) == (face.layout.pit is not None)
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+
+def test_render_print_and_sheet_commands_draw_gt_tracks(tmp_path: Any) -> None:
+    import io
+
+    from PIL import Image
+    from typer.testing import CliRunner
+
+    from trackkit.cli import app
+    from trackkit.render.pages import print_pages
+    from trackkit.validate import validate
+
+    runner = CliRunner()
+    eight = EXAMPLES / "gt-figure-eight.rekee.json"
+    for suffix in ("svg", "png", "pdf"):
+        out = tmp_path / f"eight.{suffix}"
+        result = runner.invoke(app, ["render", str(eight), "-o", str(out), "--px", "900"])
+        assert result.exit_code == 0, result.output
+    svg = (tmp_path / "eight.svg").read_text("utf-8")
+    assert svg.count("data-node=") == validate(load_stage(eight)).graph.number_of_nodes()
+    image = Image.open(io.BytesIO((tmp_path / "eight.png").read_bytes())).convert("RGB")
+    assert max(image.size) == 900 and len(image.getcolors(1 << 20) or []) > 50
+    assert (tmp_path / "eight.pdf").read_bytes().startswith(b"%PDF-")
+
+    core = EXAMPLES / "gt-core-circuit.yaml"
+    out = tmp_path / "core.svg"
+    result = runner.invoke(app, ["print", str(core), "-o", str(out), "--paper", "a4"])
+    assert result.exit_code == 0, result.output
+    report = validate(load_stage(core))
+    pages = len(print_pages(report, report.layout).plan.printed)
+    assert len(list(tmp_path.glob("core-page-*.svg"))) == pages
+    overview = out.read_text("utf-8")
+    assert "gt-core: 19 pieces" in overview  # the pull list, by GT box
+
+    sheet = tmp_path / "tour.svg"
+    result = runner.invoke(app, ["tiles", "sheet", "-o", str(sheet), "--box", "gt-world-tour"])
+    assert result.exit_code == 0, result.output
+    root = ET.parse(sheet).getroot()
+    tiles = [g for g in root.iter(f"{NS}g") if {"tile", "gt"} <= classes(g)]
+    assert len(tiles) == len(LIB.in_box("gt-world-tour"))
+
+
+def test_a_heat_map_tints_the_spaces_of_gt_pieces_by_node() -> None:
+    from trackkit.render.svg import map_svg
+    from trackkit.validate import validate
+
+    report = validate(load_stage(EXAMPLES / "gt-figure-eight.rekee.json"))
+    nodes = [n for n in report.graph.nodes if n.startswith("9:")][:3]  # the crossing, again
+    drawn = map_svg(report, heat={nodes[0]: 4, nodes[1]: 2, nodes[2]: 1})
+    hot = {el.get("data-node") for el in the_map(drawn.svg).iter() if "heat" in classes(el)}
+    assert hot == set(nodes)

@@ -83,6 +83,7 @@ __all__ = [
     "gt_free_corners",
     "gt_mark_spots",
     "join_skew_spaces",
+    "label_spot",
     "node_owner",
     "piece_art",
     "piece_outline",
@@ -345,6 +346,66 @@ def gt_free_corners(face: TileFace, size: float) -> list[Point]:
     return sorted(corners, key=lambda c: -clearance(c))
 
 
+def _keep_out(face: TileFace, size: float) -> Any:
+    """What a GT tile's label keeps clear of (local frame): its roads, or its pit board."""
+    from shapely.geometry import Polygon
+
+    assert face.layout is not None
+    if face.layout.pit is not None:
+        lo, hi = _PIT_SPAN_PX
+        xs = [s.px[0] for s in face.layout.pit.spots if s.px is not None]
+        if xs:
+            corners = [
+                (min(xs) - _PIT_HALF_PX, lo),
+                (max(xs) + _PIT_HALF_PX, lo),
+                (max(xs) + _PIT_HALF_PX, hi),
+                (min(xs) - _PIT_HALF_PX, hi),
+            ]
+            return Polygon([picture_point(p, size) for p in corners])
+    return piece_outline(face, size)
+
+
+def label_spot(
+    face: TileFace, text: str, font: float, *, size: float, turn: float, below: float = 0.0
+) -> Point:
+    """Where a GT tile's label goes (local frame): near a hex corner or edge, the place
+    whose text box (upright on the page, ``below`` a smaller line) keeps clearest of the
+    tile's roads, and stays on the tile."""
+    from shapely.geometry import Polygon
+    from shapely.ops import polylabel
+
+    road = _keep_out(face, size)
+    hexagon = Polygon(local_hexagon(size))
+    places = [_off((0.0, 0.0), c, LABEL_AT) for c in gt_free_corners(face, size)]
+    places += [_off((0.0, 0.0), m, 0.82) for m in _edge_middles(size)]
+    # and the middle of the widest stretches of the tile off the road (a hairpin's island)
+    free = hexagon.buffer(-0.03 * size).difference(road.buffer(0.01 * size))
+    parts = sorted(getattr(free, "geoms", [free]), key=lambda g: -g.area)[:3]
+    places += [(c.x, c.y) for c in (polylabel(g, 0.5) for g in parts if not g.is_empty)]
+    w, h = 0.66 * font * len(text) / 2 + 0.01 * size, 0.6 * font + 0.01 * size
+    down = 0.06 * size + 0.5 * below if below else 0.0
+    best: tuple[Any, ...] | None = None
+    spot = places[0]
+    for rank, at in enumerate(places):
+        box = [(-w, -h), (w, -h), (w, h + down), (-w, h + down)]  # page axes
+        poly = Polygon([_off(at, _turned(p, -turn), 1.0) for p in box])
+        over = poly.intersection(road).area
+        out = poly.difference(hexagon).area
+        clear = min(poly.distance(road), 0.05 * size)
+        score = (out > 0.05 * poly.area, round(over / (0.01 * poly.area)), -clear, rank)
+        if best is None or score < best:
+            best, spot = score, at
+    return spot
+
+
+def _edge_middles(size: float) -> list[Point]:
+    """Midpoints of a tile's six edges (local frame), edge 0 first."""
+    a = size / 2.0
+    return [
+        (a * math.cos(math.radians(60 * k)), a * math.sin(math.radians(60 * k))) for k in range(6)
+    ]
+
+
 def gt_mark_spots(face: TileFace, tokens: Sequence[Any], size: float) -> list[tuple[Point, float]]:
     """Where the tokens of a GT tile are drawn (local frame) and how large: those with a
     place (``at``) where they lie, the others in a row at a free corner."""
@@ -413,13 +474,13 @@ def draw_gt_tile(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> tuple[G
         _draw_pit(dwg, feats, art, size, turn)
     corners = gt_free_corners(face, size)
     if art.label:
-        at = _off((0.0, 0.0), corners[0], LABEL_AT)
         fs = fit_size(art.label, 0.5 * size, 0.055 * size)
+        sub = fit_size(art.sublabel, 0.5 * size, 0.04 * size) if art.sublabel else 0.0
+        at = label_spot(face, art.label, fs, size=size, turn=turn, below=sub)
         marks.add(upright_text(dwg, art.label, at, size=fs, turn=turn, cls="tile-label"))
         if art.sublabel:
             down = _turned((0.0, 1.0), -turn)
             sub_at = _off(at, down, 0.06 * size)
-            sub = fit_size(art.sublabel, 0.5 * size, 0.04 * size)
             marks.add(
                 upright_text(dwg, art.sublabel, sub_at, size=sub, turn=turn, cls="tile-label-sub")
             )

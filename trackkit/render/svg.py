@@ -3,7 +3,9 @@
 The document is in millimetres (``width``/``height`` in mm, ``viewBox`` in mm): the map
 is true to scale, so a tile of the default size (240 mm) is 240 units wide. What the
 stage graph knows (effective corner limits, climb lines, node ids) comes from the graph;
-shapes come from :mod:`trackkit.geometry`.
+shapes come from :mod:`trackkit.geometry`. Rallyman: GT pieces are drawn by
+:mod:`trackkit.render.gt`, their marks over every tile; the title block and legend of a
+GT track give its lap, laps, lanes, corners and boxes.
 
 Examples
 --------
