@@ -33,6 +33,7 @@ NS = "{http://www.w3.org/2000/svg}"
 EXAMPLES = REPO / "examples"
 LIB = default_library()
 GT_EXAMPLES = ["gt-core-circuit.yaml", "gt-figure-eight.rekee.json", "gt-broken.yaml"]
+GT_FACES_ = [f for f in LIB if f.layout is not None]
 
 #: Skew straights zigzagging down the map (World Tour, Championship): each skew end meets
 #: one of its own hand, so the halves of its spaces are joined into one space.
@@ -289,6 +290,26 @@ def test_one_arrow_shows_the_race_direction(drawn: Any) -> None:
     assert math.cos(math.radians(ahead - heading)) > 0.95
 
 
+@pytest.mark.parametrize("face", GT_FACES_, ids=lambda f: f.id)
+def test_danger_markers_stand_beside_the_road_ends(face: TileFace) -> None:
+    from shapely.geometry import Point
+
+    from trackkit.render.gt import kerb_spots, piece_outline
+
+    assert face.layout is not None
+    spots = kerb_spots(face, 240.0)
+    road = piece_outline(face, 240.0)
+    points = [(rid, at) for (rid, _e), marks in spots.items() for at, _d in marks]
+    assert not any(road.contains(Point(at)) for _r, at in points)  # beside, never on, a road
+    for (r1, a), (r2, b) in itertools.combinations(points, 2):
+        assert r1 == r2 or math.dist(a, b) >= 0.04 * 240.0  # two roads' markers: not one place
+    ends = Counter(e for r in face.layout.roads if not r.hidden for e in (r.from_edge, r.to_edge))
+    for r in face.layout.roads:
+        for edge in (r.from_edge, r.to_edge):
+            if not r.hidden and ends[edge] == 1:  # a road end of its own: a marker each side
+                assert len(spots[(r.id, edge)]) == 2, (r.id, edge)
+
+
 def test_danger_markers_at_both_ends_of_every_visible_road(drawn: Any) -> None:
     expected = sum(
         2 * sum(1 for r in f.layout.roads if not r.hidden)
@@ -370,7 +391,7 @@ def test_the_title_block_gives_the_lap_lanes_corners_and_boxes() -> None:
 # --- geometry: outlines against the pictures' readings and the graph ----------------------
 
 
-GT_FACES = [f for f in LIB if f.layout is not None]
+GT_FACES = GT_FACES_
 
 
 @pytest.mark.parametrize("face", GT_FACES, ids=lambda f: f.id)

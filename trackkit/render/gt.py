@@ -83,6 +83,7 @@ __all__ = [
     "gt_free_corners",
     "gt_mark_spots",
     "join_skew_spaces",
+    "kerb_spots",
     "label_spot",
     "node_owner",
     "piece_art",
@@ -548,6 +549,42 @@ def _frame(shape: GtShape, p: float) -> tuple[Point, Point, Point]:
     return shape.point(p, 0.0), d, (d[1], -d[0])
 
 
+_KERBS: dict[tuple[str, float], dict[tuple[str, int], list[tuple[Point, Point]]]] = {}
+
+
+def kerb_spots(face: TileFace, size: float) -> dict[tuple[str, int], list[tuple[Point, Point]]]:
+    """Where the danger markers go beside the ends of a GT face's roads: ``(road id,
+    edge) -> [(point, road heading)]``, local frame. A marker that would lie on another
+    road of the face (a junction's roads share an edge) or on one already placed is left
+    out: the markers stand beside the road."""
+    from shapely.geometry import Point as At
+
+    key = (face.id, size)
+    hit = _KERBS.get(key)
+    if hit is not None:
+        return hit
+    outline = piece_outline(face, size)
+    kept: list[Point] = []  # the other roads' markers
+    out: dict[tuple[str, int], list[tuple[Point, Point]]] = {}
+    for road in face.layout.roads if face.layout else []:
+        if road.hidden:
+            continue
+        shape = gt_shape(road, size)
+        mine: list[Point] = []
+        for edge, p in ((road.from_edge, 0.035), (road.to_edge, 0.965)):
+            _at, d, _left = _frame(shape, p)
+            spots = out.setdefault((road.id, edge), [])
+            for side in (1.0, -1.0):
+                at = shape.line.beyond(p, side * (shape.half(p) + 0.035 * size))
+                if outline.contains(At(at)) or any(math.dist(at, k) < 0.04 * size for k in kept):
+                    continue
+                mine.append(at)
+                spots.append((at, d))
+        kept += mine
+    _KERBS[key] = out
+    return out
+
+
 def _draw_danger(
     dwg: svgwrite.Drawing, feats: Group, art: TileArt, shape: GtShape, size: float
 ) -> None:
@@ -556,16 +593,17 @@ def _draw_danger(
     if face is None or face.danger.value == "none":
         return
     road = shape.road
-    for edge, p in ((road.from_edge, 0.035), (road.to_edge, 0.965)):
-        _at, d, _left = _frame(shape, p)
+    spots = kerb_spots(face, size)
+    for edge in (road.from_edge, road.to_edge):
+        if not spots.get((road.id, edge)):
+            continue
         grp = feats.add(
             dwg.g(
                 id=svg_id("danger", art.key, road.id, edge),
                 class_=f"feature danger danger-{face.danger.value}",
             )
         )
-        for side in (1.0, -1.0):
-            at = shape.line.beyond(p, side * (shape.half(p) + 0.035 * size))
+        for at, d in spots[(road.id, edge)]:
             grp.add(place(dwg, "sym-kerb", at, d, 0.022 * size, 0.03 * size))
 
 
