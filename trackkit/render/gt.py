@@ -124,8 +124,16 @@ def _all_roads(face: TileFace) -> list[tuple[str, int]]:
 def gt_face_art(
     face: TileFace, *, centre: Point = (0.0, 0.0), classes: Sequence[str] = ()
 ) -> TileArt:
-    """A GT face on its own (a tile sheet): every road driven from its ``from`` edge."""
-    roads = [GtRoadArt(drive(face, edge, rid)) for rid, edge in _all_roads(face)]
+    """A GT face on its own (a tile sheet): every road driven from its ``from`` edge, a
+    road with a start/finish line the way the race runs (its grid shows which)."""
+    lines = {sf.road: sf.race_toward for sf in (face.layout.start_finish if face.layout else [])}
+    roads = []
+    for rid, edge in _all_roads(face):
+        toward = lines.get(rid)
+        if toward is not None:
+            _id, a, b = next(r for r in face_roads(face) if r[0] == rid)
+            edge = a if toward == b else b
+        roads.append(GtRoadArt(drive(face, edge, rid)))
     grid = {}
     if face.layout is not None:
         for sf in face.layout.start_finish:
