@@ -482,6 +482,9 @@ def test_tile_sheets_draw_every_gt_face_of_every_box(box: str) -> None:
         dotted = sum(len(line.dotted) for r in face.layout.roads for line in r.lines.values())
         assert len(features(marks, "dotted")) == dotted, face.id
         assert len(features(marks, "pit")) == (face.layout.pit is not None)
+        # each start/finish line with the way its race runs
+        lines = len(face.layout.start_finish)
+        assert len(features(marks, "direction")) == len(features(marks, "start-finish")) == lines
 
 
 # --- the commands ---------------------------------------------------------------------------
@@ -536,3 +539,27 @@ def test_a_heat_map_tints_the_spaces_of_gt_pieces_by_node() -> None:
     drawn = map_svg(report, heat={nodes[0]: 4, nodes[1]: 2, nodes[2]: 1})
     hot = {el.get("data-node") for el in the_map(drawn.svg).iter() if "heat" in classes(el)}
     assert hot == set(nodes)
+
+
+@pytest.mark.parametrize(
+    "face", [f for f in GT_FACES_ if f.layout and f.layout.start_finish], ids=lambda f: f.id
+)
+def test_a_start_face_on_a_sheet_points_the_way_its_grid_faces(face: TileFace) -> None:
+    assert face.layout is not None
+    root = ET.fromstring(tile_sheet([face]).single.text)
+    marks = root.find(f".//{NS}g[@id='{svg_id('marks', face.id)}']")
+    assert marks is not None
+    for sf in face.layout.start_finish:
+        arrow = marks.find(f".//{NS}g[@id='{svg_id('direction', face.id, sf.road)}']")
+        assert arrow is not None
+        use = arrow.find(f"{NS}use")
+        assert use is not None
+        m = [float(v) for v in re.findall(r"-?[\d.]+", use.get("transform", ""))]
+        ahead = (m[2], m[3])  # the arrow's +y, in the face's frame (a sheet turns nothing)
+        # the race runs toward the edge the grid faces: its outward direction
+        edge = (
+            math.cos(math.radians(60 * sf.race_toward)),
+            math.sin(math.radians(60 * sf.race_toward)),
+        )
+        cos = (ahead[0] * edge[0] + ahead[1] * edge[1]) / math.hypot(*ahead)
+        assert cos > 0.8, (sf.road, cos)  # square to the edge, or 30° off at a skew one

@@ -143,8 +143,9 @@ class GtArt:
     """Grid slot space id -> its place on the grid (1: pole)."""
     pit_access: frozenset[str] = frozenset()
     """Graph nodes that give access to a pit tile (GT-2)."""
-    arrow: tuple[str, float] | None = None
-    """Where the race-direction arrow goes: (road id, progress along it ``from -> to``)."""
+    arrows: list[tuple[str, float]] = field(default_factory=list)
+    """Where race-direction arrows go: (road id, progress along it ``from -> to``); on a
+    map one, on the piece the race starts from."""
 
 
 @dataclass(slots=True)

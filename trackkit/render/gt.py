@@ -139,18 +139,17 @@ def gt_face_art(
         for sf in face.layout.start_finish:
             slots = [sid for row in sf.grid for sid in row]
             grid.update({sid: n for n, sid in enumerate(slots, start=1)})
-    arrow = None
-    if face.layout is not None and face.layout.start_finish:
-        sf = face.layout.start_finish[0]
+    arrows = []
+    for sf in face.layout.start_finish if face.layout is not None else []:
         road = next(r for r in roads if r.road.road_id == sf.road)
-        arrow = (sf.road, gt_shape(road.road.cut.road).progress(sf.line))
+        arrows.append((sf.road, gt_shape(road.road.cut.road).progress(sf.line)))
     return TileArt(
         key=face.id,
         face=face,
         road=None,
         centre=centre,
         classes=["gt", *classes],
-        gt=GtArt(roads=roads, grid=grid, arrow=arrow),
+        gt=GtArt(roads=roads, grid=grid, arrows=arrows),
     )
 
 
@@ -216,8 +215,8 @@ def piece_art(
             for n, node in enumerate(start, start=1):
                 if node in back and r.road.line is not None:
                     gt.grid[back[node]] = n
-    if arrow:
-        gt.arrow = _arrow_place(roads)
+    spot = _arrow_place(roads) if arrow else None
+    gt.arrows = [spot] if spot is not None else []
     return art
 
 
@@ -477,8 +476,9 @@ def draw_gt_tile(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> tuple[G
         _draw_dotted(dwg, grp, art, shape, size, turn)
         _draw_limits(dwg, grp, art, road, shape, size, turn)
         _draw_start(dwg, grp, art, road, shape, size, turn)
-        if gt.arrow is not None and gt.arrow[0] == road.road.road_id:
-            _draw_arrow(dwg, grp, art, road, shape, gt.arrow[1], size)
+        for rid, p in gt.arrows:
+            if rid == road.road.road_id:
+                _draw_arrow(dwg, grp, art, road, shape, p, size)
     if face.layout.pit is not None:
         _draw_pit(dwg, feats, art, size, turn)
     corners = gt_free_corners(face, size)
@@ -755,21 +755,76 @@ def _draw_start(
                 )
             )
         toward_to = sf.race_toward == shape.road.to_edge
-        p = shape.progress(name)
-        # the words on the driver's left in the race direction, beside the road
-        side = 1.0 if toward_to else -1.0
-        words = {"start-finish": "START · FINISH", "start": "START", "finish": "FINISH"}[sf.kind]
-        fs = fit_size(words, 0.4 * size, 0.032 * size)
-        # clear of the road, however the words (upright on the page) lie across it
-        _at, _d, left = _frame(shape, p)
-        lx, ly = _turned(left, turn)
-        reach = abs(lx) * 0.66 * fs * len(words) / 2 + abs(ly) * fs / 2
-        label_at = shape.line.beyond(p, side * (shape.half(p) + 0.015 * size + reach))
+        words, fs, label_at, _box = _line_words(art, shape, sf.kind, name, toward_to, size, turn)
         grp.add(upright_text(dwg, words, label_at, size=fs, turn=turn))
         for row in sf.grid:
             for sid in row:
                 if sid in shape.cut.spaces:
                     _draw_slot(dwg, feats, art, road, shape, sid, toward_to, size, turn)
+
+
+def _page_box(at: Point, w: float, h: float, turn: float) -> Any:
+    """A box ``2w`` wide and ``2h`` high on the page (a tile turned by ``turn``) round a
+    local point: what upright words there cover."""
+    from shapely.geometry import Polygon
+
+    corners = [(-w, -h), (w, -h), (w, h), (-w, h)]
+    return Polygon([_off(at, _turned(c, -turn), 1.0) for c in corners])
+
+
+def _beside(
+    art: TileArt,
+    shape: GtShape,
+    p: float,
+    prefer: float,
+    extent: tuple[float, float],
+    size: float,
+    turn: float,
+    avoid: Any = None,
+) -> tuple[Point, Any]:
+    """A place beside a road at progress ``p`` for something ``extent`` (half width and
+    height on the page) big: on side ``prefer`` (+1: left seen ``from -> to``), or on the
+    other one where that side is another road of the piece (parallel roads) or ``avoid``.
+    Returns the place and the box it covers."""
+    from shapely.geometry import Polygon
+
+    assert art.face is not None
+    roads = _keep_out(art.face, size)
+    hexagon = Polygon(local_hexagon(size))
+    _at, _d, left = _frame(shape, p)
+    lx, ly = _turned(left, turn)
+    w, h = extent
+    reach = abs(lx) * w + abs(ly) * h  # the box's half size across the road
+    best: tuple[Any, ...] | None = None
+    spot: tuple[Point, Any] = ((0.0, 0.0), None)
+    for rank, side in enumerate((prefer, -prefer)):
+        at = shape.line.beyond(p, side * (shape.half(p) + 0.015 * size + reach))
+        box = _page_box(at, w, h, turn)
+        over = box.intersection(roads).area + (box.intersection(avoid).area if avoid else 0.0)
+        out = box.difference(hexagon).area
+        score = (round(over / (0.02 * box.area)), out > 0.3 * box.area, rank)
+        if best is None or score < best:
+            best, spot = score, (at, box)
+    return spot
+
+
+def _line_words(
+    art: TileArt,
+    shape: GtShape,
+    kind: str,
+    line: str,
+    toward_to: bool,
+    size: float,
+    turn: float,
+) -> tuple[str, float, Point, Any]:
+    """What a start/finish line says beside the road, its size and place (on the driver's
+    left, or right where a parallel road lies on the left), and the box the words cover."""
+    words = {"start-finish": "START · FINISH", "start": "START", "finish": "FINISH"}[kind]
+    fs = fit_size(words, 0.4 * size, 0.032 * size)
+    extent = (0.66 * fs * len(words) / 2, 0.6 * fs)
+    prefer = 1.0 if toward_to else -1.0
+    at, box = _beside(art, shape, shape.progress(line), prefer, extent, size, turn)
+    return words, fs, at, box
 
 
 def _draw_slot(
@@ -821,12 +876,16 @@ def _draw_arrow(
     p: float,
     size: float,
 ) -> None:
-    """The race direction: an arrow on the driver's right, beside the road."""
+    """The race direction: an arrow on the road, just past its start/finish line (at
+    ``p``), so that it is plain which road it belongs to (parallel roads run either way)."""
     _at, d, _left = _frame(shape, p)
-    ahead = (-d[0], -d[1]) if road.road.reversed else d
-    side = 1.0 if road.road.reversed else -1.0
-    at = shape.line.beyond(p, side * (shape.half(p) + 0.065 * size))
-    grp = feats.add(dwg.g(id=svg_id("direction", art.key), class_="feature direction"))
+    way = -1.0 if road.road.reversed else 1.0
+    ahead = (way * d[0], way * d[1])
+    past = p + way * 0.1 * size / (shape.line.length or 1.0)
+    at = shape.point(min(max(past, 0.06), 0.94), 0.0)
+    grp = feats.add(
+        dwg.g(id=svg_id("direction", art.key, shape.road.id), class_="feature direction")
+    )
     grp.add(place(dwg, "sym-arrow", at, ahead, 0.045 * size, 0.075 * size))
 
 
