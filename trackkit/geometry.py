@@ -33,6 +33,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from trackkit.lanes import cut_road
 from trackkit.models.lanes import LaneRoad
 from trackkit.models.tile import RoadShape
 from trackkit.spaces import DrivenRoad, LocalSpace
@@ -450,8 +451,6 @@ class GtShape:
     """
 
     def __init__(self, road: LaneRoad, size: float) -> None:
-        from trackkit.lanes import cut_road
-
         self.road = road
         self.size = size
         self.line = _gt_line(road, size)
