@@ -326,17 +326,24 @@ def road_lines(face: TileFace, size: float) -> list[list[Point]]:
     ]
 
 
+_OUTLINES: dict[tuple[str, float], Any] = {}
+
+
 def piece_outline(face: TileFace, size: float) -> Any:
     """Every space of every visible road of a GT face as one shape (local frame, mm)."""
     from shapely.ops import unary_union
 
-    shapes = [
-        poly
-        for r in (face.layout.roads if face.layout else [])
-        if not r.hidden
-        for poly in gt_shape(r, size).polygons.values()
-    ]
-    return unary_union(shapes)
+    key = (face.id, size)
+    if key not in _OUTLINES:
+        _OUTLINES[key] = unary_union(
+            [
+                poly
+                for r in (face.layout.roads if face.layout else [])
+                if not r.hidden
+                for poly in gt_shape(r, size).polygons.values()
+            ]
+        )
+    return _OUTLINES[key]
 
 
 def gt_free_corners(face: TileFace, size: float) -> list[Point]:
@@ -379,6 +386,21 @@ def label_spot(
     """Where a GT tile's label goes (local frame): near a hex corner or edge, the place
     whose text box (upright on the page, ``below`` a smaller line) keeps clearest of the
     tile's roads, and stays on the tile."""
+    key = (face.id, len(text), round(font, 3), size, round(turn % 360.0, 3), round(below, 3))
+    hit = _LABELS.get(key)
+    if hit is None:
+        if len(_LABELS) >= 4096:  # the labels of the last maps drawn are enough
+            _LABELS.clear()
+        hit = _LABELS[key] = _label_spot(face, len(text), font, size, turn, below)
+    return hit
+
+
+_LABELS: dict[tuple[str, int, float, float, float, float], Point] = {}
+
+
+def _label_spot(
+    face: TileFace, chars: int, font: float, size: float, turn: float, below: float
+) -> Point:
     from shapely.geometry import Polygon
     from shapely.ops import polylabel
 
@@ -390,7 +412,7 @@ def label_spot(
     free = hexagon.buffer(-0.03 * size).difference(road.buffer(0.01 * size))
     parts = sorted(getattr(free, "geoms", [free]), key=lambda g: -g.area)[:3]
     places += [(c.x, c.y) for c in (polylabel(g, 0.5) for g in parts if not g.is_empty)]
-    w, h = 0.66 * font * len(text) / 2 + 0.01 * size, 0.6 * font + 0.01 * size
+    w, h = 0.66 * font * chars / 2 + 0.01 * size, 0.6 * font + 0.01 * size
     down = 0.06 * size + 0.5 * below if below else 0.0
     best: tuple[Any, ...] | None = None
     spot = places[0]
