@@ -1,5 +1,5 @@
 # Two entry points a new user needs; each sets itself up (a local .venv) first.
-#   make demo   validate the shipped example stages
+#   make demo   validate the shipped examples (DIRT and GT), draw, print and race them
 #   make test   ruff, mypy and the test suite
 PYTHON ?= python3
 VENV := .venv
@@ -34,6 +34,13 @@ demo: $(STAMP)
 	$(BIN)/trackkit render examples/col-de-turini.yaml -o out/col-de-turini.png --px 1600
 	$(BIN)/trackkit print examples/col-de-turini.yaml -o out/col-de-turini-a4.pdf --paper a4
 	$(BIN)/trackkit simulate examples/col-de-turini.yaml --races 20 --seed 1 --bot cautious --bot aggressive --bot planner
+	@echo "--- Rallyman: GT: a circuit of core-box tiles and a figure of eight drawn in Rekee ---"
+	$(BIN)/trackkit validate examples/gt-core-circuit.yaml examples/gt-figure-eight.rekee.json
+	@echo "--- a broken GT track: every problem in one pass (exit status 1 expected) ---"
+	-$(BIN)/trackkit validate examples/gt-broken.yaml
+	$(BIN)/trackkit render examples/gt-core-circuit.yaml -o out/gt-core-circuit.svg
+	$(BIN)/trackkit render examples/gt-figure-eight.rekee.json -o out/gt-figure-eight.png --px 1600
+	$(BIN)/trackkit print examples/gt-core-circuit.yaml -o out/gt-core-circuit-a4.pdf --paper a4
 	@echo "maps and print pages are in out/"
 
 lint: $(STAMP)

@@ -3,6 +3,8 @@
 Targets on the 2-core reference machine (issue 3):
 - SVG map of a 40-tile stage under 0.5 s (validation, layout and drawing, in-process);
 - PDF print of it (A4 pages at true scale, overview included) under 3 s.
+
+For information (issue 10): the SVG map of a 30-tile Rallyman: GT circuit, and its print.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import zigzag_stage
+from run import gt_circuit, zigzag_stage
 
 from trackkit.models import Stage
 
 TILES = 40
+GT_TILES = 30
 
 
 def _times(work: Callable[[], Any], runs: int) -> list[float]:
@@ -83,9 +86,21 @@ def main() -> None:
     stage = Stage.model_validate(zigzag_stage(TILES))
     svg_times = bench_svg(stage)
     pdf_times, pages = bench_pdf(stage)
+    circuit = Stage.model_validate(gt_circuit(GT_TILES))
+    gt_pdf_times, gt_pages = bench_pdf(circuit)
     rows: list[tuple[str, list[float], float | None]] = [
         (f"SVG map, {TILES} tiles (validate + draw, in-process)", svg_times, 0.5),
         (f"PDF print, {TILES} tiles, A4, {pages} pages (in-process)", pdf_times, 3.0),
+        (
+            f"SVG map, GT circuit of {GT_TILES} tiles (validate + draw, in-process)",
+            bench_svg(circuit),
+            None,
+        ),
+        (
+            f"PDF print, GT circuit of {GT_TILES} tiles, A4, {gt_pages} pages (in-process)",
+            gt_pdf_times,
+            None,
+        ),
         (
             f"trackkit render -o .svg, {TILES} tiles (wall, start-up incl.)",
             bench_cli("render", "svg"),

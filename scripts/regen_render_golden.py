@@ -18,7 +18,14 @@ from trackkit.render.svg import render_map, structure
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden" / "render-examples.json"
-STAGES = ["col-de-turini.yaml", "hillclimb-pikes.yaml", "broken-stage.yaml"]
+STAGES = [
+    "col-de-turini.yaml",
+    "hillclimb-pikes.yaml",
+    "broken-stage.yaml",
+    "gt-core-circuit.yaml",
+    "gt-figure-eight.rekee.json",
+    "gt-broken.yaml",
+]
 
 
 def examples() -> dict[str, Any]:

@@ -182,23 +182,6 @@ def test_the_pit_board_of_101() -> None:
     assert face.lanes == {} and face.skews == {}
 
 
-def test_the_tile_sheet_sketches_gt_faces_from_their_pixel_data() -> None:
-    from trackkit.render.sheet import tile_sheet
-
-    faces = [LIB.get(i) for i in ("102a", "117a", "153a", "101")]
-    sheet = tile_sheet([f for f in faces if f is not None])
-    text = sheet.single.text
-    assert text.count('class="gt-sketch"') == 4
-    # every space of the sketched faces is a dot or a limit, with its id
-    ids = [sid for f in faces if f and f.layout for sid in f.layout.spaces]
-    assert all(f">{sid}<" in text or f">{sid} ½<" in text for sid in ids)
-    assert text.count('class="gt-chequered"') == 2  # 102a: one line, two dash colours
-    assert text.count(">G") == 6  # 102a's six grid slots
-    assert 'class="gt-triangle"' in text  # 117a's 4 in a triangle
-    assert "gt-hidden" in text  # 153a's road under the bridge
-    assert ">P3 0<" in text  # the pit board
-
-
 def test_gt_faces_in_words_read_like_the_formats_worked_examples() -> None:
     from trackkit.describe import describe_face
 

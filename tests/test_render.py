@@ -27,7 +27,7 @@ from trackkit.render.draw import clean_text, svg_id
 from trackkit.render.sheet import tile_sheet
 from trackkit.render.svg import MAP_PADDING, map_frame, map_svg, render_map, structure
 from trackkit.render.theme import DEFAULT_THEME, load_theme, make_theme
-from trackkit.spaces import drive
+from trackkit.spaces import drive, lane_roads
 from trackkit.validate import validate
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -392,6 +392,14 @@ def test_sheet_draws_every_space_and_feature_of_every_face() -> None:
             for k in ("jump", "ford", "shortcut", "climb", "limit")
         }
         road = face.road
+        if face.layout is not None:  # GT: every space of every road (the bridge's too)
+            sids = {s for r in lane_roads(face) for s in r.named_spaces()}
+            assert len(drawn_spaces) == len(sids), face.id
+            limited = [s for s, sp in face.layout.spaces.items() if sp.limit is not None]
+            marks = by_id(root, svg_id("marks", face.id))  # drawn over every tile
+            limits = [s for s in marks.iter() if {"feature", "limit"} <= classes(s)]
+            assert len(limits) == len(limited) and not feats["limit"], face.id
+            continue
         if road is None:
             assert not drawn_spaces
             continue

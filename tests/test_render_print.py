@@ -24,7 +24,7 @@ import pypdf
 import pypdfium2
 import pytest
 import yaml
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageFilter
 from stagekit import REPO, make_stage
 from typer.testing import CliRunner
 
@@ -53,6 +53,8 @@ NS = "{http://www.w3.org/2000/svg}"
 EXAMPLES = REPO / "examples"
 TURINI = EXAMPLES / "col-de-turini.yaml"
 PIKES = EXAMPLES / "hillclimb-pikes.yaml"
+GT_CORE = EXAMPLES / "gt-core-circuit.yaml"
+GT_EIGHT = EXAMPLES / "gt-figure-eight.rekee.json"
 PT = 72 / 25.4
 runner = CliRunner()
 
@@ -105,16 +107,27 @@ ROAD_THEME = make_theme(
 PX_PER_MM = 1.5
 
 
-def road_pixels(image: Image.Image) -> tuple[int, tuple[int, int, int, int] | None]:
-    """Pixels painted in the road colour, and their bounding box."""
+def road_mask(image: Image.Image) -> Image.Image:
+    """Where the road colour is painted: 255 there, 0 elsewhere."""
     r, g, b = image.convert("RGB").split()
-    mask = ImageChops.multiply(
+    return ImageChops.multiply(
         ImageChops.multiply(
             r.point(lambda v: 255 if v >= 200 else 0), g.point(lambda v: 255 if v <= 100 else 0)
         ),
         b.point(lambda v: 255 if v >= 200 else 0),
     )
+
+
+def road_pixels(image: Image.Image) -> tuple[int, tuple[int, int, int, int] | None]:
+    """Pixels painted in the road colour, and their bounding box."""
+    mask = road_mask(image)
     return mask.histogram()[255], mask.getbbox()
+
+
+def stray_pixels(mask: Image.Image, other: Image.Image) -> int:
+    """Road pixels of ``mask`` more than two pixels from any road pixel of ``other``."""
+    near = other.filter(ImageFilter.MaxFilter(5))
+    return ImageChops.subtract(mask, near).histogram()[255]
 
 
 def svg_raster(doc: SvgDoc) -> Image.Image:
@@ -305,12 +318,14 @@ class Printed:
 
 
 def _stage(name: str) -> Any:
-    return {"turini": load_stage(TURINI), "pikes": load_stage(PIKES)}.get(name) or zigzag(30)
+    files = {"turini": TURINI, "pikes": PIKES, "gt core": GT_CORE, "gt eight": GT_EIGHT}
+    return load_stage(files[name]) if name in files else zigzag(30)
 
 
-@pytest.fixture(scope="module", params=["turini", "pikes", "zigzag 30"])
+@pytest.fixture(scope="module", params=["turini", "pikes", "zigzag 30", "gt core", "gt eight"])
 def printed(request: pytest.FixtureRequest) -> Printed:
-    """Two shipped examples and a long stage (35 pages), printed on A4."""
+    """Four shipped examples (two of them Rallyman: GT circuits) and a long stage (35
+    pages), printed on A4."""
     report = validate(_stage(request.param))
     job = print_pages(report, report.layout, paper="a4", theme=ROAD_THEME)
     return Printed(report.layout, job, job.pdf())
@@ -331,7 +346,11 @@ def test_every_pdf_page_shows_the_road_of_its_svg_page(printed: Printed) -> None
         # pdfium draws the thin ⊕ marks over the road a pixel wide: a few % at most.
         assert abs(got - want) <= 0.05 * want + 150, (number, got, want)
         assert got_box is not None and want_box is not None, number
-        assert all(abs(a - b) <= 3 for a, b in zip(got_box, want_box, strict=True)), number
+        # every road pixel of each lies within two pixels of the other's road, but for
+        # the tip of a sliver of road along the page's edge, each shaded its own way
+        pdf_road, svg_road = road_mask(raster), road_mask(expected)
+        assert stray_pixels(pdf_road, svg_road) <= 0.002 * got + 20, number
+        assert stray_pixels(svg_road, pdf_road) <= 0.002 * want + 20, number
 
 
 def test_pages_hold_road_and_every_space_and_token_is_printed(printed: Printed) -> None:

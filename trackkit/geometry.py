@@ -1,11 +1,19 @@
 """Road centre lines and space polygons, in millimetres.
 
 A few shape builders (straight, bend, hairpin, kink, double hairpin, chicane) draw a
-road's centre line between its two edges as cubic Bézier pieces in the tile's *local*
+DIRT road's centre line between its two edges as cubic Bézier pieces in the tile's *local*
 frame (pointy-top, y downwards, local edge ``k`` facing ``60 * k`` degrees clockwise from
 east, centre at the origin). Spaces are bands of that line: from back-edge to front-edge
 fraction along it, and from one lateral offset to another. Placing a tile turns the local
 frame by ``60 * dir`` degrees and moves it to the hex centre.
+
+A Rallyman: GT road (:class:`GtShape`) is drawn from what was read off its picture: the
+centre line through the stored pixel points (a smooth curve, meeting each tile edge square
+or, at a skew edge, at 60°), the road as wide as its lanes, and each space between its
+cross lines, each line where the data puts it in every lane it crosses (its progress
+``at``), so the lines of a corner run where they are printed. The space at a tile edge
+ends at the edge: a skew edge cuts it there, and the neighbour's part meets it. The
+graph measures progress with the same numbers, so map and graph agree.
 
 Examples
 --------
@@ -25,6 +33,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from trackkit.lanes import cut_road
+from trackkit.models.lanes import LaneRoad
 from trackkit.models.tile import RoadShape
 from trackkit.spaces import DrivenRoad, LocalSpace
 
@@ -33,11 +43,17 @@ if TYPE_CHECKING:  # shapely (and numpy) load only when polygons are drawn
 
 __all__ = [
     "DEFAULT_TILE_SIZE_MM",
+    "GT_PICTURE_PX",
+    "GT_ROAD_PX",
     "ROAD_WIDTH_RATIO",
     "CentreLine",
+    "GtShape",
     "centre_line",
+    "gt_shape",
     "local_axial",
     "local_point",
+    "local_polygon",
+    "picture_point",
     "road_turn",
     "space_polygon",
     "to_world",
@@ -104,6 +120,31 @@ class CentreLine:
         (x0, y0), (x1, y1) = self.at(max(0.0, fraction - eps)), self.at(min(1.0, fraction + eps))
         return math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360.0
 
+    def reversed(self) -> CentreLine:
+        """The same line run the other way."""
+        return _polyline(self.points[::-1])
+
+    def beyond(self, fraction: float, lateral: float = 0.0) -> Point:
+        """Like :meth:`at`, but a fraction below 0 or above 1 runs on straight past the
+        end, along the heading there (a space cut by a skew edge reaches over it)."""
+        if 0.0 <= fraction <= 1.0:
+            return self.at(fraction, lateral)
+        start = fraction < 0.0
+        (x0, y0), (x1, y1) = self.points[:2] if start else self.points[-2:]
+        norm = math.hypot(x1 - x0, y1 - y0) or 1.0
+        ux, uy = (x1 - x0) / norm, (y1 - y0) / norm  # the direction of travel there
+        bx, by = (x0, y0) if start else (x1, y1)
+        past = (fraction if start else fraction - 1.0) * self.length
+        return (bx + past * ux + lateral * uy, by + past * uy - lateral * ux)
+
+
+def _polyline(points: tuple[Point, ...] | list[Point]) -> CentreLine:
+    """A :class:`CentreLine` through ``points``."""
+    cumulative = [0.0]
+    for p, q in itertools.pairwise(points):
+        cumulative.append(cumulative[-1] + math.dist(p, q))
+    return CentreLine(tuple(points), tuple(cumulative))
+
 
 def road_turn(entry: int, exit_: int) -> str | None:
     """Which way a road bends between two edges, seen driving: left, right or None."""
@@ -113,15 +154,23 @@ def road_turn(entry: int, exit_: int) -> str | None:
     return "right" if delta < 180 else "left"
 
 
-_LINE_CACHE: dict[tuple[str, int, float], CentreLine] = {}
+_LINE_CACHE: dict[tuple[str, str, int, float], CentreLine] = {}
 
 
 def centre_line(road: DrivenRoad, size: float = DEFAULT_TILE_SIZE_MM) -> CentreLine:
-    """The centre line of a driven road in the tile's local frame."""
-    key = (road.face.id, road.entry, size)
+    """The centre line of a driven road in the tile's local frame, in driving order.
+
+    A GT road's is that of its :class:`GtShape`, turned round when driven ``to -> from``.
+    """
+    key = (road.face.id, road.road_id, road.entry, size)
     hit = _LINE_CACHE.get(key)
     if hit is None:
-        hit = _build(road, size)
+        if road.sections is None:
+            hit = gt_shape(road.cut.road, size).line
+            if road.reversed:
+                hit = hit.reversed()
+        else:
+            hit = _build(road, size)
         _LINE_CACHE[key] = hit
     return hit
 
@@ -192,9 +241,15 @@ def _build(road: DrivenRoad, size: float) -> CentreLine:
 def space_polygon(
     road: DrivenRoad, space: LocalSpace, size: float = DEFAULT_TILE_SIZE_MM
 ) -> Polygon:
-    """The outline of one space in the tile's local frame (millimetres)."""
+    """The outline of one space in the tile's local frame (millimetres).
+
+    A GT space is the one its face's road has, whichever way it is driven
+    (:attr:`GtShape.polygons`).
+    """
     from shapely.geometry import Polygon
 
+    if road.sections is None:
+        return gt_shape(road.cut.road, size).polygons.get(space.id) or Polygon()
     line = centre_line(road, size)
     half = ROAD_WIDTH_RATIO * size / 2.0
     lat0, lat1 = space.lat[0] * half, space.lat[1] * half
@@ -254,3 +309,339 @@ def to_world(point: Point, *, centre: Point, rotation: int) -> Point:
     c, s = math.cos(math.radians(60 * rotation)), math.sin(math.radians(60 * rotation))
     x, y = point
     return (centre[0] + c * x - s * y, centre[1] + s * x + c * y)
+
+
+def local_polygon(polygon: Polygon, *, centre: Point, rotation: int) -> Polygon:
+    """A tile's local polygon placed at ``centre`` turned by ``rotation`` (world mm);
+    with a negative ``rotation`` and ``centre`` of the inverse, back into a local frame."""
+    from shapely import affinity
+
+    a = math.radians(60 * rotation)
+    c, s = math.cos(a), math.sin(a)
+    moved: Polygon = affinity.affine_transform(polygon, [c, -s, s, c, centre[0], centre[1]])
+    return moved
+
+
+# --- Rallyman: GT roads --------------------------------------------------------------------
+
+#: Flat-to-flat size of the stored GT pictures in pixels (520 x 450, centre 260, 225).
+GT_PICTURE_PX = 450.0
+#: Road width in picture pixels by lane count, read from the pictures: 62 px a lane on
+#: 2-lane roads, 56 on 3-lane ones, 50 on 4-lane ones; the one-lane hairpin of 151a, 60.
+GT_ROAD_PX = {1: 60.0, 2: 124.0, 3: 168.0, 4: 200.0}
+#: How far past a tile edge (share of the road's length) a road end runs before the
+#: tile's hexagon cuts it: past a skew edge's farthest lane (0.09 on 121a), and more.
+_END_REACH = 0.3
+
+
+def picture_point(point: tuple[float, float], size: float = DEFAULT_TILE_SIZE_MM) -> Point:
+    """A point of a stored GT picture (pixels) in the tile's local frame (mm).
+
+    The picture is flat-topped with edge 0 at the top; the local frame has edge 0 east.
+
+    >>> picture_point((260, 0), 240.0), picture_point((455, 112.5), 450.0)
+    ((120.0, 0.0), (112.5, 195.0))
+    """
+    k = size / GT_PICTURE_PX
+    x, y = point
+    return (-(y - 225.0) * k, (x - 260.0) * k)
+
+
+def _edge_heading(edge: int, chord: Point, *, outward: bool) -> Point:
+    """The unit heading of a road where it meets tile ``edge``: square to the edge, or at
+    60° to it (a skew edge), whichever is nearest the road's first or last ``chord``."""
+    base = 60.0 * edge + (0.0 if outward else 180.0)
+    cx, cy = chord
+    norm = math.hypot(cx, cy) or 1.0
+    best = max(
+        (base + turn for turn in (0.0, 30.0, -30.0)),
+        key=lambda h: (math.cos(math.radians(h)) * cx + math.sin(math.radians(h)) * cy) / norm,
+    )
+    return _unit(best)
+
+
+def _gt_line(road: LaneRoad, size: float) -> CentreLine:
+    """The centre line of a GT road (``from -> to``) through its stored points: cubic
+    pieces whose handles follow the bisector of the points' chords, and the road's heading
+    at each end edge (square, or 60° at a skew edge)."""
+    raw = road.centre or [_GT_EDGE_PX[road.from_edge], _GT_EDGE_PX[road.to_edge]]
+    pts: list[Point] = []
+    for p in raw:
+        q = picture_point(p, size)
+        if not pts or math.dist(pts[-1], q) > 1e-6:
+            pts.append(q)
+    if len(pts) < 2:
+        return _polyline(pts * 2)
+    first = (pts[1][0] - pts[0][0], pts[1][1] - pts[0][1])
+    last = (pts[-1][0] - pts[-2][0], pts[-1][1] - pts[-2][1])
+    tangents = [_edge_heading(road.from_edge, first, outward=False)]
+    for a, b, c in zip(pts, pts[1:], pts[2:], strict=False):
+        u, v = (b[0] - a[0], b[1] - a[1]), (c[0] - b[0], c[1] - b[1])
+        nu, nv = math.hypot(*u) or 1.0, math.hypot(*v) or 1.0
+        t = (u[0] / nu + v[0] / nv, u[1] / nu + v[1] / nv)
+        nt = math.hypot(*t) or 1.0
+        tangents.append((t[0] / nt, t[1] / nt))
+    tangents.append(_edge_heading(road.to_edge, last, outward=True))
+    points: list[Point] = [pts[0]]
+    for (p0, t0), (p3, t3) in itertools.pairwise(zip(pts, tangents, strict=True)):
+        k = math.dist(p0, p3) / 3.0
+        n = max(4, math.ceil(math.dist(p0, p3) / (0.01 * size)))
+        points += _bezier(p0, _add(p0, t0, k), _add(p3, t3, -k), p3, n)[1:]
+    if len(pts) > 2:
+        points = _smoothed(_polyline(points), 0.03 * size)
+    return _polyline(points)
+
+
+def _smoothed(line: CentreLine, sigma: float) -> list[Point]:
+    """``line`` resampled every ``sigma / 6`` and smoothed by a Gaussian of ``sigma`` along
+    it, the smoothing fading out toward the ends (which stay where they are, with their
+    headings). A line read by hand off a picture wobbles by a few pixels; the road's edges,
+    far from it, would wobble more."""
+    length = line.length
+    n = max(8, math.ceil(6 * length / sigma))
+    samples = [line.at(i / n) for i in range(n + 1)]
+    ds = length / n
+    out = [samples[0]]
+    for i in range(1, n):
+        reach = min(i, n - i) * ds
+        s = min(sigma, reach / 3.0)
+        if s < ds:
+            out.append(samples[i])
+            continue
+        k = min(int(3 * s / ds), i, n - i)
+        weights = [math.exp(-0.5 * (j * ds / s) ** 2) for j in range(-k, k + 1)]
+        total = sum(weights)
+        x = sum(w * samples[i + j][0] for w, j in zip(weights, range(-k, k + 1), strict=True))
+        y = sum(w * samples[i + j][1] for w, j in zip(weights, range(-k, k + 1), strict=True))
+        out.append((x / total, y / total))
+    out.append(samples[-1])
+    return out
+
+
+#: Edge midpoints of the stored GT pictures (px): a road with no stored line (under a
+#: bridge) runs straight between them.
+_GT_EDGE_PX = {
+    0: (260.0, 0.0),
+    1: (455.0, 112.5),
+    2: (455.0, 337.5),
+    3: (260.0, 450.0),
+    4: (65.0, 337.5),
+    5: (65.0, 112.5),
+}
+
+
+class GtShape:
+    """A GT road's shape in a tile's local frame (mm): its centre line ``from -> to``, its
+    width (as wide as its lanes there), its cross lines and its spaces' outlines.
+
+    Places on the road are given by progress ``p`` along the centre line (0 at the
+    ``from`` edge, 1 at the ``to`` edge, as the tile data's ``at``) and a lateral ``u``
+    across it: +1 the road's left edge driving ``from -> to``, -1 its right edge, each
+    lane a band of ``2 / lanes`` (lane 1 leftmost).
+
+    Examples
+    --------
+    >>> from trackkit.library import default_library
+    >>> road = default_library().get("103a").layout.roads[0]
+    >>> shape = gt_shape(road, 450.0)
+    >>> round(shape.line.length), shape.half(0.5), shape.lanes_at(0.5)
+    (450, 84.0, 3)
+    >>> sorted(round(shape.polygons[s].area) for s in ("A1a", "A2a", "A3a"))
+    [12600, 12600, 12600]
+    """
+
+    def __init__(self, road: LaneRoad, size: float) -> None:
+        self.road = road
+        self.size = size
+        self.line = _gt_line(road, size)
+        self._k = size / GT_PICTURE_PX
+        cut = cut_road(road)
+        self.cut = cut
+        order = cut.order
+        self._last = len(order) - 1
+        # lane -> (first line index, last line index) of its stretch of road
+        stretch: dict[int, tuple[int, int]] = {}
+        for sp in cut.spaces.values():
+            if sp.layer != "lane":
+                continue
+            for lane in sp.lanes:
+                lo, hi = stretch.get(lane, (sp.back, sp.front))
+                stretch[lane] = (min(lo, sp.back), max(hi, sp.front))
+        self._stretch = stretch
+        self.widths = {
+            sid: max(
+                1, sum(1 for lo, hi in stretch.values() if max(lo, sp.back) < min(hi, sp.front))
+            )
+            for sid, sp in cut.spaces.items()
+        }
+        # each line's progress, lane by lane, as (u of the lane's middle, at)
+        profile: dict[int, dict[int, tuple[float, float]]] = {}
+        for sid, sp in cut.spaces.items():
+            n = self.widths[sid]
+            for j, lane in enumerate(sp.lanes):
+                u = 1.0 - (2.0 * lane - 1.0) / n
+                profile.setdefault(sp.back, {}).setdefault(lane, (u, sp.back_at[j]))
+                profile.setdefault(sp.front, {}).setdefault(lane, (u, sp.front_at[j]))
+        self._profile = {i: sorted(v.values()) for i, v in profile.items()}
+        self._index = {name: i for i, name in enumerate(order)}
+        # the road's width along it: as wide as its lanes between each two lines; where
+        # the lane count changes, the narrower side flares out to the line over its
+        # stretch up to the next line across all its lanes (119a: l1..l2, 120b: l1..l3)
+        crossing = {i: set(v) for i, v in profile.items()}
+        self._places = [self._mean(i) for i in range(len(order))]
+        covering = [
+            {k for k, (lo, hi) in stretch.items() if lo <= i < hi} for i in range(self._last)
+        ]
+        self._counts = [len(c) or 1 for c in covering]
+        self._flares: list[tuple[float, float, float, float]] = []
+        for j in range(1, self._last):
+            wide, narrow = self._counts[j - 1], self._counts[j]
+            if wide == narrow:
+                continue
+            after = narrow < wide
+            side = covering[j] if after else covering[j - 1]
+            far = range(j + 1, self._last + 1) if after else range(j - 1, -1, -1)
+            f = next((i for i in far if side <= crossing.get(i, set())), far[-1])
+            if not after:
+                wide, narrow = narrow, wide
+            p_lo, p_hi = sorted((self._places[j], self._places[f]))
+            h_wide, h_narrow = self._half_px(wide), self._half_px(narrow)
+            ends = (h_wide, h_narrow) if after else (h_narrow, h_wide)
+            self._flares.append((p_lo, p_hi, *ends))
+        self.polygons = self._outlines()
+
+    def _half_px(self, lanes: int) -> float:
+        return GT_ROAD_PX.get(lanes, 50.0 * lanes) / 2.0 * self._k
+
+    def _mean(self, index: int) -> float:
+        """The progress of line ``index`` (its mean over the lanes it crosses)."""
+        if index == 0:
+            return 0.0
+        if index == self._last:
+            return 1.0
+        values = [at for _u, at in self._profile.get(index, [])]
+        return sum(values) / len(values) if values else 0.5
+
+    def progress(self, line: str) -> float:
+        """Where cross line ``line`` lies along the road: its mean over its lanes."""
+        return self._mean(self._index[line])
+
+    def _interval(self, p: float) -> int:
+        """The stretch between two lines that progress ``p`` lies in."""
+        k = bisect_left(self._places, p) - 1
+        return min(max(k, 0), self._last - 1)
+
+    def half(self, p: float) -> float:
+        """Half the road's width at progress ``p`` (mm)."""
+        for lo, hi, a, b in self._flares:
+            if lo <= p <= hi and hi > lo:
+                return a + (b - a) * (p - lo) / (hi - lo)
+        return self._half_px(self._counts[self._interval(p)])
+
+    def lanes_at(self, p: float) -> int:
+        """How many lanes the road has at progress ``p``."""
+        return self._counts[self._interval(p)]
+
+    def point(self, p: float, u: float) -> Point:
+        """The place at progress ``p`` and lateral ``u`` (mm, local frame)."""
+        return self.line.beyond(p, u * self.half(p))
+
+    def at(self, line: str | int, u: float) -> float:
+        """Where cross line ``line`` (a name or an index of the road's line order) lies
+        at lateral ``u``: its progress, between (and past) the lanes' readings."""
+        index = self._index[line] if isinstance(line, str) else line
+        points = self._profile.get(index)
+        if not points:
+            return 0.0 if index == 0 else 1.0
+        if len(points) == 1:
+            return points[0][1]
+        k = 1
+        while k < len(points) - 1 and u > points[k][0]:
+            k += 1
+        (u0, a0), (u1, a1) = points[k - 1], points[k]
+        return a0 + (a1 - a0) * (u - u0) / ((u1 - u0) or 1.0)
+
+    def band(self, lanes: tuple[int, ...], sid: str | None = None) -> tuple[float, float]:
+        """The lateral band ``(u right, u left)`` of ``lanes`` (of space ``sid``)."""
+        n = self.widths.get(sid, 0) if sid is not None else 0
+        if not n:
+            n = len(self._stretch) or 1
+        return (1.0 - 2.0 * max(lanes) / n, 1.0 - 2.0 * (min(lanes) - 1) / n)
+
+    def across(self, line: str, lanes: tuple[int, ...] | None = None) -> list[Point]:
+        """Cross line ``line`` drawn across ``lanes`` (default: the whole road), left to
+        right seen ``from -> to``."""
+        index = self._index[line]
+        at = self._mean(index)
+        n = self.lanes_at(min(max(at, 0.0), 1.0))
+        lo, hi = (
+            (-1.0, 1.0)
+            if lanes is None
+            else (1.0 - 2.0 * max(lanes) / n, 1.0 - 2.0 * (min(lanes) - 1) / n)
+        )
+        steps = max(2, math.ceil((hi - lo) * 4))
+        us = [hi - (hi - lo) * i / steps for i in range(steps + 1)]
+        return [self.point(self.at(index, u), u) for u in us]
+
+    def _edge(self, index: int, u: float) -> float:
+        """Progress of a space's back or front line at ``u``; a road end runs on past its
+        tile edge, for the hexagon to cut it there (square or skew)."""
+        if index == 0:
+            return -_END_REACH
+        if index == self._last:
+            return 1.0 + _END_REACH
+        return self.at(index, u)
+
+    def _side(self, back: int, front: int, u: float) -> list[Point]:
+        """A space's side at lateral ``u``, from its back line to its front line."""
+        p0, p1 = self._edge(back, u), self._edge(front, u)
+        n = max(2, math.ceil(abs(p1 - p0) * 60))
+        return [self.point(p0 + (p1 - p0) * i / n, u) for i in range(n + 1)]
+
+    def _cross(self, index: int, u0: float, u1: float) -> list[Point]:
+        """The inner points of line ``index`` from lateral ``u0`` to ``u1``."""
+        n = max(2, math.ceil(abs(u1 - u0) * 6))
+        us = [u0 + (u1 - u0) * i / n for i in range(1, n)]
+        return [self.point(self._edge(index, u), u) for u in us]
+
+    def _outlines(self) -> dict[str, Polygon]:
+        """Every space's outline, cut by the tile's hexagon."""
+        from shapely.geometry import Polygon
+
+        hexagon = _local_hexagon(self.size)
+        out: dict[str, Polygon] = {}
+        for sid, sp in self.cut.spaces.items():
+            if sp.layer != "lane":
+                continue
+            right, left = self.band(sp.lanes, sid)
+            ring = (
+                self._side(sp.back, sp.front, left)
+                + self._cross(sp.front, left, right)
+                + self._side(sp.back, sp.front, right)[::-1]
+                + self._cross(sp.back, right, left)
+            )
+            poly = Polygon(ring)
+            if not poly.is_valid:
+                poly = poly.buffer(0)
+            clipped = poly.intersection(hexagon)
+            if not isinstance(clipped, Polygon):
+                parts = [g for g in getattr(clipped, "geoms", []) if isinstance(g, Polygon)]
+                clipped = max(parts, key=lambda g: g.area) if parts else Polygon()
+            out[sid] = clipped
+        return out
+
+
+_SHAPES: dict[tuple[int, float], tuple[LaneRoad, GtShape]] = {}
+
+
+def gt_shape(road: LaneRoad, size: float = DEFAULT_TILE_SIZE_MM) -> GtShape:
+    """The :class:`GtShape` of a GT face's road at tile size ``size`` (cached)."""
+    key = (id(road), size)
+    hit = _SHAPES.get(key)
+    if hit is not None and hit[0] is road:
+        return hit[1]
+    shape = GtShape(road, size)
+    if len(_SHAPES) >= 4096:
+        _SHAPES.clear()
+    _SHAPES[key] = (road, shape)
+    return shape

@@ -10,6 +10,10 @@ theme
     Colours and font in one dict with readable keys; user overrides are checked.
 draw
     One tile: hex, spaces, features (symbols placed by ``<use>``), label, tokens.
+gt
+    A Rallyman: GT piece: every road of its face lane space by lane space, limits, dotted
+    lines, the grid and line, the race direction, crossings, bridges, the pit board; a
+    space cut by a skew edge drawn whole over both tiles.
 svg
     The map of a stage with title block and legend (:func:`svg.render_map`).
 pages

@@ -48,17 +48,23 @@ from trackkit.spaces import DrivenRoad, TokenSpot
 __all__ = [
     "LABEL_AT",
     "TOKENS_AT",
+    "TOKEN_RADIUS",
     "Climb",
+    "GtArt",
+    "GtRoadArt",
     "TileArt",
     "add_symbols",
     "clean_text",
     "draw_tile",
+    "draw_tokens",
+    "fit_size",
     "fmt",
     "free_corners",
     "local_hexagon",
     "mark_spots",
     "place",
     "svg_id",
+    "token_spots",
     "upright_text",
 ]
 
@@ -110,6 +116,38 @@ def local_hexagon(size: float) -> list[Point]:
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class GtRoadArt:
+    """One road of a Rallyman: GT face as a drawing shows it."""
+
+    road: DrivenRoad
+    """The road as driven (a road the track does not drive: from its ``from`` edge)."""
+    nodes: Mapping[str, str] = field(default_factory=dict)
+    """Space id -> the graph node it is (empty: the road is not part of the track)."""
+    on_track: bool = True
+    """Drawn as road of the track (False: another road of the piece, drawn dimmed)."""
+
+
+@dataclass(slots=True)
+class GtArt:
+    """What a Rallyman: GT piece shows besides its hex: every road of the face, and what
+    the stage graph adds (see :mod:`trackkit.render.gt`)."""
+
+    roads: list[GtRoadArt] = field(default_factory=list)
+    joined: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    """Space id -> (node, outline in this tile's frame) of a space cut by a skew edge,
+    drawn whole here, over both tiles."""
+    elsewhere: set[str] = field(default_factory=set)
+    """Spaces cut by a skew edge that the neighbouring tile draws whole."""
+    grid: dict[str, int] = field(default_factory=dict)
+    """Grid slot space id -> its place on the grid (1: pole)."""
+    pit_access: frozenset[str] = frozenset()
+    """Graph nodes that give access to a pit tile (GT-2)."""
+    arrows: list[tuple[str, float]] = field(default_factory=list)
+    """Where race-direction arrows go: (road id, progress along it ``from -> to``); on a
+    map one, on the piece the race starts from."""
+
+
 @dataclass(slots=True)
 class TileArt:
     """What to draw for one tile, whichever drawing it ends up in.
@@ -136,7 +174,10 @@ class TileArt:
     node_prefix: str | None = None
     """Prefix of the graph's node ids (``"3:"``) for ``data-node``; None on a sheet."""
     heat: Mapping[str, float] = field(default_factory=dict)
-    """Space id -> 0..1: losses of control there, relative to the worst space (heat map)."""
+    """Space id -> 0..1: losses of control there, relative to the worst space (heat map);
+    on a GT piece, graph node -> 0..1."""
+    gt: GtArt | None = None
+    """A Rallyman: GT face: drawn by :mod:`trackkit.render.gt` (``road`` is then None)."""
 
 
 # --- symbols ---------------------------------------------------------------------------
@@ -154,6 +195,14 @@ def _symbol_bodies(dwg: svgwrite.Drawing) -> dict[str, list[Any]]:
     round_ends = {"stroke_linecap": "round", "stroke_linejoin": "round"}
     return {
         "sym-disc": [dwg.circle((0, 0), 1, stroke_width=0.16)],
+        # a warning triangle, point up (away from +y): CORNER-5, and CORNER-4's sign
+        "sym-triangle": [
+            dwg.path(
+                d="M 0,-1.05 L 1.1,0.85 L -1.1,0.85 Z",
+                stroke_width=0.14,
+                **{"stroke_linejoin": "round"},
+            )
+        ],
         "sym-token": [dwg.circle((0, 0), 1, stroke_width=0.1)],
         "sym-chevron": [
             dwg.path(
@@ -360,9 +409,9 @@ def draw_tile(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> Group:
         # Nothing else on the tile: the label goes in the middle, where the hex is widest,
         # so it never runs onto the neighbouring tiles (which are drawn over it).
         down = _turned((0.0, 1.0), -turn)
-        lines = [(art.label, _fit_size(art.label, 0.75 * size, 0.055 * size), "tile-label")]
+        lines = [(art.label, fit_size(art.label, 0.75 * size, 0.055 * size), "tile-label")]
         if art.sublabel:
-            sub = _fit_size(art.sublabel, 0.75 * size, 0.04 * size)
+            sub = fit_size(art.sublabel, 0.75 * size, 0.04 * size)
             lines.append((art.sublabel, sub, "tile-label-sub"))
         centres = [0.0]
         for (_, above, _), (_, below, _) in pairwise(lines):
@@ -372,14 +421,14 @@ def draw_tile(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> Group:
             g.add(upright_text(dwg, text, at, size=fs, turn=turn, cls=cls))
     elif art.label:
         at = _off((0.0, 0.0), corners[0], LABEL_AT)
-        fs = _fit_size(art.label, 0.5 * size, 0.055 * size)
+        fs = fit_size(art.label, 0.5 * size, 0.055 * size)
         g.add(upright_text(dwg, art.label, at, size=fs, turn=turn, cls="tile-label"))
     if art.tokens:
-        _draw_tokens(dwg, g, art, corners[1], size, turn)
+        draw_tokens(dwg, g, art, corners[1], size, turn)
     return g
 
 
-def _fit_size(text: str, width: float, size: float) -> float:
+def fit_size(text: str, width: float, size: float) -> float:
     """The font size, at most ``size``, at which ``text`` (bold) fits in ``width`` mm."""
     return min(size, width / (0.66 * max(1, len(text))))
 
@@ -659,12 +708,12 @@ _TOKEN_TEXT: dict[TokenKind, str] = {
 
 
 #: A token's radius, as a share of the tile size.
-_TOKEN_RADIUS = 0.05
+TOKEN_RADIUS = 0.05
 
 
-def _token_spots(corner: Point, n: int, size: float) -> list[Point]:
+def token_spots(corner: Point, n: int, size: float) -> list[Point]:
     """Where ``n`` tokens go: in a row across the way to ``corner``."""
-    r = _TOKEN_RADIUS * size
+    r = TOKEN_RADIUS * size
     base = _off((0.0, 0.0), corner, TOKENS_AT)
     norm = math.hypot(*corner) or 1.0
     along = (-corner[1] / norm, corner[0] / norm)
@@ -733,15 +782,15 @@ def mark_spots(
         for spot in road.tokens[:tokens]:
             if spot.at is not None:
                 placed += 1
-                out.append((local_point(spot.at, size), 1.2 * _TOKEN_RADIUS * size))
+                out.append((local_point(spot.at, size), 1.2 * TOKEN_RADIUS * size))
     if tokens - placed > 0:
         corner = free_corners(road, size)[1]
-        spots = _token_spots(corner, tokens - placed, size)
-        out += [(at, 1.05 * _TOKEN_RADIUS * size) for at in spots]
+        spots = token_spots(corner, tokens - placed, size)
+        out += [(at, 1.05 * TOKEN_RADIUS * size) for at in spots]
     return out
 
 
-def _draw_tokens(
+def draw_tokens(
     dwg: svgwrite.Drawing, g: Group, art: TileArt, corner: Point, size: float, turn: float
 ) -> None:
     """Tokens where they lie on the tile; those without a place in a row beside the road.
@@ -749,11 +798,11 @@ def _draw_tokens(
     Copilot track tokens are drawn as the symbols they carry, turned as placed (see
     :func:`_draw_track_token`); the others as round tokens with their number, upright.
     """
-    r = _TOKEN_RADIUS * size
+    r = TOKEN_RADIUS * size
     tokens = art.tokens[:MAX_TILE_TOKENS]
     placed = _placed(art.road, tokens)
     rest = [i for i in range(len(tokens)) if i not in placed]
-    where = dict(zip(rest, _token_spots(corner, len(rest), size), strict=True))
+    where = dict(zip(rest, token_spots(corner, len(rest), size), strict=True))
     discs = {
         i: local_point(at, size)
         for i, (at, _, _) in placed.items()

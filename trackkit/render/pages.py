@@ -52,9 +52,16 @@ from svgwrite.container import Group
 
 from trackkit import hexgrid
 from trackkit.assemble import Layout, PlacedTile
-from trackkit.geometry import ROAD_WIDTH_RATIO, centre_line, space_polygon, to_world
+from trackkit.geometry import (
+    ROAD_WIDTH_RATIO,
+    centre_line,
+    local_polygon,
+    space_polygon,
+    to_world,
+)
 from trackkit.render.convert import SvgDoc, svg_to_pdf
-from trackkit.render.draw import clean_text, draw_tile, fmt, mark_spots
+from trackkit.render.draw import TileArt, clean_text, fmt, mark_spots
+from trackkit.render.gt import gt_mark_spots, piece_outline, road_lines, tile_layers
 from trackkit.render.svg import (
     CARD_SIZE,
     Box,
@@ -443,7 +450,7 @@ def _as_shape(footprint: Any) -> Any:
     return footprint
 
 
-_ROADS: dict[tuple[str, int, float], Any] = {}
+_ROADS: dict[tuple[str, str, int, float], Any] = {}
 
 
 def _local_road(tile: PlacedTile, size: float) -> Any:
@@ -452,7 +459,7 @@ def _local_road(tile: PlacedTile, size: float) -> Any:
 
     road = tile.road
     assert road is not None
-    key = (road.face.id, road.entry, size)
+    key = (road.face.id, road.road_id, road.entry, size)
     if key not in _ROADS:
         shape = unary_union([space_polygon(road, s, size) for s in road.spaces.values()])
         _ROADS[key] = shape
@@ -469,12 +476,19 @@ def road_shapes(layout: Layout) -> list[Any]:
     size = layout.size
     out = []
     for tile in [*layout.chain, *layout.undriven]:
-        if tile.road is None or tile.road.series == "gt":
-            continue  # GT roads are sketched on their tiles: content_footprints has them
+        face = tile.face
+        if face is not None and face.layout is not None:
+            if tile.visit_of is not None:
+                continue  # a GT piece driven twice: its roads are all there at the first visit
+            shape = piece_outline(face, size)  # every road printed on the piece
+        elif tile.road is None:
+            continue
+        else:
+            shape = _local_road(tile, size)
         cx, cy = hexgrid.centre_mm(tile.hex, size)
         a = math.radians(60 * tile.rotation)
         c, s = math.cos(a), math.sin(a)
-        out.append(affinity.affine_transform(_local_road(tile, size), [c, -s, s, c, cx, cy]))
+        out.append(affinity.affine_transform(shape, [c, -s, s, c, cx, cy]))
     return out
 
 
@@ -489,7 +503,9 @@ def content_footprints(layout: Layout, *, scenery: bool = False) -> list[Any]:
 
     size = layout.size
     middles = [
-        t for t in [*layout.chain, *layout.undriven] if t.road is None or t.road.series == "gt"
+        t
+        for t in [*layout.chain, *layout.undriven]
+        if t.road is None and (t.face is None or t.face.layout is None)
     ]
     if scenery:
         middles += layout.scenery
@@ -509,8 +525,12 @@ def token_footprints(layout: Layout) -> list[Any]:
         if not tile.tokens:
             continue
         centre = hexgrid.centre_mm(tile.hex, size)
-        road = tile.road if tile.road is not None and tile.road.series == "dirt" else None
-        for at, radius in mark_spots(road, danger=False, tokens=len(tile.tokens), size=size):
+        if tile.face is not None and tile.face.layout is not None:
+            spots = gt_mark_spots(tile.face, tile.tokens, size)
+        else:
+            road = tile.road if tile.road is not None and tile.road.series == "dirt" else None
+            spots = mark_spots(road, danger=False, tokens=len(tile.tokens), size=size)
+        for at, radius in spots:
             out.append(Point(to_world(at, centre=centre, rotation=tile.rotation)).buffer(radius))
     return out
 
@@ -636,11 +656,30 @@ def print_pages(
     arts = stage_arts(layout, report.graph)
     boxes = [hex_box(t, size) for t in layout.tiles]  # arts' order: chain, scenery, undriven
     order = sorted(range(len(arts)), key=lambda i: "scenery" not in arts[i].classes)
-    # A label may stand out of its hex a little: the box is grown to keep it whole.
-    tiles = [(boxes[i].grow(0.1 * size), draw_tile(factory, arts[i], size=size)) for i in order]
+    # A label may stand out of its hex a little: the box is grown to keep it whole (and
+    # holds a GT space drawn whole over the edge into the neighbouring tile).
+    tiles: list[tuple[Box, Group]] = []
+    later: list[tuple[Box, Group]] = []  # GT pieces' marks, over every tile
+    for i in order:
+        box = _art_box(arts[i], boxes[i]).grow(0.1 * size)
+        first, *rest = tile_layers(factory, arts[i], size=size)
+        tiles.append((box, first))
+        later += [(box, g) for g in rest]
+    tiles += later
     skipped = 0 if scenery or all_pages else len(layout.scenery)
     overview = _overview(report, layout, plan, theme=theme, skipped_scenery=skipped)
     return PrintJob(plan, overview, tiles, theme, name, size)
+
+
+def _art_box(art: TileArt, box: Box) -> Box:
+    """A tile's box, and that of the GT spaces it draws whole over a skew edge."""
+    if art.gt is None or not art.gt.joined:
+        return box
+    for _node, geom in art.gt.joined.values():
+        world = local_polygon(geom, centre=art.centre, rotation=art.rotation)
+        x0, y0, x1, y1 = world.bounds
+        box = box.union(Box(x0, y0, x1 - x0, y1 - y0))
+    return box
 
 
 def plan_box(plan: PagePlan) -> Box:
@@ -1057,8 +1096,12 @@ def _overview(
             )
         )
         centre = hexgrid.centre_mm(tile.hex, size)
-        if tile.road is not None and tile.road.series == "dirt":
-            pts = centre_line(tile.road, size).points[::6]
+        courses: list[list[tuple[float, float]]] = []
+        if face is not None and face.layout is not None:
+            courses = [line[::6] + line[-1:] for line in road_lines(face, size)]
+        elif tile.road is not None and tile.road.series == "dirt":
+            courses = [list(centre_line(tile.road, size).points[::6])]
+        for pts in courses:
             world = [to_world(p, centre=centre, rotation=tile.rotation) for p in pts]
             t.add(
                 dwg.polyline(

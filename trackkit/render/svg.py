@@ -3,7 +3,9 @@
 The document is in millimetres (``width``/``height`` in mm, ``viewBox`` in mm): the map
 is true to scale, so a tile of the default size (240 mm) is 240 units wide. What the
 stage graph knows (effective corner limits, climb lines, node ids) comes from the graph;
-shapes come from :mod:`trackkit.geometry`.
+shapes come from :mod:`trackkit.geometry`. Rallyman: GT pieces are drawn by
+:mod:`trackkit.render.gt`, their marks over every tile; the title block and legend of a
+GT track give its lap, laps, lanes, corners and boxes.
 
 Examples
 --------
@@ -38,13 +40,13 @@ from trackkit.render.draw import (
     TileArt,
     add_symbols,
     clean_text,
-    draw_tile,
     fmt,
     heat_colour,
     local_hexagon,
     place,
     upright_text,
 )
+from trackkit.render.gt import join_skew_spaces, node_owner, piece_art, tile_layers
 from trackkit.render.heat import Heat
 from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
 from trackkit.validate import Report, validate
@@ -185,7 +187,12 @@ def map_frame(layout: Layout, *, legend: bool = True, heat: bool = False) -> Map
 
 
 def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]:
-    """What to draw for each placed tile, with the graph's limits and climb lines."""
+    """What to draw for each placed tile, with the graph's limits and climb lines.
+
+    A Rallyman: GT piece is drawn once with every road it is driven on
+    (:func:`trackkit.render.gt.piece_art`); a space cut by a skew edge is drawn whole by
+    the later of its two tiles (:func:`trackkit.render.gt.join_skew_spaces`).
+    """
     size = layout.size
     climbs: dict[tuple[int, int], Climb] = {}
     if graph is not None:
@@ -199,6 +206,14 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
             # island also climb, but their line is the island's edge, drawn with it.
             if a["tile"] == b["tile"] and "shortcut" not in (a["kind"], b["kind"]):
                 climbs[(a["tile"], a["unit"])] = way
+    gt = layout.series == "gt" or "gt" in layout.series_found
+    owner = node_owner(graph) if gt else {}
+    visits: dict[int, list[PlacedTile]] = {}
+    for tile in layout.chain:
+        if tile.index is not None and tile.road is not None:
+            visits.setdefault(id(tile.visit_of or tile), []).append(tile)
+    arrow_tile = _arrow_tile(layout)
+    where: dict[int, tuple[int, PlacedTile]] = {}
     arts: list[TileArt] = []
     for tile in layout.chain:
         face = tile.face
@@ -207,7 +222,24 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
         if tile.visit_of is not None:
             continue  # a GT piece driven twice is drawn once
         if face is not None and face.layout is not None:
-            arts.append(_gt_art(tile, str(index), f"{index} · {face.id}", centre))
+            mine = visits.get(id(tile), [])
+            numbers = ", ".join(str(v.index) for v in mine) or str(index)
+            for v in mine:
+                if v.index is not None:
+                    where[v.index] = (len(arts), v)
+            arts.append(
+                piece_art(
+                    tile,
+                    mine,
+                    graph,
+                    owner,
+                    key=str(index),
+                    label=f"{numbers} · {face.id}",
+                    centre=centre,
+                    classes=[],
+                    arrow=tile is arrow_tile,
+                )
+            )
             continue
         if face is None:
             arts.append(
@@ -244,9 +276,25 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
                 node_prefix=f"{index}:",
             )
         )
+    join_skew_spaces(arts, graph, where, size)
     for tile in layout.scenery:
         face = tile.face
         assert face is not None  # only known faces stand beside the road
+        classes = ["scenery", f"surface-{face.surface.value}", f"kind-{face.kind.value}"]
+        if face.layout is not None:  # the GT pit tile: its board
+            art = piece_art(
+                tile,
+                [],
+                graph,
+                owner,
+                key=f"s{tile.position}",
+                label=face.id,
+                centre=hexgrid.centre_mm(tile.hex, size),
+                classes=classes,
+            )
+            art.sublabel = face.kind.value
+            arts.append(art)
+            continue
         arts.append(
             TileArt(
                 key=f"s{tile.position}",
@@ -255,7 +303,7 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
                 rotation=tile.rotation,
                 centre=hexgrid.centre_mm(tile.hex, size),
                 tokens=tile.tokens,
-                classes=["scenery", f"surface-{face.surface.value}", f"kind-{face.kind.value}"],
+                classes=classes,
                 label=face.id,
                 sublabel=face.kind.value,
             )
@@ -266,12 +314,15 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
         face = tile.face
         if face is not None and face.layout is not None:
             arts.append(
-                _gt_art(
+                piece_art(
                     tile,
-                    f"u{tile.position}",
-                    f"{face.id} · not driven",
-                    hexgrid.centre_mm(tile.hex, size),
-                    "undriven",
+                    [],
+                    None,
+                    {},
+                    key=f"u{tile.position}",
+                    label=f"{face.id} · not driven",
+                    centre=hexgrid.centre_mm(tile.hex, size),
+                    classes=["undriven"],
                 )
             )
             continue
@@ -293,31 +344,16 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
     return arts
 
 
-#: What a map says of the Rallyman: GT tiles on it, until GT roads are drawn like DIRT's.
-GT_NOTE = "GT tiles are drawn as sketches of their tile data (full GT maps come later)"
-
-
-def _gt_art(
-    tile: PlacedTile, key: str, label: str, centre: tuple[float, float], *extra: str
-) -> TileArt:
-    """A Rallyman: GT tile: its hex, id and a sketch of its roads (:data:`GT_NOTE`).
-
-    GT roads are not drawn with spaces on maps yet: the tile carries no road for the map
-    drawing (which is DIRT's), and :func:`map_svg` adds the tile sheet's sketch of the face.
-    """
-    face = tile.face
-    assert face is not None
-    return TileArt(
-        key=key,
-        face=face,
-        road=None,
-        rotation=tile.rotation,
-        centre=centre,
-        tokens=tile.tokens,
-        classes=[*extra, "gt", f"surface-{face.surface.value}", f"danger-{face.danger.value}"],
-        label=label,
-        sublabel="GT sketch",
-    )
+def _arrow_tile(layout: Layout) -> PlacedTile | None:
+    """The GT piece that shows the race direction: the one with the start/finish line
+    driven the way its grid faces, else the first one driven."""
+    if layout.series != "gt":
+        return None
+    pieces = [t for t in layout.chain if t.road is not None and t.road.series == "gt"]
+    for t in pieces:
+        if t.road is not None and t.road.start_at is not None:
+            return t.visit_of or t
+    return (pieces[0].visit_of or pieces[0]) if pieces else None
 
 
 def new_drawing(
@@ -420,7 +456,8 @@ def summary_lines(summary: dict[str, Any], report: Report | None = None) -> list
 
 
 def _gt_summary_lines(summary: dict[str, Any], report: Report | None) -> list[str]:
-    """The title block of a GT track: the lap, corners, grid, boxes, and :data:`GT_NOTE`."""
+    """The title block of a GT track: the lap, lanes, corners and their limits, the
+    sharp corners, what else is on it, the boxes."""
     kind = str(summary.get("kind", "circuit"))
     parts = [kind.capitalize(), f"{summary.get('tiles', 0)} tiles"]
     if summary.get("lap_length_mm"):
@@ -428,37 +465,45 @@ def _gt_summary_lines(summary: dict[str, Any], report: Report | None) -> list[st
     if summary.get("lap_length_spaces") is not None:
         parts.append(f"{summary['lap_length_spaces']} moves a lap")
     if summary.get("laps"):
-        parts.append(f"{summary['laps']} laps")
+        parts.append(plural(int(summary["laps"]), "lap"))
+    if summary.get("length_mm"):
+        parts.append(f"{summary['length_mm'] / 1000:.2f} m")
+    if summary.get("length_spaces") is not None:
+        parts.append(f"{summary['length_spaces']} moves")
     lines = [" · ".join(parts)]
-    surfaces = summary.get("surfaces") or {}
-    lines.append("Surfaces: " + (", ".join(f"{k} {v}" for k, v in surfaces.items()) or "none"))
     lanes = summary.get("lanes") or {}
-    lines.append("Lanes: " + (", ".join(f"{k} on {v}" for k, v in lanes.items()) or "none"))
-    feats = [f"{len(summary.get('corners') or [])} corners"]
-    if summary.get("sharp_corners"):
-        feats.append(f"{len(summary['sharp_corners'])} dotted lines")
+    lane_text = ", ".join(f"{k} on {plural(v, 'tile')}" for k, v in lanes.items()) or "none"
+    danger = summary.get("danger") or {}
+    danger_text = ", ".join(f"{k} {v}" for k, v in danger.items()) or "none"
+    lines.append(f"Lanes: {lane_text} · danger: {danger_text}")
+    corners = summary.get("corners") or []
+    limits = ", ".join(str(c.get("limits")) for c in corners)
+    lines.append(f"Corners: {len(corners)}" + (f", limits {limits}" if limits else ""))
+    sharp = summary.get("sharp_corners") or []
+    feats = [f"sharp corners: {plural(len(sharp), 'dotted line')}"]
     if summary.get("grid_slots"):
         feats.append(f"grid of {summary['grid_slots']}")
     if summary.get("pit"):
         feats.append("pit")
     if summary.get("crossings"):
-        feats.append(f"{summary['crossings']} crossing(s)")
-    lines.append("Features: " + ", ".join(feats))
+        feats.append(plural(int(summary["crossings"]), "crossing"))
+    if summary.get("bridges"):
+        feats.append(plural(int(summary["bridges"]), "bridge"))
+    lines.append(", ".join(feats).capitalize())
     boxes = summary.get("boxes") or {}
     lines.append(
         "Boxes needed: "
         + (", ".join(f"{b}" + (f" ×{n}" if n > 1 else "") for b, n in boxes.items()) or "none")
     )
     if report is not None:
-        state = (
-            f"valid ({report.warnings} warning(s))"
-            if report.valid
-            else (
-                f"{report.errors} error(s), {report.warnings} warning(s): run 'trackkit validate'"
+        if report.valid:
+            state = f"valid ({plural(report.warnings, 'warning')})"
+        else:
+            state = (
+                f"{plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}: "
+                "run 'trackkit validate'"
             )
-        )
         lines.append(f"Checked: {state}")
-    lines.append(GT_NOTE)
     return lines
 
 
@@ -495,15 +540,13 @@ def draw_card(
         )
     )
     card.add(dwg.line((left_w, 5), (left_w, h - 5), class_="card-rule", stroke_width=0.3))
-    card.add(_legend(dwg, x=left_w + 5, y=6.0, width=w - left_w - 8))
+    legend = _gt_legend if summary.get("series") == "gt" else _legend
+    card.add(legend(dwg, x=left_w + 5, y=6.0, width=w - left_w - 8))
     return card
 
 
 def _legend(dwg: svgwrite.Drawing, *, x: float, y: float, width: float) -> Group:
-    g = dwg.g(id="legend", transform=f"translate({fmt(x)},{fmt(y)})")
-    g.add(dwg.text("Legend", insert=(0, 4), font_size=4.6, class_="title"))
-    col_w = width / 2
-    row_h = 12.6
+    """The legend of a Rallyman: DIRT stage."""
     items: list[tuple[str, Any]] = []
 
     def swatch(surface: str) -> Group:
@@ -566,7 +609,17 @@ def _legend(dwg: svgwrite.Drawing, *, x: float, y: float, width: float) -> Group
             tok.add(upright_text(dwg, text, at, size=1.9))
         tokens.add(tok)
     items.append(("tokens: oxygen N, cloud, mud, climb", tokens))
+    return _legend_items(dwg, items, x=x, y=y, width=width)
 
+
+def _legend_items(
+    dwg: svgwrite.Drawing, items: Sequence[tuple[str, Any]], *, x: float, y: float, width: float
+) -> Group:
+    """The legend: its title and the samples with their words, in two columns."""
+    g = dwg.g(id="legend", transform=f"translate({fmt(x)},{fmt(y)})")
+    g.add(dwg.text("Legend", insert=(0, 4), font_size=4.6, class_="title"))
+    col_w = width / 2
+    row_h = 12.6
     per_col = math.ceil(len(items) / 2)
     for i, (label, sample) in enumerate(items):
         col, row = divmod(i, per_col)
@@ -576,6 +629,70 @@ def _legend(dwg: svgwrite.Drawing, *, x: float, y: float, width: float) -> Group
         g.add(sample)
         g.add(_left(dwg, label, cx + 10, cy + 1.3, 3.4, col_w - 17))
     return g
+
+
+def _gt_legend(dwg: svgwrite.Drawing, *, x: float, y: float, width: float) -> Group:
+    """The legend of a Rallyman: GT track: what its tiles show (see :mod:`.gt`)."""
+    items: list[tuple[str, Any]] = []
+    road = dwg.g(class_="surface-asphalt")
+    for lane in range(3):
+        road.add(dwg.rect((-4, -3.6 + 2.4 * lane), (8, 2.4), class_="space kind-lane"))
+    items.append(("lanes of spaces (2, 3 or 4)", road))
+    danger = dwg.g()
+    for i, level in enumerate(("low", "medium", "high")):
+        kerb = dwg.g(class_=f"danger danger-{level}")
+        kerb.add(place(dwg, "sym-kerb", (-3.0 + 3.0 * i, 0), (0, 1), 1.3, 3.2))
+        danger.add(kerb)
+    items.append(("danger: low, medium, high", danger))
+    limit = dwg.g(class_="limit")
+    limit.add(place(dwg, "sym-disc", (0, 0), (0, 1), 3.4))
+    limit.add(upright_text(dwg, "3", (0, 0), size=4.4))
+    items.append(("corner limit of the space", limit))
+    triangle = dwg.g(class_="limit triangle")
+    triangle.add(place(dwg, "sym-triangle", (0, -0.5), (0, 1), 4.0))
+    triangle.add(upright_text(dwg, "4", (0, 0.4), size=3.8))
+    items.append(("in a triangle: dangerous", triangle))
+    dotted = dwg.g(class_="dotted")
+    dotted.add(dwg.line((-4, 0), (4, 0), class_="dotted-under"))
+    dotted.add(dwg.line((-4, 0), (4, 0), class_="dotted-line"))
+    dotted.add(place(dwg, "sym-badge", (0, 0), (0, 1), 1.9, 2.3, cls="badge"))
+    dotted.add(upright_text(dwg, "2", (0, 0), size=3.4))
+    items.append(("dotted line: top gear over it", dotted))
+    sign = dwg.g(class_="dotted")
+    sign.add(dwg.line((-4, 0), (4, 0), class_="dotted-under"))
+    sign.add(dwg.line((-4, 0), (4, 0), class_="dotted-line"))
+    sign.add(place(dwg, "sym-triangle", (0, 0), (0, 1), 2.6, cls="sign"))
+    sign.add(upright_text(dwg, "!", (0, 0.3), size=3.0))
+    items.append(("warning sign: a danger result", sign))
+    line = dwg.g(class_="start-finish")
+    for k, shift in ((-0.9, 0.0), (0.9, 1.8)):
+        for cls, dash in (("paper", None), ("ink", "1.8 1.8")):
+            attrs: dict[str, Any] = {"class_": cls, "stroke_width": 1.8}
+            if dash:
+                attrs.update(stroke_dasharray=dash, stroke_dashoffset=shift)
+            line.add(dwg.line((k, -3.6), (k, 3.6), **attrs))
+    items.append(("start / finish line", line))
+    grid = dwg.g(class_="grid surface-asphalt")
+    grid.add(dwg.rect((-4, -3.6), (8, 7.2), class_="space kind-lane"))
+    grid.add(dwg.polyline([(-3, -1.4), (-3, -2.8), (3, -2.8), (3, -1.4)], class_="grid-mark"))
+    grid.add(upright_text(dwg, "1", (0, 0.8), size=3.6))
+    items.append(("grid slot and its place", grid))
+    arrow = dwg.g(class_="direction")
+    arrow.add(place(dwg, "sym-arrow", (0, 0), (1, 0), 2.2, 4.0))
+    items.append(("race direction", arrow))
+    cross = dwg.g(class_="surface-asphalt")
+    cross.add(dwg.rect((-4, -1.6), (8, 3.2), class_="space kind-lane"))
+    cross.add(dwg.rect((-1.6, -3.6), (3.2, 7.2), class_="space kind-lane overlap"))
+    items.append(("crossing: spaces over spaces", cross))
+    hidden = dwg.g(class_="surface-asphalt")
+    hidden.add(dwg.rect((-4, -1.6), (8, 3.2), class_="space kind-lane hidden"))
+    hidden.add(dwg.rect((-1.6, -3.6), (3.2, 7.2), class_="space kind-lane"))
+    items.append(("road under a bridge, dashed", hidden))
+    pit = dwg.g(class_="pit")
+    for col in range(3):
+        pit.add(dwg.rect((-4 + 2.7 * col, -3.6), (2.6, 7.2), class_="pit-column"))
+    items.append(("pit board: tyres, repair (GT-2)", pit))
+    return _legend_items(dwg, items, x=x, y=y, width=width)
 
 
 # --- the whole map -------------------------------------------------------------------------
@@ -645,8 +762,16 @@ def map_svg(
     dwg.add(dwg.rect((fmt(v.x), fmt(v.y)), (fmt(v.w), fmt(v.h)), class_="background"))
     tiles = dwg.add(dwg.g(id="map"))
     worst = heat.worst if heat is not None else 0
+    later: list[Group] = []  # GT pieces' marks, over every tile
     for art in _ordered(stage_arts(layout, report.graph)):
-        if heat is not None and worst and art.node_prefix is not None:
+        if heat is not None and worst and art.gt is not None:
+            mine = {n for r in art.gt.roads for n in r.nodes.values()}
+            mine |= {node for node, _geom in art.gt.joined.values()}
+            art = replace(
+                art,
+                heat={n: c / worst for n, c in heat.by_space.items() if n in mine},
+            )
+        elif heat is not None and worst and art.node_prefix is not None:
             prefix = art.node_prefix
             art = replace(
                 art,
@@ -656,11 +781,11 @@ def map_svg(
                     if node.startswith(prefix)
                 },
             )
-        group = tiles.add(draw_tile(dwg, art, size=layout.size))
-        if art.face is not None and art.face.layout is not None and "gt" in art.classes:
-            from trackkit.render.sheet import gt_face_sketch
-
-            group.add(gt_face_sketch(dwg, art.face, size=layout.size))
+        first, *rest = tile_layers(dwg, art, size=layout.size)
+        tiles.add(first)
+        later += rest
+    for group in later:
+        tiles.add(group)
     if frame.card is not None:
         dwg.add(draw_card(dwg, report.summary, report, at=frame.card, scale=frame.card_scale))
     if heat is not None and frame.heat is not None:

@@ -79,6 +79,15 @@ DEFAULT_THEME: Theme = {
     "page.trim": "#9a9a9a",
     "page.mark": "#000000",
     "unknown.fill": "#f1d4d4",
+    # Rallyman: GT
+    "triangle.fill": "#ffd23f",
+    "dotted.line": "#111111",
+    "grid.mark": "#ffffff",
+    "direction": "#1f5fbf",
+    "pit.board": "#c4c9ce",
+    "pit.line": "#ffffff",
+    "pit.access": "#1f5fbf",
+    "hidden.line": "#4d4d4d",
 }
 
 #: The forms of colour a theme accepts; tinycss2 then checks that it is a colour.
@@ -256,6 +265,31 @@ def css(theme: Theme, parts: tuple[str, ...] = CSS_PARTS) -> str:
             f".tile-label {{ fill: {t['label']}; font-weight: bold; }}",
             f".tile-label-sub {{ fill: {t['label']}; }}",
             f".overview-road {{ fill: none; stroke: {t['text']}; stroke-linecap: round; }}",
+            # Rallyman: GT pieces (trackkit.render.gt)
+            ".feature polyline { fill: none; }",
+            f".space.hidden {{ fill: none; stroke: {t['hidden.line']}; stroke-dasharray: 3 2; }}",
+            ".space.off-track { fill-opacity: 0.45; stroke-opacity: 0.5; }",
+            ".off-track { opacity: 0.5; }",
+            ".space.overlap { fill-opacity: 0.6; stroke-dasharray: 2.5 1.5; }",
+            f".space.pit-access {{ stroke: {t['pit.access']}; stroke-width: 1.4; }}",
+            f".limit.triangle use {{ fill: {t['triangle.fill']}; stroke: {t['limit.ring']}; }}",
+            f".dotted use.badge {{ fill: #ffffff; stroke: {t['dotted.line']}; }}",
+            f".dotted use.sign {{ fill: {t['triangle.fill']}; stroke: {t['limit.ring']}; }}",
+            f".dotted text {{ fill: {t['dotted.line']}; font-weight: bold; }}",
+            ".dotted-under { fill: none; stroke: #ffffff; stroke-width: 1.8; "
+            "stroke-linecap: round; }",
+            f".dotted-line {{ fill: none; stroke: {t['dotted.line']}; stroke-width: 1.3; "
+            "stroke-dasharray: 0.1 2.3; stroke-linecap: round; }",
+            f".start-finish .ink, .start .ink, .finish .ink {{ stroke: {t['start']}; }}",
+            ".start-finish .paper, .start .paper, .finish .paper { stroke: #ffffff; }",
+            f".start-finish text {{ fill: {t['start']}; font-weight: bold; }}",
+            f".grid-mark {{ fill: none; stroke: {t['grid.mark']}; stroke-linecap: round; "
+            "stroke-linejoin: round; }",
+            f".grid text {{ fill: {t['text']}; font-weight: bold; }}",
+            f".direction use {{ fill: {t['direction']}; stroke: #ffffff; }}",
+            f".pit-column {{ fill: {t['pit.board']}; stroke: {t['pit.line']}; "
+            "stroke-width: 0.8; }",
+            f".pit text {{ fill: {t['text']}; font-weight: bold; }}",
         ],
         "card": [
             f".card {{ fill: {t['card.fill']}; stroke: {t['card.edge']}; }}",
