@@ -144,7 +144,7 @@ def test_simulate_names_the_lines_of_the_findings_it_refuses(tmp_path: Path) -> 
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
-@pytest.mark.parametrize("delay", [0.15, 0.3])
+@pytest.mark.parametrize("delay", [0.4, 0.7])
 def test_ctrl_c_while_the_command_line_loads_says_interrupted(delay: float) -> None:
     # loading typer, pydantic, networkx... takes a good part of a second: a Ctrl-C then
     # used to be a KeyboardInterrupt traceback from inside an import
