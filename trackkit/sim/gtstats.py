@@ -137,7 +137,7 @@ def summarize_gt(
     blocked = Counter(space for r in races for space in r.blocked)
     pits = Counter(p[1] for g in gts for p in g.pit_stops)
     winners_round = [
-        float(g.finish_round[g.order[0]]) for g in gts if g.order and g.finish_round[g.order[0]]
+        float(r) for g in gts if g.order and (r := g.finish_round[g.order[0]]) is not None
     ]
     second = [float(g.gaps[g.order[1]] or 0) for g in gts if len(g.order) > 1]
     last = [float(g.gaps[g.order[-1]] or 0) for g in gts if len(g.order) > 1]
