@@ -33,8 +33,9 @@ from trackkit.errors import TrackkitError
 
 app = typer.Typer(
     no_args_is_help=True,
-    help="Design, validate, print and simulate Rallyman: DIRT stages.",
+    help="Design, validate, print, simulate and generate Rallyman: DIRT stages and Rallyman: GT tracks.",
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -65,7 +66,9 @@ def _main(
 
 
 app.command("validate")(validate.validate)
-tiles_app = typer.Typer(help="List and describe the tile faces of the library.")
+tiles_app = typer.Typer(
+    help="List and describe the tile faces of the library.", rich_markup_mode="markdown"
+)
 tiles_app.callback(invoke_without_command=True)(tiles.tiles)
 tiles_app.command("show")(tiles.tiles_show)
 tiles_app.command("sheet")(sheet.tiles_sheet)

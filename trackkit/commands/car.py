@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 car_app = typer.Typer(
     no_args_is_help=True,
+    rich_markup_mode="markdown",
     help="Cars: Unlimited dashboards suggested for a hillclimb (car files: format trackkit-car/1).",
 )
 
