@@ -41,6 +41,7 @@ demo: $(STAMP)
 	$(BIN)/trackkit render examples/gt-core-circuit.yaml -o out/gt-core-circuit.svg
 	$(BIN)/trackkit render examples/gt-figure-eight.rekee.json -o out/gt-figure-eight.png --px 1600
 	$(BIN)/trackkit print examples/gt-core-circuit.yaml -o out/gt-core-circuit-a4.pdf --paper a4
+	$(BIN)/trackkit simulate examples/gt-figure-eight.rekee.json --races 20 --seed 1 --players 6 --bot cautious --bot aggressive --bot planner
 	@echo "maps and print pages are in out/"
 
 lint: $(STAMP)
