@@ -147,9 +147,10 @@ def test_simulate_names_the_lines_of_the_findings_it_refuses(tmp_path: Path) -> 
 @pytest.mark.parametrize("delay", [0.4, 0.7])
 def test_ctrl_c_while_the_command_line_loads_says_interrupted(delay: float) -> None:
     # loading typer, pydantic, networkx... takes a good part of a second: a Ctrl-C then
-    # used to be a KeyboardInterrupt traceback from inside an import
+    # used to be a KeyboardInterrupt traceback from inside an import. (A long command, so
+    # that the Ctrl-C cannot land while Python shuts down, where SIGINT kills at once.)
     proc = subprocess.Popen(
-        [*TRACKKIT, "validate", EXAMPLE],
+        [*TRACKKIT, "simulate", EXAMPLE, "--races", "20000"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -163,3 +164,39 @@ def test_ctrl_c_while_the_command_line_loads_says_interrupted(delay: float) -> N
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.strip() == "trackkit: interrupted"
+
+
+def test_a_ctrl_c_that_native_code_turns_into_an_import_error_still_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """numpy's C import catches the Ctrl-C, prints it through sys.excepthook and raises an
+    ImportError of its own (seen when Ctrl-C landed while print first imported shapely)."""
+    from trackkit import cli, interrupt
+
+    def app() -> None:
+        try:
+            interrupt.request()  # what the SIGINT handler does
+        except interrupt.Interrupted as swallowed:
+            sys.excepthook(type(swallowed), swallowed, swallowed.__traceback__)  # PyErr_Print
+        raise ImportError("numpy._core.multiarray failed to import")
+
+    monkeypatch.setattr(cli, "app", app)
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    assert done.value.code == 130
+    err = capsys.readouterr().err
+    assert err == "trackkit: interrupted\n"
+    interrupt.reset()
+
+
+def test_an_import_error_without_a_ctrl_c_is_not_called_an_interruption(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from trackkit import cli
+
+    def app() -> None:
+        raise ImportError("a broken installation")
+
+    monkeypatch.setattr(cli, "app", app)
+    with pytest.raises(ImportError, match="a broken installation"):
+        cli.main()

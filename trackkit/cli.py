@@ -12,6 +12,7 @@ import itertools
 import json
 import signal
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any, TextIO, cast
 
 import typer
@@ -33,7 +34,7 @@ from trackkit.errors import TrackkitError
 
 app = typer.Typer(
     no_args_is_help=True,
-    help="Design, validate, print, simulate and generate Rallyman: DIRT stages and Rallyman: GT tracks.",
+    help="Design, validate, print, simulate and generate Rallyman: DIRT stages and GT tracks.",
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -153,6 +154,20 @@ def _interrupt(signum: int, frame: object) -> None:
     interrupt.request()
 
 
+def _quiet_interrupts(previous: Callable[..., object]) -> Callable[..., object]:
+    """An excepthook that prints nothing for :class:`~trackkit.interrupt.Interrupted`.
+
+    A C extension being imported when Ctrl-C lands (numpy under shapely) prints the
+    exception through ``sys.excepthook`` and raises an ImportError of its own instead.
+    """
+
+    def hook(kind: type[BaseException], value: BaseException, tb: object) -> None:
+        if not issubclass(kind, interrupt.Interrupted):
+            previous(kind, value, tb)
+
+    return hook
+
+
 def _report(exc: TrackkitError) -> None:
     # A reader that stopped early (``trackkit tiles | head``) needs no message.
     if not (isinstance(exc, OutputError) and exc.closed_pipe):
@@ -167,6 +182,8 @@ def main() -> None:
     sys.stdout, sys.stderr = cast(TextIO, out), cast(TextIO, err)
     interrupt.reset()
     previous = signal.signal(signal.SIGINT, _interrupt)
+    previous_hook = sys.excepthook
+    sys.excepthook = _quiet_interrupts(previous_hook)
     code = 0
     try:
         app()
@@ -178,8 +195,16 @@ def main() -> None:
     except TrackkitError as exc:
         _report(exc)
         code = 2
+    except Exception:
+        # a Ctrl-C swallowed by native code that then failed its own way (an import)
+        if not interrupt.requested():
+            sys.stdout = real_stdout  # a defect in trackkit: its traceback goes out as it is
+            raise
+        typer.echo("trackkit: interrupted", err=True)
+        code = 130
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.excepthook = previous_hook
         sys.stderr = real_stderr
     if code == 2 and not out.written and _wants_json(sys.argv[1:]):
         # a usage error (an option's value refused before the command ran): stdout still
