@@ -118,3 +118,44 @@ def test_render_and_print_take_the_kind_too(tmp_path: Path) -> None:
         assert result.exit_code == 0 and "note" not in result.stderr
         text = forced.read_text(encoding="utf-8")
         assert "Rally ·" in text and "Hillclimb ·" not in text
+
+
+P2P = """\
+format: trackkit-stage/1
+name: Short sprint
+{kind}tiles:
+  - tile: 144b
+    road: A
+    enter: 1
+  - tile: 121b
+  - tile: 143b
+    road: B
+    enter: 4
+"""
+
+
+def test_kind_point_to_point_lays_out_a_gt_track_as_the_files_kind_would(tmp_path: Path) -> None:
+    """--kind point-to-point on a GT file without kind (every editor file) ends the road at
+    its finish line, as 'kind: point-to-point' in the file does: not a lap left open."""
+    said = tmp_path / "said.yaml"
+    said.write_text(P2P.format(kind="kind: point-to-point\n"), encoding="utf-8")
+    silent = tmp_path / "silent.yaml"
+    silent.write_text(P2P.format(kind=""), encoding="utf-8")
+    by_file = validate(load_stage(said))
+    by_option = validate(load_stage(silent), kind=Kind.POINT_TO_POINT)
+    assert by_option.kind is by_file.kind is Kind.POINT_TO_POINT
+    assert by_option.summary == by_file.summary
+    assert by_option.layout.circuit is False
+    done = runner.invoke(
+        app,
+        ["simulate", str(silent), "--kind", "point-to-point", "--races", "3", "--format", "json"],
+    )
+    assert done.exit_code == 0, done.stderr
+    assert json.loads(done.stdout)["finish_rate"] == 1.0
+
+
+def test_a_kind_option_of_the_other_series_is_not_blamed_on_a_line_of_the_file() -> None:
+    report = validate(load_stage(EXAMPLES / "col-de-turini.yaml"), kind=Kind.CIRCUIT)
+    (wrong,) = [f for f in report.findings if f.code == "S122"]
+    assert wrong.location.path is None and wrong.location.line is None
+    assert "--kind" in wrong.message and "--kind rally" in (wrong.fix or "")

@@ -126,6 +126,10 @@ def validate(
     """
     lib = library or default_library()
     layout = lay_out(stage, lib)
+    if kind is not None and kind is not stage.kind and layout.series == "gt" == kind.series:
+        # --kind decides how a GT track is laid out: a circuit closes its lap, a
+        # point-to-point track ends at its finish line
+        layout = lay_out(stage.model_copy(update={"kind": kind}), lib)
     graph = build_graph(layout)
     findings = list(layout.findings)
     findings += check_series(layout)

@@ -54,11 +54,20 @@ def check_kind(layout: Layout, kind: Kind) -> list[Finding]:
         return []
     them = {"dirt": "rally | hillclimb", "gt": "circuit | point-to-point"}[layout.series]
     series = {"dirt": "Rallyman: DIRT stage", "gt": "Rallyman: GT track"}[layout.series]
-    return [
+    if layout.stage.kind is kind:  # the file's own kind: point at its line
+        return [
+            finding(
+                "S122",
+                f"'{kind.value}' is not a kind of {series} (kinds: {them})",
+                Location(path="kind"),
+            )
+        ]
+    return [  # --kind: no line of the file to point at
         finding(
             "S122",
-            f"'{kind.value}' is not a kind of {series} (kinds: {them})",
-            Location(path="kind"),
+            f"--kind {kind.value}: not a kind of {series} (kinds: {them})",
+            Location(),
+            fix=f"Give --kind {them.replace(' | ', ' or ')}, or leave --kind out.",
         )
     ]
 
