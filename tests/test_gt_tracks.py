@@ -374,3 +374,37 @@ def test_a_gt_rekee_file_with_a_typo_is_one_break_and_one_list() -> None:
     assert sorted(report.codes) == ["S101", "S117", "S118"]
     (brk,) = [f for f in report.findings if f.code == "S117"]
     assert "117x" in brk.message and brk.fix and "117a" in brk.fix
+
+
+def _eight_with(change: str) -> dict:  # type: ignore[type-arg]
+    doc = json.loads((REPO / "examples" / "gt-figure-eight.rekee.json").read_text("utf-8"))
+    tiles = doc["tiles"]
+    crossing = next(t for t in tiles if t["id"] == "141b")
+    if change == "turned":
+        crossing["dir"] = (crossing["dir"] + 1) % 6
+    else:
+        tiles.remove(crossing)
+    return doc  # type: ignore[no-any-return]
+
+
+def test_a_crossing_turned_wrong_gets_the_turn_that_mends_the_figure_of_eight() -> None:
+    """The road meets the crossing a second time out of order: the fix turns the crossing
+    (which the road drove already) back, not the tile where the road breaks."""
+    report = validate(parse_stage(json.dumps(_eight_with("turned"))))
+    (brk,) = [f for f in report.findings if f.code == "S117"]
+    assert "141b" in brk.message and "out of driving order" in brk.message
+    assert brk.fix.startswith("Turn tile 2 (141b)") and "by one step anticlockwise" in brk.fix
+    doc = _eight_with("turned")
+    tiles = doc["tiles"]
+    crossing = next(t for t in tiles if t["id"] == "141b")
+    old, new = crossing["dir"], int(brk.fix.split(" -> ")[1].split(")")[0])
+    assert f"(dir {old} -> {new})" in brk.fix
+    crossing["dir"] = new  # do what the fix says: the figure of eight is whole again
+    assert validate(parse_stage(json.dumps(doc))).valid
+
+
+def test_a_missing_crossing_is_a_tile_to_put_on_the_empty_hex() -> None:
+    report = validate(parse_stage(json.dumps(_eight_with("removed"))))
+    (brk,) = [f for f in report.findings if f.code == "S117"]
+    assert "faces the empty hex [1, 0]" in brk.message
+    assert brk.fix.startswith("A tile is missing on the empty hex [1, 0]")

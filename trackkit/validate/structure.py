@@ -13,6 +13,7 @@ from trackkit import hexgrid
 from trackkit.assemble import (
     Layout,
     PlacedTile,
+    faces_back,
     fitting_faces,
     road_ends,
     turn_fix,
@@ -24,6 +25,7 @@ from trackkit.graph import has_path_to_finish
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Location
 from trackkit.models.tile import FaceKind
+from trackkit.spaces import face_roads
 from trackkit.words import plural
 
 __all__ = ["check_series", "check_structure"]
@@ -230,6 +232,7 @@ def _road_break(
     fix: str | None = None
     if nxt is None:
         what = f"faces the empty hex {at}"
+        fix = _fill_the_gap(by_hex, h, d, tile)
     elif nxt.face is None:
         what = f"faces tile '{nxt.raw_id}' at {at}, an unknown tile id"
         ids = fitting_faces(close_tile_ids(nxt.raw_id, lib), lib, nxt, by_hex, pred, succ)
@@ -238,6 +241,7 @@ def _road_break(
         what = f"faces {nxt.face_id} at {at}, which has no road"
     elif nxt.index is not None:
         what = f"meets tile {_name(nxt)} out of driving order"
+        fix = _turn_crossing(nxt, tile, hexgrid.opposite(d))
     else:
         what = f"faces {nxt.face_id} at {at}, whose road does not face back"
         rot = turn_to_meet(nxt, by_hex, pred=pred, succ=succ, toward=hexgrid.opposite(d))
@@ -256,6 +260,48 @@ def _road_break(
         tile.location(edge=d),
         fix=fix,
     )
+
+
+def _fill_the_gap(
+    by_hex: dict[hexgrid.Hex, list[PlacedTile]], h: hexgrid.Hex, d: int, tile: PlacedTile
+) -> str | None:
+    """A tile missing from the road: another road end, not driven, faces the same empty hex."""
+    waiting = [
+        o
+        for e in range(6)
+        if e != hexgrid.opposite(d)
+        for o in by_hex.get(hexgrid.neighbour(h, e), [])
+        if o.index is None and o.face is not None and faces_back(o, hexgrid.opposite(e), None, None)
+    ]
+    if not waiting:
+        return None
+    o = waiting[0]
+    return (
+        f"A tile is missing on the empty hex [{h[0]}, {h[1]}]: put one there whose road joins "
+        f"edge {d} of tile {_name(tile)} to {o.face_id} at [{o.hex[0]}, {o.hex[1]}], whose road "
+        "ends there too."
+    )
+
+
+def _turn_crossing(met: PlacedTile, tile: PlacedTile, toward: int) -> str | None:
+    """A turn of a crossing the road drove already, so that the road meets its other road.
+
+    The turn must keep the road it was driven by joining the same two neighbours, and
+    bring another of its roads to the side ``toward`` that ``tile``'s road end faces.
+    """
+    first = met.visit_of or met
+    if first.face is None or first.entry_world is None or first.exit_world is None:
+        return None
+    driven = {first.entry_world, first.exit_world}
+    now = first.rotation
+    for rotation in sorted(range(6), key=lambda r: (min((r - now) % 6, (now - r) % 6), r))[1:]:
+        roads = [
+            {hexgrid.world_edge(e0, rotation), hexgrid.world_edge(e1, rotation)}
+            for _rid, e0, e1 in face_roads(first.face)
+        ]
+        if driven in roads and any(toward in r for r in roads if r != driven):
+            return turn_fix(first, rotation, f"its other road then meets tile {_name(tile)}")
+    return None
 
 
 def _turn_this(
@@ -307,7 +353,8 @@ def _not_driven(tiles: list[PlacedTile]) -> Finding:
     note = f" (the {' and '.join(lines)} among them)" if lines else ""
     return finding(
         "S118",
-        f"{plural(len(tiles), 'tile')} lie on the map but the road does not run through them"
+        f"{plural(len(tiles), 'tile')} {'lies' if len(tiles) == 1 else 'lie'} on the map but "
+        f"the road does not run through {'it' if len(tiles) == 1 else 'them'}"
         f"{note}: {', '.join(names)}",
         tiles[0].location(),
     )
