@@ -113,7 +113,7 @@ def render(
 
     try:
         if heat_show is not None and heat is None:
-            raise InputError("--heat-show", "shows what a --heat SIM.json holds: give --heat")
+            raise InputError("--heat-show", "needs --heat SIM.json, the simulation it shows")
         kind = output_kind(output, ("svg", "png", "pdf"))
         check_output(output, force=force)  # before the work, not after it
         stage = load_stage(file)

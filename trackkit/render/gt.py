@@ -23,6 +23,10 @@ by a skew edge can be drawn whole over both tiles and still lie under every mark
     direction), ``feature danger`` (the road ends' markers), ``feature pit`` (the pit
     board of 101), the tile label and the tokens.
 
+On a heat map (``render --heat``) the spaces' fill gives the losses of control, and
+``<g id="overtakes-4" class="overtakes-layer">`` (drawn after every tile, under every
+piece's marks) a ring per space where cars overtook (:func:`overtake_layer`).
+
 The piece of a track driven twice (a crossing, parallel roads) is drawn once, with every
 road it is driven on; its label names both visits (``4, 9 · 141b``).
 
@@ -611,7 +615,8 @@ def overtake_ring(share: float, size: float) -> tuple[float, float, float]:
 
 def _marks_on(art: TileArt, size: float) -> dict[str, Any]:
     """Space id -> what the piece's marks cover on it (limits, grid slots, the race
-    direction; local frame): an overtake ring goes beside them."""
+    direction; at a crossing the spaces of the other road; local frame): an overtake
+    ring goes beside them."""
     from shapely.geometry import LineString, Polygon
     from shapely.geometry import Point as Dot
     from shapely.ops import unary_union
@@ -652,20 +657,37 @@ def _marks_on(art: TileArt, size: float) -> dict[str, Any]:
                 for sid, poly in shape.polygons.items():
                     if poly.intersects(arrow):
                         out.setdefault(sid, []).append(arrow)
+    # a crossing: a space keeps its ring off the spaces of the road across it
+    outlines = {
+        sid: poly
+        for road in _visible(art)
+        for sid, poly in gt_shape(road.road.cut.road, size).polygons.items()
+    }
+    for a, b in face.layout.overlaps:
+        for one, other in ((a, b), (b, a)):
+            if other in outlines:
+                out.setdefault(one, []).append(outlines[other])
     return {sid: unary_union(parts) for sid, parts in out.items()}
 
 
 def _ring_spot(geom: Any, covered: Any, size: float) -> tuple[Point, float]:
-    """The middle of a space's widest part clear of its marks, and the room there."""
+    """The middle of a space's widest part clear of its marks, and the room there (the
+    middle of the whole space where the marks leave no room for the smallest ring)."""
     from shapely.ops import polylabel
 
-    free = geom.difference(covered) if covered is not None else geom
-    parts = sorted(getattr(free, "geoms", [free]), key=lambda g: -g.area)
-    if not parts or parts[0].is_empty or parts[0].area < (0.02 * size) ** 2:
-        parts = sorted(getattr(geom, "geoms", [geom]), key=lambda g: -g.area)  # no room
-    best = parts[0]
-    spot = polylabel(best, 0.002 * size)
-    return (spot.x, spot.y), best.exterior.distance(spot)
+    def widest(shape: Any) -> tuple[Point, float]:
+        parts = sorted(getattr(shape, "geoms", [shape]), key=lambda g: -g.area)
+        if not parts or parts[0].is_empty:
+            return (0.0, 0.0), 0.0
+        spot = polylabel(parts[0], 0.002 * size)
+        return (spot.x, spot.y), parts[0].exterior.distance(spot)
+
+    smallest = sum(overtake_ring(0.0, size)[:2]) + OVERTAKE_HALO * size
+    if covered is not None:
+        at, room = widest(geom.difference(covered))
+        if room >= smallest:
+            return at, room
+    return widest(geom)
 
 
 def overtake_layer(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> Group | None:

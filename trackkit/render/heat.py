@@ -1,10 +1,14 @@
-"""Heat maps: losses of control per space, read from a ``trackkit simulate`` document.
+"""Heat maps: losses of control per space, read from a ``trackkit simulate`` document; on a
+Rallyman: GT track the overtakes per space too.
 
 A simulation document names its stage by the face ids in driving order
 (``"stage": {"tiles": [...]}``); a document of another stage is refused, and so is one
 that counts losses on spaces the stage does not have (documents written before the
 ``stage`` field are checked by their spaces alone). A rally's document holds one
-document per stage (``"stages"``): the one of the stage drawn is used.
+document per stage (``"stages"``): the one of the stage drawn is used. A GT race's
+document holds ``overtakes.by_space`` besides ``loss_of_control.by_space``, checked the
+same way, and its ``by_tile`` counts must name the track's tiles (number in driving order
+and face id).
 
 Examples
 --------

@@ -301,7 +301,7 @@ def css(theme: Theme, parts: tuple[str, ...] = CSS_PARTS) -> str:
         # only in a heat map that shows overtakes (trackkit.render.gt.overtake_layer)
         "heat": [
             f".overtakes .ring, .overtakes-key .ring {{ fill: {t['overtakes.ring']}; "
-            f"fill-opacity: 0.22; stroke: {t['overtakes.ring']}; }}",
+            f"fill-opacity: 0.3; stroke: {t['overtakes.ring']}; }}",
             ".overtakes .halo, .overtakes-key .halo { fill: none; stroke: #ffffff; }",
         ],
         "page": [
