@@ -663,8 +663,8 @@ def _marks_on(art: TileArt, size: float) -> dict[str, Any]:
         for road in _visible(art)
         for sid, poly in gt_shape(road.road.cut.road, size).polygons.items()
     }
-    for a, b in face.layout.overlaps:
-        for one, other in ((a, b), (b, a)):
+    for first, second in face.layout.overlaps:
+        for one, other in ((first, second), (second, first)):
             if other in outlines:
                 out.setdefault(one, []).append(outlines[other])
     return {sid: unary_union(parts) for sid, parts in out.items()}
