@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -41,6 +42,14 @@ TileSizeOption = Annotated[
 ]
 
 
+class HeatShow(StrEnum):
+    """What a heat map shows (trackkit.render.heat.HEAT_SHOW)."""
+
+    loss = "loss"
+    overtakes = "overtakes"
+    both = "both"
+
+
 def render(
     file: StageFileArgument,
     output: Annotated[
@@ -74,7 +83,16 @@ def render(
         typer.Option(
             metavar="SIM.json",
             help="Colour spaces by losses of control from 'trackkit simulate --format json' "
-            "of this stage (a simulation of another stage is refused), with a colour scale.",
+            "of this stage (a simulation of another stage is refused), with a colour scale; "
+            "on a GT track, rings mark the overtakes too.",
+        ),
+    ] = None,
+    heat_show: Annotated[
+        HeatShow | None,
+        typer.Option(
+            "--heat-show",
+            help="With --heat: show losses of control, overtakes (GT races) or both "
+            "(default: both; a DIRT stage's simulation has losses of control only).",
         ),
     ] = None,
     force: ForceOption = False,
@@ -94,6 +112,8 @@ def render(
     from trackkit.validate import validate
 
     try:
+        if heat_show is not None and heat is None:
+            raise InputError("--heat-show", "needs --heat SIM.json, the simulation it shows")
         kind = output_kind(output, ("svg", "png", "pdf"))
         check_output(output, force=force)  # before the work, not after it
         stage = load_stage(file)
@@ -101,7 +121,8 @@ def render(
         doc = load_simulation(heat) if heat is not None else None
         report = validate(stage, kind=kind_of(event))
         echo_kind_note(report.findings, file)
-        losses = read_heat(doc, report, source=str(heat)) if heat is not None else None
+        show = (heat_show or HeatShow.both).value
+        losses = read_heat(doc, report, source=str(heat), show=show) if heat is not None else None
         layout = (
             report.layout if tile_size == report.layout.size else lay_out(stage, size=tile_size)
         )

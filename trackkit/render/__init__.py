@@ -20,7 +20,8 @@ pages
     True-scale print pages that hold road, assembly overview with the tile pull list
     (:func:`pages.print_pages`).
 heat
-    Losses of control per space from a simulation of the stage (:func:`heat.read_heat`).
+    Losses of control (and a GT race's overtakes) per space from a simulation of the stage
+    (:func:`heat.read_heat`).
 sheet
     Catalogue sheets of tile faces (:func:`sheet.tile_sheet`).
 convert, output

@@ -176,6 +176,9 @@ class TileArt:
     heat: Mapping[str, float] = field(default_factory=dict)
     """Space id -> 0..1: losses of control there, relative to the worst space (heat map);
     on a GT piece, graph node -> 0..1."""
+    overtakes: Mapping[str, float] = field(default_factory=dict)
+    """Graph node -> 0..1: overtakes there, relative to the space with most (a GT piece's
+    heat map; see :func:`trackkit.render.gt.overtake_layer`)."""
     gt: GtArt | None = None
     """A Rallyman: GT face: drawn by :mod:`trackkit.render.gt` (``road`` is then None)."""
 

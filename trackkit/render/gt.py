@@ -23,6 +23,10 @@ by a skew edge can be drawn whole over both tiles and still lie under every mark
     direction), ``feature danger`` (the road ends' markers), ``feature pit`` (the pit
     board of 101), the tile label and the tokens.
 
+On a heat map (``render --heat``) the spaces' fill gives the losses of control, and
+``<g id="overtakes-4" class="overtakes-layer">`` (drawn after every tile, under every
+piece's marks) a ring per space where cars overtook (:func:`overtake_layer`).
+
 The piece of a track driven twice (a crossing, parallel roads) is drawn once, with every
 road it is driven on; its label names both visits (``4, 9 · 141b``).
 
@@ -41,7 +45,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import networkx as nx
@@ -78,6 +82,9 @@ from trackkit.render.draw import (
 from trackkit.spaces import drive, face_roads
 
 __all__ = [
+    "OVERTAKE_HALO",
+    "OVERTAKE_RADIUS",
+    "OVERTAKE_STROKE",
     "draw_gt_tile",
     "gt_face_art",
     "gt_free_corners",
@@ -86,6 +93,8 @@ __all__ = [
     "kerb_spots",
     "label_spot",
     "node_owner",
+    "overtake_layer",
+    "overtake_ring",
     "piece_art",
     "piece_outline",
     "road_lines",
@@ -520,18 +529,15 @@ def draw_gt_tile(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> tuple[G
     return tile, marks
 
 
-def _draw_spaces(dwg: svgwrite.Drawing, tile: Group, art: TileArt, size: float) -> None:
-    """Every space once: the road under a bridge first, the roads off the track, then the
-    track's roads in driving order; a crossing's spaces over those they cross."""
-    gt, face = art.gt, art.face
-    assert gt is not None and face is not None and face.layout is not None
-    spaces = tile.add(dwg.g(class_="spaces"))
+def _each_space(art: TileArt, size: float) -> Iterator[tuple[GtRoadArt, str, Any, str | None, Any]]:
+    """Every space of a GT piece drawn once, in drawing order: the road under a bridge
+    first, the roads off the track, then the track's roads in driving order. Yields
+    ``(road, space id, the space, its graph node or None, its outline)``; a space cut by a
+    skew edge comes whole from the piece that draws it."""
+    gt = art.gt
+    assert gt is not None
     order = sorted(gt.roads, key=lambda r: (not r.road.hidden, r.on_track and bool(r.nodes)))
     node_of = {sid: node for r in gt.roads for sid, node in r.nodes.items()}
-    over: dict[str, set[str]] = {}
-    for a, b in face.layout.overlaps:
-        over.setdefault(a, set()).add(b)
-        over.setdefault(b, set()).add(a)
     drawn: set[str] = set()
     for road in order:
         lane_road = road.road.cut.road
@@ -540,34 +546,188 @@ def _draw_spaces(dwg: svgwrite.Drawing, tile: Group, art: TileArt, size: float) 
                 continue
             drawn.add(sid)
             space = road.road.spaces[sid]
-            classes = ["space", f"kind-{space.kind}", f"road-{road.road.road_id}"]
-            if space.corner_lane:
-                classes.append(f"lane-{space.corner_lane}")
-            node = node_of.get(sid)
             if sid in gt.joined:
                 node, geom = gt.joined[sid]
-                classes.append("joined")
+                yield road, sid, space, node, geom
             else:
-                geom = space_polygon(road.road, space, size)
-                if space.joins is not None:
-                    classes.append("half")
-            if road.road.hidden:
-                classes.append("hidden")
-            elif not road.on_track and node is None:
-                classes.append("off-track")
-            if over.get(sid, set()) & drawn:
-                classes.append("overlap")
-            if node is not None and node in gt.pit_access:
-                classes.append("pit-access")
-            attrs: dict[str, Any] = {}
-            heat = art.heat.get(node) if node is not None else None
-            if heat:
-                classes.append("heat")
-                attrs["style"] = f"fill:{heat_colour(heat)}"
-            ident = svg_id("space", *node.split(":", 1)) if node else svg_id("space", art.key, sid)
-            if node is not None:
-                attrs["data_node"] = node
-            spaces.add(dwg.path(d=_path(geom), id=ident, class_=" ".join(classes), **attrs))
+                yield road, sid, space, node_of.get(sid), space_polygon(road.road, space, size)
+
+
+def _draw_spaces(dwg: svgwrite.Drawing, tile: Group, art: TileArt, size: float) -> None:
+    """Every space once (see :func:`_each_space`); a crossing's spaces over those they
+    cross."""
+    gt, face = art.gt, art.face
+    assert gt is not None and face is not None and face.layout is not None
+    spaces = tile.add(dwg.g(class_="spaces"))
+    over: dict[str, set[str]] = {}
+    for a, b in face.layout.overlaps:
+        over.setdefault(a, set()).add(b)
+        over.setdefault(b, set()).add(a)
+    drawn: set[str] = set()
+    for road, sid, space, node, geom in _each_space(art, size):
+        drawn.add(sid)
+        classes = ["space", f"kind-{space.kind}", f"road-{road.road.road_id}"]
+        if space.corner_lane:
+            classes.append(f"lane-{space.corner_lane}")
+        if sid in gt.joined:
+            classes.append("joined")
+        elif space.joins is not None:
+            classes.append("half")
+        if road.road.hidden:
+            classes.append("hidden")
+        elif not road.on_track and node is None:
+            classes.append("off-track")
+        if over.get(sid, set()) & drawn:
+            classes.append("overlap")
+        if node is not None and node in gt.pit_access:
+            classes.append("pit-access")
+        attrs: dict[str, Any] = {}
+        heat = art.heat.get(node) if node is not None else None
+        if heat:
+            classes.append("heat")
+            attrs["style"] = f"fill:{heat_colour(heat)}"
+        ident = svg_id("space", *node.split(":", 1)) if node else svg_id("space", art.key, sid)
+        if node is not None:
+            attrs["data_node"] = node
+        spaces.add(dwg.path(d=_path(geom), id=ident, class_=" ".join(classes), **attrs))
+
+
+# --- overtakes on the heat map ---------------------------------------------------------
+
+#: An overtake ring's radius and stroke (shares of the tile size), for a space with few
+#: overtakes (+ 0) to the space with most (+ 1): the radius grows with the square root of
+#: the count (the ring's area with the count), the stroke with the count.
+OVERTAKE_RADIUS = (0.016, 0.021)
+OVERTAKE_STROKE = (0.004, 0.006)
+#: The white halo under a ring (share of the tile size, added to its stroke): it reads on
+#: grey road and on red heat fill alike, in colour and in grey.
+OVERTAKE_HALO = 0.003
+
+
+def overtake_ring(share: float, size: float) -> tuple[float, float, float]:
+    """Radius, stroke width and opacity of the ring of a space with ``share`` (0..1] of
+    the most overtakes on one space, at tile size ``size`` (mm)."""
+    share = max(0.0, min(1.0, share))
+    r = size * (OVERTAKE_RADIUS[0] + OVERTAKE_RADIUS[1] * math.sqrt(share))
+    w = size * (OVERTAKE_STROKE[0] + OVERTAKE_STROKE[1] * share)
+    return r, w, 0.75 + 0.25 * share
+
+
+def _marks_on(art: TileArt, size: float) -> dict[str, Any]:
+    """Space id -> what the piece's marks cover on it (limits, grid slots, the race
+    direction; at a crossing the spaces of the other road; local frame): an overtake
+    ring goes beside them."""
+    from shapely.geometry import LineString, Polygon
+    from shapely.geometry import Point as Dot
+    from shapely.ops import unary_union
+
+    face, gt = art.face, art.gt
+    assert face is not None and face.layout is not None and gt is not None
+    out: dict[str, list[Any]] = {}
+    for road in _visible(art):
+        shape = gt_shape(road.road.cut.road, size)
+        for sid in shape.road.named_spaces():
+            printed = face.layout.spaces.get(sid)
+            if printed is None or printed.limit is None or sid not in shape.cut.spaces:
+                continue
+            at = _limit_at(face, sid, shape.polygons.get(sid), size)
+            reach = (0.05 if printed.triangle else 0.046) * size
+            out.setdefault(sid, []).append(Dot(at).buffer(reach + 0.006 * size))
+        for sf in face.layout.start_finish:
+            if sf.road != shape.road.id:
+                continue
+            toward_to = sf.race_toward == shape.road.to_edge
+            for row in sf.grid:
+                for sid in row:
+                    if sid in shape.cut.spaces:
+                        bar, text_at = _slot_marks(shape, sid, toward_to, size)
+                        covered = LineString(bar).buffer(0.012 * size)
+                        covered = covered.union(Dot(text_at).buffer(0.035 * size))
+                        out.setdefault(sid, []).append(covered)
+        for rid, p in gt.arrows:
+            if rid == road.road.road_id:
+                at, (ax, ay) = _arrow_at(road, shape, p, size)
+                a, c = 0.075 * size, 0.045 * size  # the arrow's half length and width
+                arrow = Polygon(
+                    [
+                        (at[0] + i * a * ax - j * c * ay, at[1] + i * a * ay + j * c * ax)
+                        for i, j in ((1, 1), (1, -1), (-1, -1), (-1, 1))
+                    ]
+                ).buffer(0.006 * size)
+                for sid, poly in shape.polygons.items():
+                    if poly.intersects(arrow):
+                        out.setdefault(sid, []).append(arrow)
+    # a crossing: a space keeps its ring off the spaces of the road across it
+    outlines = {
+        sid: poly
+        for road in _visible(art)
+        for sid, poly in gt_shape(road.road.cut.road, size).polygons.items()
+    }
+    for first, second in face.layout.overlaps:
+        for one, other in ((first, second), (second, first)):
+            if other in outlines:
+                out.setdefault(one, []).append(outlines[other])
+    return {sid: unary_union(parts) for sid, parts in out.items()}
+
+
+def _ring_spot(geom: Any, covered: Any, size: float) -> tuple[Point, float]:
+    """The middle of a space's widest part clear of its marks, and the room there (the
+    middle of the whole space where the marks leave no room for the smallest ring)."""
+    from shapely.ops import polylabel
+
+    def widest(shape: Any) -> tuple[Point, float]:
+        parts = sorted(getattr(shape, "geoms", [shape]), key=lambda g: -g.area)
+        if not parts or parts[0].is_empty:
+            return (0.0, 0.0), 0.0
+        spot = polylabel(parts[0], 0.002 * size)
+        return (spot.x, spot.y), parts[0].exterior.distance(spot)
+
+    smallest = sum(overtake_ring(0.0, size)[:2]) + OVERTAKE_HALO * size
+    if covered is not None:
+        at, room = widest(geom.difference(covered))
+        if room >= smallest:
+            return at, room
+    return widest(geom)
+
+
+def overtake_layer(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> Group | None:
+    """The overtakes of a GT piece on the heat map: a ring on each space where cars
+    overtook, larger, bolder and darker the more they did (``art.overtakes``: graph node
+    -> share of the space with most); None if the piece has none.
+
+    ``<g id="overtakes-4" class="overtakes-layer">`` holds ``<g id="overtakes-4-A1b"
+    class="overtakes" data-node="4:A1b">`` (a white halo and the ring) per space. The ring
+    sits in the space's widest part clear of its limit, grid slot and arrow, inside its
+    lane lines; the layer lies under every piece's marks, so no number is hidden.
+    """
+    if art.gt is None or not art.overtakes:
+        return None
+    covered = _marks_on(art, size)
+    turn = 60.0 * art.rotation
+    cx, cy = art.centre
+    transform = f"translate({fmt(cx)},{fmt(cy)})" + (f" rotate({fmt(turn)})" if turn else "")
+    layer = dwg.g(id=svg_id("overtakes", art.key), class_="overtakes-layer", transform=transform)
+    halo = OVERTAKE_HALO * size
+    for _road, sid, _space, node, geom in _each_space(art, size):
+        share = art.overtakes.get(node) if node is not None else None
+        if not share:
+            continue
+        assert node is not None
+        at, room = _ring_spot(geom, covered.get(sid), size)
+        r, w, opacity = overtake_ring(share, size)
+        r = min(r, max(room - (w + halo) / 2 - 0.002 * size, 0.25 * r))  # inside the lines
+        mark = layer.add(
+            dwg.g(
+                id=svg_id("overtakes", *node.split(":", 1)),
+                class_="overtakes",
+                opacity=f"{opacity:.2f}",
+                data_node=node,
+            )
+        )
+        centre = (fmt(at[0]), fmt(at[1]))
+        mark.add(dwg.circle(centre, fmt(r), class_="halo", stroke_width=fmt(w + halo)))
+        mark.add(dwg.circle(centre, fmt(r), class_="ring", stroke_width=fmt(w)))
+    return layer
 
 
 def _frame(shape: GtShape, p: float) -> tuple[Point, Point, Point]:
@@ -863,6 +1023,21 @@ def _draw_slot(
     """A grid slot: a bar with two legs at its front, and its place on the grid."""
     gt = art.gt
     assert gt is not None
+    node = road.nodes.get(sid)
+    tile_part = node.split(":", 1)[0] if node else art.key
+    grp = feats.add(dwg.g(id=svg_id("grid", tile_part, sid), class_="feature grid"))
+    bar, text_at = _slot_marks(shape, sid, toward_to, size)
+    grp.add(dwg.polyline(_points(bar), class_="grid-mark", stroke_width=fmt(0.012 * size)))
+    number = gt.grid.get(sid)
+    if number is not None:
+        grp.add(upright_text(dwg, str(number), text_at, size=0.045 * size, turn=turn))
+
+
+def _slot_marks(
+    shape: GtShape, sid: str, toward_to: bool, size: float
+) -> tuple[list[Point], Point]:
+    """A grid slot's bar (with its two legs, at the slot's front) and where its place
+    from pole is written."""
     sp = shape.cut.spaces[sid]
     front = sp.front if toward_to else sp.back
     way = 1.0 if toward_to else -1.0
@@ -875,18 +1050,11 @@ def _draw_slot(
     def at(u: float, back: float) -> Point:
         return shape.point(shape.at(front, u) - way * (inset + back), u)
 
-    node = road.nodes.get(sid)
-    tile_part = node.split(":", 1)[0] if node else art.key
-    grp = feats.add(dwg.g(id=svg_id("grid", tile_part, sid), class_="feature grid"))
     bar = [at(a, leg), at(a, 0.0)]
     bar += [at(a + (b - a) * i / 6, 0.0) for i in range(1, 6)]
     bar += [at(b, 0.0), at(b, leg)]
-    grp.add(dwg.polyline(_points(bar), class_="grid-mark", stroke_width=fmt(0.012 * size)))
-    number = gt.grid.get(sid)
-    if number is not None:
-        mid = (a + b) / 2
-        text_at = shape.point(shape.at(front, mid) - way * (inset + 2.2 * leg), mid)
-        grp.add(upright_text(dwg, str(number), text_at, size=0.045 * size, turn=turn))
+    mid = (a + b) / 2
+    return bar, shape.point(shape.at(front, mid) - way * (inset + 2.2 * leg), mid)
 
 
 def _draw_arrow(
@@ -900,15 +1068,19 @@ def _draw_arrow(
 ) -> None:
     """The race direction: an arrow on the road, just past its start/finish line (at
     ``p``), so that it is plain which road it belongs to (parallel roads run either way)."""
-    _at, d, _left = _frame(shape, p)
-    way = -1.0 if road.road.reversed else 1.0
-    ahead = (way * d[0], way * d[1])
-    past = p + way * 0.1 * size / (shape.line.length or 1.0)
-    at = shape.point(min(max(past, 0.06), 0.94), 0.0)
+    at, ahead = _arrow_at(road, shape, p, size)
     grp = feats.add(
         dwg.g(id=svg_id("direction", art.key, shape.road.id), class_="feature direction")
     )
     grp.add(place(dwg, "sym-arrow", at, ahead, 0.045 * size, 0.075 * size))
+
+
+def _arrow_at(road: GtRoadArt, shape: GtShape, p: float, size: float) -> tuple[Point, Point]:
+    """Where the race-direction arrow of a line at ``p`` goes, and which way it points."""
+    _at, d, _left = _frame(shape, p)
+    way = -1.0 if road.road.reversed else 1.0
+    past = p + way * 0.1 * size / (shape.line.length or 1.0)
+    return shape.point(min(max(past, 0.06), 0.94), 0.0), (way * d[0], way * d[1])
 
 
 def _draw_pit(dwg: svgwrite.Drawing, feats: Group, art: TileArt, size: float, turn: float) -> None:

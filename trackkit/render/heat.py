@@ -1,10 +1,14 @@
-"""Heat maps: losses of control per space, read from a ``trackkit simulate`` document.
+"""Heat maps: losses of control per space, read from a ``trackkit simulate`` document; on a
+Rallyman: GT track the overtakes per space too.
 
 A simulation document names its stage by the face ids in driving order
 (``"stage": {"tiles": [...]}``); a document of another stage is refused, and so is one
 that counts losses on spaces the stage does not have (documents written before the
 ``stage`` field are checked by their spaces alone). A rally's document holds one
-document per stage (``"stages"``): the one of the stage drawn is used.
+document per stage (``"stages"``): the one of the stage drawn is used. A GT race's
+document holds ``overtakes.by_space`` besides ``loss_of_control.by_space``, checked the
+same way, and its ``by_tile`` counts must name the track's tiles (number in driving order
+and face id).
 
 Examples
 --------
@@ -36,18 +40,33 @@ from trackkit.formats.source import MAX_SIMULATION_BYTES, read_json
 from trackkit.validate import Report
 from trackkit.words import plural
 
-__all__ = ["Heat", "load_simulation", "read_heat"]
+__all__ = ["HEAT_SHOW", "Heat", "load_simulation", "read_heat"]
 
 _NOT_SIM = "not a 'trackkit simulate --format json' document (no loss_of_control.by_space)"
+_NOT_GT_SIM = (
+    "not the 'trackkit simulate --format json' document of a GT race (no overtakes.by_space); "
+    "simulate the track again, or draw only the losses of control (--heat-show loss)"
+)
+
+
+#: What a heat map shows (``render --heat-show``): losses of control, overtakes (Rallyman:
+#: GT races only) or both.
+HEAT_SHOW = ("loss", "overtakes", "both")
 
 
 @dataclass(frozen=True, slots=True)
 class Heat:
-    """Losses of control per space (graph node id -> count) over ``races`` races."""
+    """Losses of control per space (graph node id -> count) over ``races`` races, and the
+    overtakes per space of a Rallyman: GT race."""
 
     by_space: Mapping[str, int]
     races: int | None = None
     """Races simulated (None: the document does not say; counts are then totals)."""
+    overtakes: Mapping[str, int] | None = None
+    """Overtakes per space (graph node id -> count, GT races); None: none shown (a DIRT
+    stage's simulation has none)."""
+    losses: bool = True
+    """Whether the losses of control are shown (False: only the overtakes)."""
 
     @property
     def worst(self) -> int:
@@ -58,6 +77,16 @@ class Heat:
     def worst_per_race(self) -> float:
         """The most losses of control on one space, per race (or in total)."""
         return self.worst / (self.races or 1)
+
+    @property
+    def most_overtakes(self) -> int:
+        """The most overtakes on one space (0 when none are shown)."""
+        return max((self.overtakes or {}).values(), default=0)
+
+    @property
+    def most_overtakes_per_race(self) -> float:
+        """The most overtakes on one space, per race (or in total)."""
+        return self.most_overtakes / (self.races or 1)
 
 
 def _tiles_of(doc: Mapping[str, Any]) -> list[str] | None:
@@ -106,8 +135,59 @@ def load_simulation(path: str | Path) -> Any:
     return read_json(path, what="simulation file", limit=MAX_SIMULATION_BYTES)
 
 
-def read_heat(doc: Any, report: Report, *, source: str) -> Heat:
-    """The losses of control of ``report``'s stage in a simulation document.
+def _counts(
+    by_space: dict[Any, Any], report: Report, *, where: str, what: str, source: str
+) -> dict[str, int]:
+    """The counts of ``where`` (``loss_of_control.by_space``...) checked: whole numbers
+    >= 0 on spaces of the stage drawn."""
+    out: dict[str, int] = {}
+    for key, value in by_space.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
+            raise InputError(
+                source,
+                f"{where}[{key!r}]: a count of {what} is a whole number >= 0, not {value!r}",
+            )
+        out[str(key)] = value
+    nodes = report.graph.nodes
+    strangers = sorted(k for k in out if k not in nodes)
+    if strangers:
+        raise InputError(
+            source,
+            f"{where} names {plural(len(strangers), 'space')} this stage does not "
+            f"have ({', '.join(strangers[:3])}): a simulation of another stage",
+        )
+    return out
+
+
+def _check_by_tile(block: dict[str, Any], tiles: Sequence[str], *, where: str, source: str) -> None:
+    """A GT document's ``by_tile`` (tile number in driving order -> its face and count)
+    names this track's tiles: a document of another track is refused even without the
+    ``stage`` field."""
+    by_tile = block.get("by_tile")
+    if by_tile is None:
+        return
+    if not isinstance(by_tile, dict):
+        raise InputError(source, f"{where}.by_tile maps tile numbers to their counts")
+    for key, entry in by_tile.items():
+        number = int(key) if isinstance(key, str) and key.isdigit() else 0
+        face = entry.get("tile") if isinstance(entry, dict) else None
+        if not 1 <= number <= len(tiles) or not isinstance(face, str):
+            raise InputError(
+                source,
+                f"{where}.by_tile[{key!r}]: a tile number of this track (1 to {len(tiles)}) "
+                "with its face id ('tile')",
+            )
+        if face != tiles[number - 1]:
+            raise InputError(
+                source,
+                f"{where}.by_tile[{key!r}] is face {face!r}, but tile {number} of the track "
+                f"drawn is {tiles[number - 1]}: a simulation of another track",
+            )
+
+
+def read_heat(doc: Any, report: Report, *, source: str, show: str = "both") -> Heat:
+    """The losses of control (and on a GT track the overtakes) of ``report``'s stage in a
+    simulation document.
 
     Parameters
     ----------
@@ -117,13 +197,26 @@ def read_heat(doc: Any, report: Report, *, source: str) -> Heat:
         The validated stage to be drawn.
     source : str
         The document's file name, for messages.
+    show : {"both", "loss", "overtakes"}
+        What the heat map shows: losses of control, overtakes or both (a DIRT stage's
+        simulation has no overtakes: "both" shows its losses of control).
 
     Raises
     ------
     InputError
-        If ``doc`` is not a simulation document, is a simulation of another stage, or
-        holds a count that is not a whole number >= 0.
+        If ``doc`` is not a simulation document, is a simulation of another stage, holds a
+        count that is not a whole number >= 0, or (a GT track) has no overtakes to show;
+        if ``show`` asks for overtakes of a DIRT stage.
     """
+    if show not in HEAT_SHOW:
+        raise ValueError(f"show is one of {', '.join(HEAT_SHOW)}, not {show!r}")
+    gt = report.layout.series == "gt"
+    if show == "overtakes" and not gt:
+        raise InputError(
+            source,
+            "overtakes are counted in Rallyman: GT races only; a DIRT stage's heat map "
+            "shows losses of control (--heat-show loss)",
+        )
     tiles = [t.face_id for t in report.layout.chain]
     doc = _pick_stage(doc, tiles, source)
     theirs = _tiles_of(doc)
@@ -137,27 +230,34 @@ def read_heat(doc: Any, report: Report, *, source: str) -> Heat:
         )
     losses = doc.get("loss_of_control")
     by_space = losses.get("by_space") if isinstance(losses, dict) else None
-    if not isinstance(by_space, dict):
+    if not isinstance(losses, dict) or not isinstance(by_space, dict):
         raise InputError(source, _NOT_SIM)
-    out: dict[str, int] = {}
-    for key, value in by_space.items():
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
-            raise InputError(
-                source,
-                f"loss_of_control.by_space[{key!r}]: a count of losses of control is a "
-                f"whole number >= 0, not {value!r}",
+    out = _counts(
+        by_space,
+        report,
+        where="loss_of_control.by_space",
+        what="losses of control",
+        source=source,
+    )
+    passes: dict[str, int] | None = None
+    if gt:
+        _check_by_tile(losses, tiles, where="loss_of_control", source=source)
+        block = doc.get("overtakes")
+        ahead = block.get("by_space") if isinstance(block, dict) else None
+        if isinstance(block, dict) and isinstance(ahead, dict):
+            _check_by_tile(block, tiles, where="overtakes", source=source)
+            passes = _counts(
+                ahead, report, where="overtakes.by_space", what="overtakes", source=source
             )
-        out[str(key)] = value
-    nodes = report.graph.nodes
-    strangers = sorted(k for k in out if k not in nodes)
-    if strangers:
-        raise InputError(
-            source,
-            f"loss_of_control.by_space names {plural(len(strangers), 'space')} this stage does not "
-            f"have ({', '.join(strangers[:3])}): a simulation of another stage",
-        )
+        elif block is not None or show != "loss":
+            raise InputError(source, _NOT_GT_SIM)
     settings = doc.get("settings")
     races = settings.get("races") if isinstance(settings, dict) else None
     if isinstance(races, bool) or not isinstance(races, int) or races < 1:
         races = None
-    return Heat(out, races)
+    return Heat(
+        out if show != "overtakes" else {},
+        races,
+        overtakes=passes if show != "loss" else None,
+        losses=show != "overtakes",
+    )

@@ -46,7 +46,15 @@ from trackkit.render.draw import (
     place,
     upright_text,
 )
-from trackkit.render.gt import join_skew_spaces, node_owner, piece_art, tile_layers
+from trackkit.render.gt import (
+    OVERTAKE_HALO,
+    join_skew_spaces,
+    node_owner,
+    overtake_layer,
+    overtake_ring,
+    piece_art,
+    tile_layers,
+)
 from trackkit.render.heat import Heat
 from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
 from trackkit.validate import Report, validate
@@ -55,6 +63,7 @@ from trackkit.words import plural
 __all__ = [
     "CARD_SCALE",
     "CARD_SIZE",
+    "HEAT_ROW_HEIGHT",
     "HEAT_SCALE_SIZE",
     "MAP_PADDING",
     "Box",
@@ -77,6 +86,9 @@ MAP_PADDING = 0.12
 CARD_SIZE = (300.0, 92.0)
 #: Natural size of the heat map's colour scale (card units).
 HEAT_SCALE_SIZE = (300.0, 30.0)
+#: Height the heat map's scale grows by for its second row (a GT race's overtakes besides
+#: the losses of control; card units).
+HEAT_ROW_HEIGHT = 14.0
 #: Card units per millimetre of map, per millimetre of tile size (2.6 at 240 mm tiles).
 CARD_SCALE = 2.6 / DEFAULT_TILE_SIZE_MM
 
@@ -155,11 +167,13 @@ class MapFrame:
     """The heat map's colour scale (card units scaled by ``card_scale``)."""
 
 
-def map_frame(layout: Layout, *, legend: bool = True, heat: bool = False) -> MapFrame:
+def map_frame(
+    layout: Layout, *, legend: bool = True, heat: bool = False, heat_rows: int = 1
+) -> MapFrame:
     """Place the map and the title/legend card: below a wide map, right of a tall one.
 
-    With ``heat``, the heat map's colour scale goes under the card (under the map
-    without a card).
+    With ``heat``, the heat map's colour scale (of ``heat_rows`` rows: losses of control,
+    overtakes) goes under the card (under the map without a card).
     """
     tiles = tile_extent(layout)
     pad = MAP_PADDING * layout.size
@@ -174,7 +188,7 @@ def map_frame(layout: Layout, *, legend: bool = True, heat: bool = False) -> Map
             card = Box(area.right, area.y + max(0.0, (area.h - ch) / 2), cw, ch)
     scale = None
     if heat:
-        hh = HEAT_SCALE_SIZE[1] * k
+        hh = (HEAT_SCALE_SIZE[1] + HEAT_ROW_HEIGHT * max(0, heat_rows - 1)) * k
         if card is not None:
             scale = Box(card.x, card.bottom + pad / 2, cw, hh)
         else:
@@ -749,28 +763,44 @@ def map_svg(
         Losses of control per space (graph node id -> count, from ``trackkit simulate``;
         see :func:`trackkit.render.heat.read_heat`): those spaces are tinted from pale
         yellow to red (class ``heat``), and a colour scale tells what the colours mean.
+        A GT race's overtakes (``Heat.overtakes``) are rings on the spaces (class
+        ``overtakes``, :func:`trackkit.render.gt.overtake_layer`), in the scale too.
     """
     layout = layout or report.layout
     theme = theme or make_theme()
     if heat is not None and not isinstance(heat, Heat):
         heat = Heat(dict(heat))
-    frame = map_frame(layout, legend=legend, heat=heat is not None)
+    rings = heat is not None and heat.overtakes is not None
+    rows = int(heat.losses) + int(rings) if heat is not None else 0
+    frame = map_frame(layout, legend=legend, heat=heat is not None, heat_rows=rows)
     dwg = new_drawing(
-        frame.view, theme, title=str(report.summary.get("name") or ""), desc=desc_text(report)
+        frame.view,
+        theme,
+        title=str(report.summary.get("name") or ""),
+        desc=desc_text(report),
+        parts=(*CSS_PARTS, "heat") if rings else CSS_PARTS,
     )
     v = frame.view
     dwg.add(dwg.rect((fmt(v.x), fmt(v.y)), (fmt(v.w), fmt(v.h)), class_="background"))
     tiles = dwg.add(dwg.g(id="map"))
     worst = heat.worst if heat is not None else 0
+    most = heat.most_overtakes if heat is not None else 0
     later: list[Group] = []  # GT pieces' marks, over every tile
+    passes: list[Group] = []  # GT pieces' overtakes, over every tile, under every mark
     for art in _ordered(stage_arts(layout, report.graph)):
-        if heat is not None and worst and art.gt is not None:
+        if heat is not None and (worst or most) and art.gt is not None:
             mine = {n for r in art.gt.roads for n in r.nodes.values()}
             mine |= {node for node, _geom in art.gt.joined.values()}
-            art = replace(
-                art,
-                heat={n: c / worst for n, c in heat.by_space.items() if n in mine},
-            )
+            if worst:
+                art = replace(
+                    art,
+                    heat={n: c / worst for n, c in heat.by_space.items() if n in mine},
+                )
+            if most and heat.overtakes is not None:
+                art = replace(
+                    art,
+                    overtakes={n: c / most for n, c in heat.overtakes.items() if n in mine and c},
+                )
         elif heat is not None and worst and art.node_prefix is not None:
             prefix = art.node_prefix
             art = replace(
@@ -784,7 +814,10 @@ def map_svg(
         first, *rest = tile_layers(dwg, art, size=layout.size)
         tiles.add(first)
         later += rest
-    for group in later:
+        ring = overtake_layer(dwg, art, size=layout.size) if most else None
+        if ring is not None:
+            passes.append(ring)
+    for group in (*passes, *later):
         tiles.add(group)
     if frame.card is not None:
         dwg.add(draw_card(dwg, report.summary, report, at=frame.card, scale=frame.card_scale))
@@ -801,8 +834,12 @@ def draw_heat_scale(dwg: svgwrite.Drawing, heat: Heat, *, at: Box, scale: float)
     """The heat map's colour scale: a bar from pale yellow to red, in losses per race.
 
     A space's colour is its losses of control relative to the worst space's, so the
-    bar runs from (almost) none to the worst space's losses of control per race.
+    bar runs from (almost) none to the worst space's losses of control per race. A GT
+    race's overtakes (``heat.overtakes``) add a row of rings as the map draws them: for
+    one overtake, half the most and the most on one space, in overtakes per race.
     """
+    if heat.overtakes is not None:
+        return _gt_heat_scale(dwg, heat, at=at, scale=scale)
     w, h = HEAT_SCALE_SIZE
     g = dwg.g(
         id="heat-scale",
@@ -815,7 +852,20 @@ def draw_heat_scale(dwg: svgwrite.Drawing, heat: Heat, *, at: Box, scale: float)
     if heat.races is not None:
         title += f" on the space, over {plural(heat.races, 'race')}"
     g.add(_left(dwg, title, 6, 8.5, 4.2, w - 12, class_="title"))
-    x0, x1, y0, bar_h = 6.0, 200.0, 12.0, 6.0
+    note = "no loss of control" if not heat.worst else "untinted spaces: no loss of control"
+    _loss_bar(dwg, g, heat, y0=12.0, note=note)
+    return g
+
+
+#: Where the heat scale's bar runs (card units).
+_BAR_X = (6.0, 200.0)
+
+
+def _loss_bar(dwg: svgwrite.Drawing, g: Group, heat: Heat, *, y0: float, note: str) -> None:
+    """The colour bar of the losses of control at ``y0``, its ticks and ``note``."""
+    w = HEAT_SCALE_SIZE[0]
+    per_race = heat.races is not None
+    (x0, x1), bar_h = _BAR_X, 6.0
     step = (x1 - x0) / _HEAT_STEPS
     bar = g.add(dwg.g(class_="heat-bar"))
     for i in range(_HEAT_STEPS):
@@ -846,8 +896,57 @@ def draw_heat_scale(dwg: svgwrite.Drawing, heat: Heat, *, at: Box, scale: float)
                 class_="heat-tick",
             )
         )
-    note = "no loss of control" if not heat.worst else "untinted spaces: no loss of control"
     g.add(_left(dwg, note, x1 + 8, y0 + 4.5, 3.4, w - x1 - 14, class_="muted"))
+
+
+def _gt_heat_scale(dwg: svgwrite.Drawing, heat: Heat, *, at: Box, scale: float) -> Group:
+    """The heat scale of a GT race: the losses of control's bar (unless only the
+    overtakes are shown) and a row of overtake rings."""
+    w = HEAT_SCALE_SIZE[0]
+    h = HEAT_SCALE_SIZE[1] + (HEAT_ROW_HEIGHT if heat.losses else 0.0)
+    g = dwg.g(
+        id="heat-scale",
+        class_="heat-scale",
+        transform=f"translate({fmt(at.x)},{fmt(at.y)}) scale({scale:.4f})",
+    )
+    g.add(dwg.rect((0, 0), (w, h), rx=2, class_="card", stroke_width=0.4))
+    what = "losses of control (fill) and overtakes (rings)" if heat.losses else "overtakes"
+    per = "per race on the space" if heat.races is not None else "on the space (totals)"
+    title = f"Heat map: {what} {per}"
+    if heat.races is not None:
+        title += f", over {plural(heat.races, 'race')}"
+    g.add(_left(dwg, title, 6, 8.5, 4.2, w - 12, class_="title"))
+    y = 12.0
+    if heat.losses:
+        note = "no loss of control" if not heat.worst else "untinted: no loss of control"
+        _loss_bar(dwg, g, heat, y0=y, note=note)
+        y += HEAT_ROW_HEIGHT
+    most = heat.most_overtakes
+    size = scale / CARD_SCALE  # the tile size: rings as large as on the map
+    digits = 2 if heat.races is not None else 0
+    counts = sorted({1, (most + 1) // 2, most}) if most else []
+    key = g.add(dwg.g(class_="overtakes-keys"))
+    x = _BAR_X[0]
+    for count in counts:
+        r, stroke, opacity = overtake_ring(count / most, size)
+        r, stroke = r / scale, stroke / scale
+        cx, cy = x + overtake_ring(1.0, size)[0] / scale, y + 4.5
+        ring = key.add(dwg.g(class_="overtakes-key", opacity=f"{opacity:.2f}"))
+        halo = stroke + OVERTAKE_HALO * size / scale
+        ring.add(dwg.circle((fmt(cx), fmt(cy)), fmt(r), class_="halo", stroke_width=fmt(halo)))
+        ring.add(dwg.circle((fmt(cx), fmt(cy)), fmt(r), class_="ring", stroke_width=fmt(stroke)))
+        value = count / (heat.races or 1)
+        key.add(
+            dwg.text(
+                f"{value:.{digits}f}",
+                insert=(fmt(cx + 5.5), fmt(cy + 1.3)),
+                font_size="3.6",
+                class_="heat-tick",
+            )
+        )
+        x += 64.0
+    note = "no overtake" if not most else "no ring: no overtake"
+    g.add(_left(dwg, note, _BAR_X[1] + 8, y + 4.5, 3.4, w - _BAR_X[1] - 14, class_="muted"))
     return g
 
 

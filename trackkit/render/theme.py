@@ -88,6 +88,8 @@ DEFAULT_THEME: Theme = {
     "pit.line": "#ffffff",
     "pit.access": "#1f5fbf",
     "hidden.line": "#4d4d4d",
+    # Heat maps of Rallyman: GT races: the overtakes' rings
+    "overtakes.ring": "#1c2a78",
 }
 
 #: The forms of colour a theme accepts; tinycss2 then checks that it is a colour.
@@ -199,7 +201,8 @@ def load_theme(path: str | Path) -> Theme:
 
 
 #: Groups of style rules; a drawing carries only the groups it uses (a smaller style
-#: block is faster to convert: print pages are converted by the dozen).
+#: block is faster to convert: print pages are converted by the dozen). "heat" (the
+#: overtakes of a GT heat map) is added only to the maps that draw them.
 CSS_PARTS = ("base", "map", "card", "page")
 
 
@@ -294,6 +297,12 @@ def css(theme: Theme, parts: tuple[str, ...] = CSS_PARTS) -> str:
         "card": [
             f".card {{ fill: {t['card.fill']}; stroke: {t['card.edge']}; }}",
             f".card-rule {{ stroke: {t['card.edge']}; }}",
+        ],
+        # only in a heat map that shows overtakes (trackkit.render.gt.overtake_layer)
+        "heat": [
+            f".overtakes .ring, .overtakes-key .ring {{ fill: {t['overtakes.ring']}; "
+            f"fill-opacity: 0.3; stroke: {t['overtakes.ring']}; }}",
+            ".overtakes .halo, .overtakes-key .halo { fill: none; stroke: #ffffff; }",
         ],
         "page": [
             f".trim {{ fill: none; stroke: {t['page.trim']}; stroke-width: 0.25; }}",
