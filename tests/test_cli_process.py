@@ -189,6 +189,28 @@ def test_a_ctrl_c_that_native_code_turns_into_an_import_error_still_exits_130(
     interrupt.reset()
 
 
+def test_the_same_inside_a_real_command_where_typer_has_its_own_excepthook(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import trackkit.formats
+    from trackkit import cli, interrupt
+
+    def load_source(*args: object, **kwargs: object) -> None:
+        try:
+            interrupt.request()
+        except interrupt.Interrupted as swallowed:
+            sys.excepthook(type(swallowed), swallowed, swallowed.__traceback__)
+        raise ImportError("numpy._core.multiarray failed to import")
+
+    monkeypatch.setattr(trackkit.formats, "load_source", load_source)
+    monkeypatch.setattr(sys, "argv", ["trackkit", "validate", EXAMPLE])
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    assert done.value.code == 130
+    assert capsys.readouterr().err == "trackkit: interrupted\n"
+    interrupt.reset()
+
+
 def test_an_import_error_without_a_ctrl_c_is_not_called_an_interruption(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -60,10 +60,12 @@ def _main(
         ),
     ] = False,
 ) -> None:
-    """Design, validate, print and simulate Rallyman: DIRT stages.
+    """Design, validate, print, simulate and generate Rallyman: DIRT stages and GT tracks.
 
     Shell completion: `trackkit --install-completion` (bash, zsh, fish, PowerShell).
     """
+    # typer puts its own excepthook in place each time the app is called
+    sys.excepthook = _quiet_interrupts(sys.excepthook)
 
 
 app.command("validate")(validate.validate)
