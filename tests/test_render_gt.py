@@ -506,6 +506,7 @@ def test_render_print_and_sheet_commands_draw_gt_tracks(tmp_path: Any) -> None:
         out = tmp_path / f"eight.{suffix}"
         result = runner.invoke(app, ["render", str(eight), "-o", str(out), "--px", "900"])
         assert result.exit_code == 0, result.output
+        assert "13 tiles of 240 mm" in result.stdout  # the crossing driven twice is one piece
     svg = (tmp_path / "eight.svg").read_text("utf-8")
     assert svg.count("data-node=") == validate(load_stage(eight)).graph.number_of_nodes()
     image = Image.open(io.BytesIO((tmp_path / "eight.png").read_bytes())).convert("RGB")

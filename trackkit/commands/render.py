@@ -148,5 +148,6 @@ def render(
         )
     typer.echo(
         f"wrote {output} ({kind.upper()}, {view.w / 1000:.2f} x {view.h / 1000:.2f} m{pixels}, "
-        f"{plural(len(drawn.layout.chain), 'tile')} of {drawn.layout.size:g} mm)"
+        f"{plural(sum(t.visit_of is None for t in drawn.layout.chain), 'tile')} "  # a crossing once
+        f"of {drawn.layout.size:g} mm)"
     )
