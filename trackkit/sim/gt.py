@@ -483,7 +483,9 @@ def _record_passes(
         if not other.on_track or other.finished:
             continue
         if was > mine and now > was:
-            race.overtakes.append(Overtake(rnd, i, j, tile, space, max(1, car.crossings)))
+            # a pass in the move that ends the race belongs to the last lap
+            lap = min(max(1, car.crossings), race.laps)
+            race.overtakes.append(Overtake(rnd, i, j, tile, space, lap))
 
 
 def _place(prepared: Prepared, seats: list[_GtSeat], start: RacePosition) -> int:
