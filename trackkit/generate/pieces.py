@@ -55,12 +55,29 @@ class Way:
     """Length of its road along the centre line as laid out (``Layout.road_length``)."""
     risk: float = 0.0
     """Its share of the difficulty measure (:func:`trackkit.generate.score.face_risk`)."""
+    enter: int | None = None
+    """GT: the ``enter`` edge the stage-file line names (None: ``turn`` or the default)."""
+    road: str | None = None
+    """GT: the ``road`` the stage-file line names (None: the road the placement takes)."""
+    drives: tuple[str, int] | None = None
+    """GT: the road driven and its local entry edge, whatever the line names."""
+    again: bool = False
+    """GT: the piece driven a second time, on another of its roads (a crossing): no new
+    piece, and the search puts it where the first visit lies."""
 
     @property
     def key(self) -> str:
-        """``217a left``, ``418a up``, ``205a``: the face and its orientation."""
-        how = self.turn or self.climb
-        return f"{self.face.id} {how}" if how else self.face.id
+        """``217a left``, ``418a up``, ``205a``, ``141b enter 2``, ``141b road B from 5
+        again``: the face and its orientation."""
+        if self.again and self.drives is not None:
+            return f"{self.face.id} road {self.drives[0]} from {self.drives[1]} again"
+        how = [self.turn or self.climb or ""]
+        if self.enter is not None:
+            how.append(f"enter {self.enter}")
+        if self.road is not None:
+            how.append(f"road {self.road}")
+        words = " ".join(h for h in how if h)
+        return f"{self.face.id} {words}" if words else self.face.id
 
     @property
     def piece(self) -> Piece:
@@ -81,7 +98,21 @@ class Way:
 
     def tile(self, tokens: tuple[TileToken, ...] = ()) -> StageTile:
         """The stage-file line of this way (auto-snapped onto the tile before)."""
-        return StageTile(tile=self.face.id, turn=self.turn, climb=self.climb, tokens=list(tokens))
+        return StageTile(
+            tile=self.face.id,
+            turn=self.turn,
+            climb=self.climb,
+            enter=self.enter,
+            road=self.road,
+            tokens=list(tokens),
+        )
+
+    def probe(self) -> StageTile:
+        """The line that lays this way on its own, placed by hand (``at``/``dir``): its
+        entry and road named outright for a GT piece driven again."""
+        if self.again and self.drives is not None:
+            return StageTile(tile=self.face.id, enter=self.drives[1], road=self.drives[0])
+        return self.tile()
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,8 +97,17 @@ class Request:
     fillers : int
         Scenery tiles (fillers) to put beside the road.
     ruleset : str
-        ``dirt``: point-to-point stages. (GT circuits, ``gt`` with laps, come later: the
-        search then closes the road on its start instead of ending it on a finish tile.)
+        ``dirt`` (rallies and hillclimbs) or ``gt`` (Rallyman: GT circuits, closed on their
+        start/finish tile, and point-to-point tracks; :mod:`trackkit.generate.circuit`).
+    laps : int, optional
+        GT circuits: the laps of the race (the stage file's ``laps``; default 3).
+    players : int, optional
+        GT: the cars the grid of the start/finish tile must hold (default 4, S127).
+    pit : bool
+        GT: lay the pit tile 101 beside the road (GT-2).
+    crossings : int
+        GT circuits: tiles the track drives twice (a crossing such as 141b, a bridge, or
+        parallel roads): 0, 1 or 2.
     candidates : int
         Roads built and scored by structure for each stage.
     finalists : int
@@ -122,6 +131,10 @@ class Request:
     candidates: int = 24
     finalists: int = 3
     races: int = 30
+    laps: int | None = None
+    players: int | None = None
+    pit: bool = False
+    crossings: int = 0
 
     def token_count(self, kind: str) -> int:
         """How many tokens of ``kind`` are asked for."""

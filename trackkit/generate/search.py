@@ -116,7 +116,7 @@ class Placer:
         """Where ``way`` lands after ``prev`` laid with ``rotation``."""
         key = (prev.key, rotation, way.key)
         if key not in self._memo:
-            before = prev.tile().model_copy(update={"at": (0, 0), "dir": rotation})
+            before = prev.probe().model_copy(update={"at": (0, 0), "dir": rotation})
             self._memo[key] = self._lay([before, way.tile()])
         return self._memo[key]
 
@@ -142,8 +142,9 @@ class Road:
         self.hexes.append(at)
         self.exits.append(step.exit)
         self.rotations.append(step.rotation)
-        self.used[way.piece] += 1
-        self.surfaces[way.face.surface.value] += 1
+        if not way.again:  # a piece driven again is no new piece
+            self.used[way.piece] += 1
+            self.surfaces[way.face.surface.value] += 1
         self.length_mm += way.length_mm
         self.climbs += way.is_climb
         self.risk += way.risk
@@ -154,11 +155,17 @@ class Road:
         self.hexes.pop()
         self.exits.pop()
         self.rotations.pop()
-        self.used[way.piece] -= 1
-        self.surfaces[way.face.surface.value] -= 1
+        if not way.again:
+            self.used[way.piece] -= 1
+            self.surfaces[way.face.surface.value] -= 1
         self.length_mm -= way.length_mm
         self.climbs -= way.is_climb
         self.risk -= way.risk
+
+    @property
+    def pieces(self) -> int:
+        """Tiles on the table: the ways laid, a piece driven again counted once."""
+        return sum(1 for w in self.ways if not w.again)
 
     @property
     def signature(self) -> tuple[str, ...]:
