@@ -22,14 +22,19 @@
   benchmark pattern and of the Pikes hillclimb, wall seconds, start-up included, median of
   five (target under 1 s);
 - with ``--suggest`` only: ``trackkit car suggest`` of the Pikes hillclimb with its
-  defaults, one job and two (no target: the figure a user waits for).
+  defaults, one job and two (no target: the figure a user waits for);
+- Rallyman: GT (``--gt``): six-car three-lap races per CPU second on a 12-tile circuit (a
+  ring of the GT core box) for every mix of the three bots, from a fresh track, median of
+  three (issue 12 target: at least 50), and ``validate --simulate 50`` of the example
+  circuit, wall seconds.
 
 Beside the speed-up, the machine's own ceiling: the same pure-Python loop run twice in one
 process, then once in each of two processes (two "cores" of a virtual machine often give
 less than 2x, and the figure moves from run to run).
 
 ``python benchmarks/sim.py --quick`` skips the 10,000-race run (about a minute);
-``--hillclimb``, ``--mixes``, ``--playability`` and ``--suggest`` print those figures only.
+``--hillclimb``, ``--mixes``, ``--playability``, ``--suggest`` and ``--gt`` print those
+figures only.
 """
 
 from __future__ import annotations
@@ -224,8 +229,63 @@ def _memory(races: int) -> None:
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0)
 
 
+#: A 12-tile GT circuit: the start/finish straight and six bends of 60 degrees, left.
+GT_RING = [
+    "102a",
+    {"tile": "105a", "turn": "left"},
+    "103a",
+    {"tile": "115a", "turn": "left"},
+    "104a",
+    {"tile": "117a", "turn": "left"},
+    "103a",
+    {"tile": "106a", "turn": "left"},
+    "104a",
+    {"tile": "113a", "turn": "left"},
+    "103a",
+    {"tile": "118a", "turn": "left"},
+]
+
+
+def _gt_ring() -> Prepared:
+    tiles = [t if isinstance(t, dict) else {"tile": t} for t in GT_RING]
+    stage = Stage.model_validate({"format": "trackkit-stage/1", "laps": 3, "tiles": tiles})
+    report = validate(stage, players=6)
+    assert report.valid, report.codes
+    return prepare(Track.from_graph(report.graph, report.layout))
+
+
+def gt(races: int = 60) -> None:
+    """GT races per CPU second, every mix of the bots, on the 12-tile ring (target >= 50)."""
+    from trackkit.sim.gt import GtOptions
+
+    every = [mix for k in (1, 2, 3) for mix in itertools.combinations(BOTS, k)]
+    figures = []
+    worst = (float("inf"), "")
+    for mix in every:
+        settings = Settings.default(6, bots=mix, gt=GtOptions(laps=3))
+        rates = []
+        for _ in range(3):
+            prepared = _gt_ring()
+            start = time.process_time()
+            run_many(prepared, settings, races=races, seed=1)
+            rates.append(races / (time.process_time() - start))
+        rate = statistics.median(rates)
+        label = "+".join(m[0] for m in mix)
+        figures.append(f"{label} {rate:.0f}")
+        worst = min(worst, (rate, label))
+    print(
+        f"GT races per CPU second, 6 cars, 3 laps, 12-tile ring, {races} races: "
+        + ", ".join(figures)
+        + f"; slowest {worst[1]} {worst[0]:.0f} (target >= 50)"
+    )
+    circuit = str(Path(__file__).resolve().parents[1] / "examples" / "gt-core-circuit.yaml")
+    wall = _wall(["validate", circuit, "--simulate", "50"])
+    print(f"validate --simulate 50 of the 18-tile example circuit: {wall:.2f} s wall")
+
+
 def main(quick: bool = False) -> None:
     """Print the figures."""
+    gt()
     settings = Settings.default(4, bots=("cautious",))
     races = 60
     rates = []
@@ -291,5 +351,7 @@ if __name__ == "__main__":
         playability()
     elif "--suggest" in sys.argv:
         suggest()
+    elif "--gt" in sys.argv:
+        gt()
     else:
         main(quick="--quick" in sys.argv)

@@ -30,6 +30,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 RULES_DOC = REPO / "docs" / "rules.md"
 RULESET = REPO / "tile_library" / "ruleset-dirt.yaml"
+RULESET_GT = REPO / "tile_library" / "ruleset-gt.yaml"
 
 #: The rule groups, as docs/rules.md has them (a test keeps the two in step).
 GROUPS = (
@@ -255,14 +256,25 @@ def _has_key(data: Any, dotted: str) -> bool:
 
 def test_the_ruleset_keys_the_page_names_exist_and_every_key_is_listed() -> None:
     data = yaml.safe_load(RULESET.read_text(encoding="utf-8"))
-    notes = re.findall(r"\*Data:\*((?:\s*`[\w.]+`,?)+)\s+in\s+\[`tile_library/ruleset-dirt", DOC)
-    assert len(notes) == DOC.count("*Data:*"), "write a note as: *Data:* `key`, `key` in [...]"
-    keys = {key for note in notes for key in re.findall(r"`([\w.]+)`", note)}
-    assert len(keys) >= 10
+    gt = yaml.safe_load(RULESET_GT.read_text(encoding="utf-8"))
+    note = r"\*Data:\*((?:\s*`[\w.]+`,?)+)\s+in\s+\[`tile_library/ruleset-{}"
+    notes = re.findall(note.format("dirt"), DOC)
+    gt_notes = re.findall(note.format("gt"), DOC)
+    assert len(notes) + len(gt_notes) == DOC.count("*Data:*"), (
+        "write a note as: *Data:* `key`, `key` in [...]"
+    )
+    keys = {key for n in notes for key in re.findall(r"`([\w.]+)`", n)}
+    gt_keys = {key for n in gt_notes for key in re.findall(r"`([\w.]+)`", n)}
+    assert len(keys) >= 10 and len(gt_keys) >= 8
     assert not [k for k in sorted(keys) if not _has_key(data, k)], "not in ruleset-dirt.yaml"
-    table = DOC.split("\n## Where the DEFAULT numbers live", 1)[1]
-    listed = set(re.findall(r"^\| `(\w+)` \|", table, flags=re.MULTILINE))
+    assert not [k for k in sorted(gt_keys) if not _has_key(gt, k)], "not in ruleset-gt.yaml"
+    dirt_table, gt_table = DOC.split("\n## Where the DEFAULT numbers live", 1)[1].split(
+        "| GT key |", 1
+    )
+    listed = set(re.findall(r"^\| `(\w+)` \|", dirt_table, flags=re.MULTILINE))
     assert listed == set(data) - {"format", "id", "title"}, "the table lists every key"
+    gt_listed = set(re.findall(r"^\| `(\w+)` \|", gt_table, flags=re.MULTILINE))
+    assert gt_listed == set(gt) - {"format", "id", "title"}, "the GT table lists every key"
 
 
 def _pointers_outside(path: Path) -> list[str]:

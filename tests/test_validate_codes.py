@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from stagekit import GT_EIGHT, GT_OVAL, make_stage
 
 from trackkit.catalogue import CATALOGUE
+from trackkit.formats import load_stage
 from trackkit.library import TileLibrary, default_library
 from trackkit.models import CornerSection, Kind, Severity, TileFace, TileSet
 from trackkit.models.stage import MAX_TILE_TOKENS
 from trackkit.validate import validate
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def codes(stage, **kw) -> list[str]:  # type: ignore[no-untyped-def]
@@ -549,6 +554,65 @@ def test_p605_cars_stuck_names_the_tile_the_spot_and_the_cause():
     assert stuck[0].fix and "mud" in stuck[0].fix
     assert extras["simulation"]["dnf"] == {"stuck": 4, "round cap": 0}
     assert "P601" in [f.code for f in found]  # nobody finished, either
+
+
+def _gt_doc(**over: object) -> dict[str, object]:
+    """A GT simulate document of the example circuit with the keys the findings read."""
+    doc: dict[str, object] = {
+        "settings": {"races": 20},
+        "wins_by_grid_slot": {"1": 5, "2": 5, "3": 5, "4": 5},
+        "win_rate_by_grid_slot": {"1": 0.25, "2": 0.25, "3": 0.25, "4": 0.25},
+        "overtakes": {"per_lap": 2.0, "per_race": 6.0, "by_tile": {}},
+        "loss_of_control": {"by_space": {}},
+        "decided_on_lap_1": 0.5,
+    }
+    doc.update(over)
+    return doc
+
+
+def test_p606_to_p610_gt_playability_findings():
+    # rule: BOARD-3 (the grid), TURN-2 (GT order): what a circuit designer asks of races
+    from trackkit.sim.playability import gt_findings
+
+    report = validate(load_stage(EXAMPLES / "gt-core-circuit.yaml"))
+    fair = gt_findings(_gt_doc(), report, races=20, players=4)
+    assert [f.code for f in fair] == ["P607"]  # overtakes are always said, a note
+    assert fair[0].severity is Severity.INFO
+    pole = _gt_doc(
+        wins_by_grid_slot={"1": 15, "2": 3, "3": 1, "4": 1},
+        win_rate_by_grid_slot={"1": 0.75, "2": 0.15, "3": 0.05, "4": 0.05},
+    )
+    assert "P606" in [f.code for f in gt_findings(pole, report, races=20, players=4)]
+    assert "P606" not in [f.code for f in gt_findings(pole, report, races=5, players=4)]
+    procession = _gt_doc(overtakes={"per_lap": 0.2, "per_race": 0.6, "by_tile": {}})
+    found = gt_findings(procession, report, races=20, players=4)
+    assert [(f.code, f.severity) for f in found if f.code == "P608"] == [("P608", Severity.WARNING)]
+    where = _gt_doc(
+        overtakes={
+            "per_lap": 2.0,
+            "per_race": 6.0,
+            "by_tile": {"9": {"tile": "108a", "count": 40, "per_race": 2.0}},
+        },
+        loss_of_control={"by_space": {"16:A1a": 7, "16:A12b": 2, "3:A1a": 1}},
+    )
+    found = {f.code: f for f in gt_findings(where, report, races=20, players=4)}
+    assert (found["P607"].location.tile_index, found["P607"].location.tile) == (9, "108a")
+    assert (found["P609"].location.tile_index, found["P609"].location.tile) == (16, "113a")
+    assert "16:A1a" in found["P609"].message  # the space where it happens most
+    early = _gt_doc(decided_on_lap_1=0.9)
+    assert "P610" in [f.code for f in gt_findings(early, report, races=20, players=4)]
+    assert "P610" not in [f.code for f in gt_findings(early, report, races=20, players=1)]
+
+
+def test_p607_validate_simulate_races_a_gt_circuit():
+    from trackkit.sim.playability import playability
+
+    report = validate(load_stage(EXAMPLES / "gt-core-circuit.yaml"))
+    found, extras = playability(report, races=4, players=4)
+    assert "P607" in [f.code for f in found]
+    sim = extras["simulation"]
+    assert sim["laps"] == 3 and set(sim["win_rate_by_grid_slot"]) == {"1", "2", "3", "4"}
+    assert sim["finish_rate"] == 1.0 and sim["overtakes_per_lap"] > 0
 
 
 def test_every_error_code_has_a_fix_and_every_code_is_tested():

@@ -347,6 +347,41 @@ _CODES = [
         "Mud or damage left cars no legal way on: put fewer mud tokens on that tile (each "
         "lowers its corner limits by 1), or use a corner with higher limits there.",
     ),
+    Code(
+        "P606",
+        "grid-slot-decides",
+        W,
+        "One grid slot wins far too often: put a longer straight or a wider first corner "
+        "after the start/finish line, so that the field can spread before it.",
+    ),
+    Code(
+        "P607",
+        "overtakes",
+        N,
+        "Where the cars get past each other: straights of three lanes and wide corners "
+        "there; a narrow or tight stretch has fewer.",
+    ),
+    Code(
+        "P608",
+        "few-overtakes",
+        W,
+        "The cars keep their places: add a straight before a tight corner (a braking zone) "
+        "or a wider (3-4 lane) stretch.",
+    ),
+    Code(
+        "P609",
+        "corner-loses-control",
+        N,
+        "The corner where cars lose control most: a straight before it lets them brake, a "
+        "higher limit or no warning triangle eases it.",
+    ),
+    Code(
+        "P610",
+        "decided-on-lap-1",
+        W,
+        "The lap-1 leader nearly always wins: race more laps, or give the circuit places to "
+        "overtake (P607).",
+    ),
     # tile data
     Code("T501", "space-unreachable", E, "Every space must lie on a path from entry to exit."),
     Code("T502", "limit-out-of-range", E, "Corner and shortcut limits are gears 1..6."),

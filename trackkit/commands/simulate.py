@@ -41,9 +41,9 @@ def simulate(
         list[str] | None,
         typer.Option(
             help="Car per driver: dirt, r5, unlimited (each bot builds an Unlimited "
-            "dashboard for the stage) or a car file (format: trackkit-car/1); repeat it, "
-            "drivers cycle through the list. Default: unlimited on a hillclimb, dirt on a "
-            "rally."
+            "dashboard for the stage) or a car file (format: trackkit-car/1); on a "
+            "Rallyman: GT track gt4, gt5 or gt6. Repeat it, drivers cycle through the list. "
+            "Default: unlimited on a hillclimb, dirt on a rally, gt6 on a GT track."
         ),
     ] = None,
     bot: Annotated[
@@ -72,8 +72,29 @@ def simulate(
     ] = 200,  # trackkit.sim.race.MAX_ROUNDS (not imported here: the help stays fast)
     kind: KindOption = None,
     force: ForceOption = False,
+    laps: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=100, help="GT circuits: laps of the race (default: the file's, else 3)."
+        ),
+    ] = None,
+    weather: Annotated[
+        str | None,
+        typer.Option(help="GT tracks: the weather at the start, dry or rain (default dry)."),
+    ] = None,
+    grid: Annotated[
+        str,
+        typer.Option(
+            help="GT tracks: drawn (the seed draws who starts where) or given (driver 1 "
+            "on pole, then in order)."
+        ),
+    ] = "drawn",
 ) -> None:
     """Race the stage with bots and report times, losses of control and where cars stall.
+
+    A Rallyman: GT track is raced from its grid over its laps: the report gives places,
+    wins by grid slot, laps led, overtakes (per lap, and where), losses of control, pit
+    stops and weather changes.
 
     An invalid stage is not raced: its errors go to stderr and the exit status is 1.
     With --format json, stdout is one JSON document whatever happens: on an error, an
@@ -138,7 +159,12 @@ def simulate(
                 max_rounds=max_rounds,
                 kind=kind_of(kind),
                 note=lambda text: typer.echo(f"trackkit: note: {text}", err=True),
+                laps=laps,
+                weather=weather,
+                grid=grid,
             )
+        except InputError as exc:  # GT options or cars that do not fit the stage
+            raise failed(exc.message, file=exc.file) from None
         except SimulationError as exc:
             from trackkit.validate.text import report_text
 
@@ -160,6 +186,8 @@ def simulate(
             raise failed(exc.message, file=exc.file) from None
     if as_json:
         typer.echo(json.dumps(doc, indent=2, sort_keys=True))
+    elif doc["settings"].get("gt"):
+        typer.echo(gt_text_report(doc))
     else:
         typer.echo(text_report(doc))
 
@@ -181,7 +209,7 @@ def _cars(given: list[str]) -> tuple[tuple[str | CarFile, ...] | None, list[tupl
     from trackkit.rules.ruleset import load_ruleset
     from trackkit.sim.race import UNLIMITED
 
-    ids = {*load_ruleset("dirt").cars, UNLIMITED}
+    ids = {*load_ruleset("dirt").cars, UNLIMITED, *load_ruleset("gt").cars}
     cars: list[str | CarFile] = []
     files: list[tuple[CarFile, str]] = []
     for c in given:
@@ -243,6 +271,60 @@ def text_report(doc: dict[str, Any]) -> str:
             + ", ".join(f"tile {k} ({v['tile']}) {v['per_race']:.2f}/race" for k, v in worst)
         )
     lines += _dnf_lines(doc)
+    return "\n".join(lines)
+
+
+def gt_text_report(doc: dict[str, Any]) -> str:
+    """The GT simulation document as a readable table: places, the grid, overtakes."""
+    s = doc["settings"]
+    lines = [
+        f"{plural(s['races'], 'race')} of {plural(s['laps'], 'lap')}, "
+        f"{plural(s['players'], 'driver')}, seed {s['seed']}, {s['weather']} at the start, "
+        f"grid {s['grid']}",
+        f"finish rate {doc['finish_rate']:.0%}, overtakes per lap "
+        f"{doc['overtakes']['per_lap']:.2f}, losses of control per race "
+        f"{doc['loss_of_control']['per_race']:.2f}, races decided on lap 1 "
+        f"{doc['decided_on_lap_1']:.0%}",
+        "",
+        f"{'driver':<10} {'car':<6} {'bot':<11} {'wins':>5} {'place':>6} {'finish':>7} "
+        f"{'led':>5} {'passes':>7} {'losses':>7} {'pits':>5}",
+    ]
+    for d in doc["drivers"]:
+        place = d["place"]["mean"]
+        lines.append(
+            f"{d['name']:<10} {d['car'][:6]:<6} {d['bot']:<11} {d['wins']:>5} "
+            f"{'-' if place is None else f'{place:.2f}':>6} {d['finish_rate']:>7.0%} "
+            f"{d['laps_led_per_race']:>5.2f} {d['overtakes_per_race']:>7.2f} "
+            f"{d['losses_per_race']:>7.2f} {d['pit_stops_per_race']:>5.2f}"
+        )
+    slots = doc["win_rate_by_grid_slot"]
+    lines += ["", "win rate by grid slot: " + ", ".join(f"{k} {v:.0%}" for k, v in slots.items())]
+    gaps = doc["gaps"]["to_second"]["mean"]
+    if gaps is not None:
+        lines.append(f"gap to second: {gaps:.1f} rounds on average")
+    by_tile = doc["overtakes"]["by_tile"]
+    if by_tile:
+        most = sorted(by_tile.items(), key=lambda kv: (-kv[1]["count"], int(kv[0])))[:3]
+        lines.append(
+            "overtakes most on: "
+            + ", ".join(f"tile {k} ({v['tile']}) {v['per_race']:.2f}/race" for k, v in most)
+        )
+    losses = doc["loss_of_control"]["by_tile"]
+    if losses:
+        worst = sorted(losses.items(), key=lambda kv: (-kv[1]["count"], int(kv[0])))[:3]
+        lines.append(
+            "control lost most on: "
+            + ", ".join(f"tile {k} ({v['tile']}) {v['per_race']:.2f}/race" for k, v in worst)
+        )
+    lines.append(
+        f"pit stops per race {doc['pit_stops']['per_race']:.2f}, weather changes per race "
+        f"{doc['weather_changes']['per_race']:.2f}, yellow flags per race "
+        f"{doc['yellow_flags']['per_race']:.2f}"
+    )
+    capped = sum(d["dnf"]["round cap"] for d in doc["drivers"])
+    stuck = sum(d["dnf"]["stuck"] for d in doc["drivers"])
+    if capped or stuck:
+        lines.append(f"did not finish: {stuck} stuck, {capped} at the round cap")
     return "\n".join(lines)
 
 

@@ -64,13 +64,7 @@ def validate(
             report = run_validate(
                 source.stage, kind=kind_of(kind), file=str(path), source=source, players=players
             )
-            if simulate and report.valid and report.layout.series == "gt":
-                typer.echo(
-                    f"trackkit: note: {path}: a Rallyman: GT track: GT races are not simulated "
-                    "yet (no playability findings)",
-                    err=True,
-                )
-            elif simulate and report.valid:
+            if simulate and report.valid:
                 from trackkit.sim.playability import playability
 
                 found, extras = playability(report, races=simulate, seed=seed, players=players or 4)

@@ -28,7 +28,8 @@ def play_order(cars: Sequence[CarState], track: Track, ruleset: Ruleset) -> list
     DIRT: the car furthest ahead first (the front edge of its space, BOARD-5); level on
     that, the higher gear; still level, the car on the inner lane of its corner or of the
     next one (:func:`inner_lanes`). GT (a ruleset whose id is ``gt``): the higher gear
-    first, then the one further ahead, then the inner lane. Cars level on all three keep
+    first, then the one further ahead (on a circuit, laps driven included:
+    :attr:`CarState.crossings`), then the inner lane. Cars level on all three keep
     the order they are given in (TURN-2 DEFAULT: player order). Cars not on the stage yet
     (``space`` None) play after the others, in the order given (TURN-1).
 
@@ -54,7 +55,9 @@ def play_order(cars: Sequence[CarState], track: Track, ruleset: Ruleset) -> list
     spaces = track.spaces
     inner = inner_lanes(track)
     speed_first = ruleset.id == "gt"  # rule: TURN-2 (GT: speed, then distance)
+    lap = track.lap_length if speed_first else None
     on: list[tuple[tuple[float, float, int, int], CarState]] = []
+    key: tuple[float, float, int, int]
     off: list[CarState] = []
     for i, car in enumerate(cars):
         if car.space is None:
@@ -65,11 +68,12 @@ def play_order(cars: Sequence[CarState], track: Track, ruleset: Ruleset) -> list
             raise ValueError(f"car {car.car_id} is on {car.space!r}, a space the stage lacks")
         lane = 0 if car.space in inner else 1
         # rule: TURN-2 (distance, speed, inner lane; then the order given: DEFAULT)
-        key = (
-            (-car.gear, -info.progress, lane, i)
-            if speed_first
-            else (-info.progress, -car.gear, lane, i)
-        )
+        if speed_first:
+            # BOARD-5 DEFAULT: on a circuit, the laps driven count (graph.lap_distance)
+            far = info.progress + ((car.crossings - 1) * lap if lap else 0.0)
+            key = (-car.gear, -far, lane, i)
+        else:
+            key = (-info.progress, -car.gear, lane, i)
         on.append((key, car))
     on.sort(key=lambda kc: kc[0])
     return [car for _key, car in on] + off

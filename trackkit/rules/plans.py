@@ -31,6 +31,7 @@ from trackkit.rules.state import CarState, OtherCar
 from trackkit.rules.track import SpaceInfo, Track
 
 __all__ = [
+    "GtTurn",
     "Plan",
     "PlanBuilder",
     "PlanContext",
@@ -48,7 +49,10 @@ class PlanStep(NamedTuple):
     ``loc`` names a loss of control that happens whatever the roll ("corner": over the
     limit, CORNER-1; "jump": two or more over the jump's number, JUMP-1); ``jump_risk``
     marks a jump one over its number (control is lost if the speed die shows danger).
-    ``free`` is The Climb's move without a die (CLIMB-5).
+    ``free`` is The Climb's move without a die (CLIMB-5). GT: ``hazards`` counts the
+    danger results the step adds whatever the dice (a warning sign on a dotted line,
+    CORNER-4; the gear of a warning triangle, CORNER-5), ``flying`` marks a flying start
+    (GT-1) and ``lap`` a step over the start/finish line (BOARD-3).
 
     (A named tuple: immutable and hashable, and the plan search makes tens of thousands
     of them a race, which a frozen dataclass is several times slower to build.)
@@ -65,6 +69,9 @@ class PlanStep(NamedTuple):
     cloud: bool = False
     free: bool = False
     finishes: bool = False
+    hazards: int = 0
+    flying: bool = False
+    lap: bool = False
 
     def __str__(self) -> str:
         return f"{self.space} {self.dice_label}" + (f" !{self.loc}" if self.loc else "")
@@ -112,6 +119,20 @@ class Plan:
         return self.steps[-1].space if self.steps else None
 
 
+@dataclass(frozen=True, slots=True)
+class GtTurn:
+    """What a Rallyman: GT turn adds to a position.
+
+    ``final_lap``: the car is on its last lap, so the step over the line ends its race
+    (BOARD-3). ``yellow``: a yellow flag is out, so no car may overtake or come up next to
+    another (TRAFFIC-5, GT-4). ``flying``: a car in gear 0 may shift straight into 2 (GT-1).
+    """
+
+    final_lap: bool = False
+    yellow: bool = False
+    flying: bool = True
+
+
 @dataclass(slots=True)
 class PlanContext:
     """Everything a car's plans depend on: stage, dashboard, car, other cars, order."""
@@ -124,6 +145,8 @@ class PlanContext:
     leader: bool = False
     mud: dict[int, int] = field(default_factory=dict)
     """Extra mud tokens per tile that lower this car's corner limits (SHORTCUT-2)."""
+    gt: GtTurn | None = None
+    """A Rallyman: GT turn (None: DIRT and The Climb)."""
 
     def limit_of(self, info: SpaceInfo) -> int | None:
         """A corner or chicane space's limit for this car (printed, less mud)."""
@@ -198,6 +221,12 @@ def _die_options_uncached(speed: int, climb: str | None) -> list[tuple[tuple[Die
     if speed >= 1:  # rule: MOVE-3 (coast keeps the speed; not from gear 0)
         out.append(((COAST,), speed))
     return out
+
+
+@lru_cache(maxsize=1)
+def _flying_options() -> tuple[_Option, ...]:
+    """From gear 0, gear 1 as usual, or straight into 2 with no boost die (GT-1)."""
+    return (*_die_options(0, None), ((GEARS[2],), 2, 0, 0))
 
 
 #: A corner with cars in both lanes: no lane matches it (TRAFFIC-3).
@@ -392,15 +421,20 @@ class _Traffic:
     """The gear of the blocking car on each space (TRAFFIC-1)."""
     examined: set[str] | None = None
     """If given, every space whose traffic is read is added to it."""
+    ahead: float | None = None
+    """GT, yellow flag out: how far ahead the nearest car is, mm (TRAFFIC-5)."""
 
     @classmethod
     def of(cls, ctx: PlanContext, examined: set[str] | None = None) -> _Traffic:
         occupied: set[str] = set()
         lanes_taken: dict[str, str] = {}
+        gt = ctx.gt is not None
         for other in ctx.others:
             if other.blocks:
                 occupied.add(other.space)
                 info = ctx.track.spaces.get(other.space)
+                if gt:
+                    continue  # TRAFFIC-3's corner lanes are DIRT's: GT corners are wide
                 if info is not None and info.corner is not None and info.corner_lane is not None:
                     # rule: TRAFFIC-3 (enter by the same lane as the car in the corner; with
                     # cars in both lanes, by neither, whatever order the cars are listed in)
@@ -410,7 +444,13 @@ class _Traffic:
         for space in occupied:
             blocked |= ctx.track.overlaps.get(space, frozenset())
         cars_at = {o.space: o.gear for o in ctx.others if o.blocks}
-        return cls(frozenset(blocked), lanes_taken, cars_at, examined)
+        ahead = None
+        here = ctx.car.space
+        if ctx.gt is not None and ctx.gt.yellow and here is not None:
+            # rule: TRAFFIC-5 (no overtaking under a yellow flag: the nearest car ahead)
+            gains = [ctx.track.gain(here, o.space) for o in ctx.others if o.blocks]
+            ahead = min((g for g in gains if g > 0), default=None)
+        return cls(frozenset(blocked), lanes_taken, cars_at, examined, ahead)
 
 
 def _start_walk(ctx: PlanContext, start: str, traffic: _Traffic) -> _Walk:
@@ -513,6 +553,9 @@ def _level(
     track = ctx.track
     first = not stack
     out: list[tuple[PlanStep, _Record | None]] = []
+    gt = ctx.gt
+    marks = track.marks if gt is not None else None
+    flying = gt is not None and gt.flying and first and speed == 0
     for target, climb in track.successors[here]:
         if ref is not None and target != ref.placed_on:
             continue
@@ -520,7 +563,9 @@ def _level(
         if not _enterable(ctx, info, traffic):
             continue
         placed = False
-        for dice, new_speed, brakes, boosts in _die_options(speed, climb):
+        options = _flying_options() if flying else _die_options(speed, climb)
+        mark = marks.get((here, target)) if marks else None
+        for dice, new_speed, brakes, boosts in options:
             if ref is not None:
                 if new_speed != ref.speed:
                     continue
@@ -531,7 +576,12 @@ def _level(
             ):
                 placed = True  # skipped by choice, not blocked by the climb line
                 continue
-            tried = _try_step(ctx, info, dice, new_speed, brakes, boosts, walk, traffic)
+            if gt is None:
+                tried = _try_step(ctx, info, dice, new_speed, brakes, boosts, walk, traffic)
+            else:
+                tried = _try_gt_step(
+                    ctx, here, info, mark, dice, new_speed, brakes, boosts, walk, traffic
+                )
             if tried is None:
                 continue
             placed = True
@@ -668,6 +718,97 @@ def _try_step(
             )
         )
     return out, record
+
+
+def _try_gt_step(
+    ctx: PlanContext,
+    here: str,
+    info: SpaceInfo,
+    mark: tuple[int | None, bool, bool] | None,
+    dice: tuple[Die, ...],
+    speed: int,
+    brakes: int,
+    boosts: int,
+    walk: _Walk,
+    traffic: _Traffic,
+) -> tuple[list[PlanStep], _Record] | None:
+    """A Rallyman: GT step ``dice`` make from ``here`` into ``info``, or None.
+
+    The DIRT step's dice and traffic rules (MOVE, DAMAGE-3, TRAFFIC-1), with GT's own:
+    no leader dice (MOVE-3), sharp corners (CORNER-4), warning triangles (CORNER-5), the
+    yellow flag (TRAFFIC-5) and the start/finish line (BOARD-3).
+    """
+    gt = ctx.gt
+    assert gt is not None
+    col = ctx.dashboard.columns.get(info.surface) or ctx.dashboard.column(info.surface)
+    lead = dice[0]
+    damage = ctx.car.damage
+    # rule: MOVE-7, DAMAGE-3 (the column, less damage; GT-3's wrong tyres are the column's)
+    if lead.kind is _GEAR_KIND:
+        if lead.value in walk.gears or lead.value not in col.gears:
+            return None
+        if len(walk.gears) + 1 > len(col.gears) - damage.gear:
+            return None
+    elif walk.coasts + 1 > max(0, col.coast - damage.coast):
+        return None
+    if brakes and walk.brakes + brakes > col.brake - damage.brake:
+        return None
+    if boosts and walk.boosts + boosts > col.boost:
+        return None
+    cars_at = traffic.cars_at
+    newly_alongside: list[str] = []
+    if cars_at:
+        for near in ctx.track.beside.get(info.node, _NOTHING):
+            if near in cars_at:
+                if gt.yellow:
+                    return None  # rule: TRAFFIC-5 (no coming up next to a car)
+                if near in walk.alongside:
+                    continue
+                # rule: TRAFFIC-1 (beside a car: a gear die at or above its gear)
+                if lead.kind is not _GEAR_KIND or lead.value < cars_at[near]:
+                    return None
+                newly_alongside.append(near)
+        here_at = ctx.car.space
+        if (
+            traffic.ahead is not None
+            and here_at is not None
+            and ctx.track.gain(here_at, info.node) >= traffic.ahead - 1e-6
+        ):
+            return None  # rule: TRAFFIC-5 (no overtaking: never level with the car ahead)
+    hazards = 0
+    loc = None
+    limit = info.limit  # no mud on GT tracks (SHORTCUT-2 is DIRT's)
+    if limit is not None and info.kind in _CORNERS:
+        if speed > limit:
+            loc = "corner"  # rule: CORNER-1 (over the limit: loss of control)
+        elif speed == limit and info.triangle:
+            hazards += 1  # rule: CORNER-5 (the triangle's own gear: a danger result)
+    lap = False
+    if mark is not None:
+        line_limit, hazard, lap = mark
+        if line_limit is not None and speed > line_limit:
+            loc = loc or "sharp"  # rule: CORNER-4 (straight over a dotted line, too fast)
+        if hazard:
+            hazards += 1  # rule: CORNER-4 (a warning sign: a danger result)
+    flying = not walk.gears and not walk.coasts and ctx.car.gear == 0 and speed == 2
+    record = (lead, brakes, boosts, info.tile, 0, tuple(newly_alongside))
+    step = PlanStep(
+        info.node,
+        dice,
+        speed,
+        info.node,
+        col.danger_limit,
+        (),
+        loc,
+        False,
+        False,
+        False,
+        info.finished or (lap and gt.final_lap),  # rule: BOARD-3 (over the line, last lap)
+        hazards,
+        flying and not boosts,  # rule: GT-1 (0 to 2 without a boost die)
+        lap,
+    )
+    return [step], record
 
 
 #: What :func:`_unapply` needs to take a step back: the gear die's value (-1: a coast or

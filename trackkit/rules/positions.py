@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from trackkit.assemble import lay_out
@@ -32,7 +33,7 @@ from trackkit.models.car import CarFile
 from trackkit.models.stage import Stage
 from trackkit.rules.cars import car_dashboard
 from trackkit.rules.dashboard import SURFACES, Dashboard, dashboard
-from trackkit.rules.plans import PlanContext
+from trackkit.rules.plans import GtTurn, PlanContext
 from trackkit.rules.ruleset import Ruleset, load_ruleset
 from trackkit.rules.state import CarState, Damage, OtherCar
 from trackkit.rules.track import Track
@@ -92,6 +93,8 @@ def position(
     sisu: bool | Iterable[str] | None = None,
     top_card_loc: bool = False,
     ruleset: Ruleset | None = None,
+    crossings: int = 0,
+    gt: GtTurn | None = None,
 ) -> PlanContext:
     """A planning position: a stage, a car on ``space`` in ``gear``, other cars.
 
@@ -126,7 +129,12 @@ def position(
     top_card_loc : bool
         Whether the top card of its pile is a loss-of-control card (TURN-8 DEFAULT).
     ruleset : Ruleset, optional
-        The rules (default: ``dirt``).
+        The rules (default: ``dirt``; ``gt`` for a Rallyman: GT position).
+    crossings : int
+        GT: the times the car crossed the start/finish line (the first begins lap 1).
+    gt : GtTurn, optional
+        GT: the last lap, a yellow flag, the flying start (default with a GT ruleset:
+        :class:`~trackkit.rules.plans.GtTurn` as a race's first lap has it).
 
     Returns
     -------
@@ -188,4 +196,8 @@ def position(
         cards=tuple(cards),
         top_card_loc=top_card_loc,
     )
-    return PlanContext(track, board, rules, state, tuple(placed), leader, dict(mud or {}))
+    if rules.gt is not None:
+        gt = gt or GtTurn()
+        state = replace(state, crossings=crossings)
+        board = Dashboard(board.name, board.columns, frozenset())  # rule: MOVE-3 (no leader)
+    return PlanContext(track, board, rules, state, tuple(placed), leader, dict(mud or {}), gt)

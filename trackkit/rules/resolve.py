@@ -21,6 +21,7 @@ Examples
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -28,7 +29,7 @@ from functools import lru_cache
 from typing import Literal, NamedTuple, Protocol
 
 from trackkit.rules.dice import Dice, Die, DieKind
-from trackkit.rules.plans import Plan, PlanContext, PlanStep
+from trackkit.rules.plans import Plan, PlanBuilder, PlanContext, PlanStep
 from trackkit.rules.state import CarState, Damage
 from trackkit.rules.table import Table
 from trackkit.rules.track import Track
@@ -40,6 +41,7 @@ __all__ = [
     "Outcome",
     "RollPolicy",
     "RollView",
+    "reroute",
     "resolve",
     "roll_units",
     "securing_cost",
@@ -298,9 +300,22 @@ def _flat_out(
         rolled.append(results)
         if step.cloud:
             clouds += 1  # rule: CLIMB-8 (a danger that cannot be cancelled)
+        if step.hazards:
+            clouds += step.hazards  # rule: CORNER-4, CORNER-5 (GT: dangers whatever the dice)
         if step.limit < low:
             low = step.limit
     car = ctx.car
+    if plan.steps and plan.steps[0].flying and rolled[0][0]:
+        # rule: GT-1 (the flying start's 2 shows danger: one space, gear 2, the turn is over;
+        # a loss of control the throw would have made is ignored)
+        first = plan.steps[0]
+        events.append(Event("flying-start", first.placed_on, first.dice_label, 1))
+        if earned:
+            events.append(Event("seconds", value=earned))
+        moved = _Moved()
+        table = _move(ctx, car.car_id, plan.steps[:1], rng, table, events, moved)
+        tokens = car.second_tokens + earned
+        return _end_turn(ctx, car, moved, plan.steps[:1], table, events, tokens, car.sisu_token)
     sisu = False
     if (
         total
@@ -326,7 +341,7 @@ def _flat_out(
     dangers = 0
     low_so_far = 99
     for j, step in enumerate(plan.steps):
-        dangers += sum(rolled[j]) + (1 if step.cloud else 0)
+        dangers += sum(rolled[j]) + (1 if step.cloud else 0) + step.hazards
         low_so_far = min(low_so_far, step.limit)
         if track_loc is not None and j > track_loc:
             break
@@ -343,6 +358,12 @@ def _flat_out(
     if track_loc is not None and (loc_at is None or track_loc < loc_at):
         loc_at, cause = track_loc, plan.steps[track_loc].loc or "jump"
     steps = plan.steps if loc_at is None else plan.steps[: loc_at + 1]
+    if loc_at is not None and ctx.gt is not None:
+        # rule: TURN-4 (GT: flat out, the dice may take another route that keeps control)
+        other = reroute(ctx, plan, total if not sisu else 0)
+        if other is not None:
+            events.append(Event("reroute", other.end, note=str(other)))
+            steps, loc_at = other.steps, None
     moved = _Moved()
     table = _move(ctx, car.car_id, steps, rng, table, events, moved)
     token = car.sisu_token and not sisu
@@ -382,6 +403,7 @@ def _one_by_one(
                 stopped = True
                 break
             hits = 0
+            short = False
             if choice == "secure" and car.second_tokens >= cost:
                 # rule: TURN-5, CLIMB-4 (rising cost; a pair is paid for together)
                 car = replace(car, second_tokens=car.second_tokens - cost)
@@ -395,10 +417,23 @@ def _one_by_one(
                     events.append(Event("roll", step.placed_on, die.label, int(hit)))
                     if hit and k == 0 and i == 0 and step.jump_risk:
                         cause = "jump"  # rule: JUMP-1 (the jump's die: a track element)
+                    if hit and step.flying:
+                        short = True  # rule: GT-1 (the flying start's 2 shows danger)
                     hits += hit
+            if short:
+                # rule: GT-1 (one space forward in gear 2, and the turn is over)
+                events.append(Event("flying-start", step.placed_on, step.dice_label, 1))
+                done.append(step)
+                table = _move(ctx, car.car_id, (step,), rng, table, events, moved)
+                return _end_turn(
+                    ctx, car, moved, done, table, events, car.second_tokens, car.sisu_token
+                )
             if k == 0 and step.cloud:
                 clouds += 1  # rule: CLIMB-8 (with the first die on the tile)
                 dangers += 1
+            if k == 0 and step.hazards:
+                clouds += step.hazards  # rule: CORNER-4, CORNER-5 (GT: whatever the dice)
+                dangers += step.hazards
             if not flipped:
                 dangers += hits  # rule: LOC-7 (after the flip, every danger rolled is void)
             if cause is None and _reached(dangers, step.limit, ctx):
@@ -439,6 +474,8 @@ class _Moved:
 
     last: PlanStep | None = None
     coast_damage: int = 0
+    laps: int = 0
+    """Crossings of the start/finish line (GT, BOARD-3)."""
 
     def apply(self, car: CarState) -> tuple[str | None, int, bool]:
         """The car's space, gear and finished flag after the moves."""
@@ -475,6 +512,9 @@ def _move(
                 table = replace(table, mud=(*table.mud, (info.tile, car_id)))
         moved.last = step
         events.append(Event("move", step.space, step.dice_label, step.speed))
+        if step.lap:  # rule: BOARD-3 (over the start/finish line: a lap begins or ends)
+            moved.laps += 1
+            events.append(Event("lap", step.space))
         if step.finishes:  # rule: BOARD-3 (a finished car leaves the track)
             events.append(Event("finish", step.space))
             break
@@ -515,6 +555,23 @@ def _end_turn(
     rolls: the car's state is built once, here.
     """
     space, gear, finished = moved.apply(car)
+    if ctx.gt is not None:  # GT has no time cards: the race is for places (TIME-2)
+        if not steps and not any(e.kind == "stop" for e in events):
+            events.append(Event("stay", space))
+        return Outcome(
+            replace(
+                car,
+                space=space,
+                gear=gear,
+                on_track=car.on_track and not finished,
+                finished=finished,
+                second_tokens=tokens,
+                turns=car.turns + 1,
+                crossings=car.crossings + moved.laps,
+            ),
+            table,
+            events,
+        )
     gear_dice = False
     for s in steps:
         if any(d.kind is _GEAR for d in s.dice):
@@ -563,6 +620,8 @@ def _lose_control(
     sisu_token: bool,
 ) -> Outcome:
     """Draw the gear's loss-of-control card: SISU, spin or crash (LOC-1..5, DAMAGE-2)."""
+    if ctx.gt is not None:
+        return _gt_lose_control(ctx, car, moved, step, cause, rng, table, events, tokens)
     gear = step.speed  # rule: LOC-1 DEFAULT (the gear of the die that caused it)
     card, table = table.draw_card(gear, rng, ctx.ruleset)
     events.append(Event("loss-of-control", step.space, value=gear, note=cause))
@@ -626,3 +685,127 @@ def _crash_token(
             return replace(damage, **{kind: getattr(damage, kind) + 1}), table
         table = table.put_back(token)  # a die the car does not have: back, draw again
     return damage, table
+
+
+def _gt_lose_control(
+    ctx: PlanContext,
+    car: CarState,
+    moved: _Moved,
+    step: PlanStep,
+    cause: str,
+    rng: random.Random,
+    table: Table,
+    events: list[Event],
+    tokens: int,
+) -> Outcome:
+    """GT: gear 0 (stopped where it is) or gear 00 (off the road), and damage (LOC-6).
+
+    The player board's table, by the gear of the die to blame and the tile's danger,
+    says which and how many damage tokens are drawn (DAMAGE-4). A gear 00 car is off the
+    road (``on_track`` False, TRAFFIC-4): the race sits it out for its next turn.
+    """
+    rules = ctx.ruleset.gt
+    assert rules is not None
+    gear = max(1, min(step.speed, 6))
+    danger = ctx.track.spaces[step.space].danger
+    level: Literal["low", "medium", "high"] = (
+        "low" if danger == "low" else "medium" if danger == "medium" else "high"
+    )
+    loss = rules.loss_of_control[gear][level]
+    events.append(Event("loss-of-control", step.space, value=step.speed, note=cause))
+    events.append(Event("gear", step.space, note=loss.gear))  # rule: LOC-6
+    damage = car.damage
+    for _ in range(loss.damage):  # rule: LOC-6, DAMAGE-4 (tokens from the board's table)
+        damage, table = _gt_damage_token(ctx, damage, rng, table, events, step.space)
+    space, _gear, finished = moved.apply(car)
+    after = replace(
+        car,
+        space=space,
+        gear=ctx.ruleset.restart_gear,
+        on_track=loss.gear == "0" and not finished,
+        finished=finished,
+        damage=damage,
+        second_tokens=tokens,  # rule: TURN-4, GT-5 (focus tokens are earned all the same)
+        turns=car.turns + 1,
+        crossings=car.crossings + moved.laps,
+    )
+    return Outcome(after, table, events, lost_control=True)
+
+
+def _gt_damage_token(
+    ctx: PlanContext,
+    damage: Damage,
+    rng: random.Random,
+    table: Table,
+    events: list[Event],
+    space: str,
+) -> tuple[Damage, Table]:
+    """Draw one GT damage token (DAMAGE-4): a die lost, the weather, a yellow flag, green.
+
+    A die token stays on the dashboard (until a pit stop, GT-2); one naming a die the car
+    does not have goes back and another is drawn (DAMAGE-3). The weather, the yellow flag
+    and the green flag act once (the race turns the weather and raises the flag from the
+    event) and go back into the bag.
+    """
+    board = ctx.dashboard
+    have = {kind: board.most(kind) for kind in ("gear", "brake", "coast")}
+    for _ in range(len(table.bag) + 60):
+        token, table = table.draw_token(rng, ctx.ruleset)
+        kind = token[0]
+        if kind in have:
+            if getattr(damage, kind) < have[kind]:
+                events.append(Event("damage", space, note=kind))
+                return replace(damage, **{kind: getattr(damage, kind) + 1}), table
+            table = table.put_back(token)  # rule: DAMAGE-3 (a die it lacks: draw again)
+            continue
+        events.append(Event("damage", space, note=kind))  # rule: GT-3, GT-4, DAMAGE-4
+        return damage, table.put_back(token)
+    return damage, table
+
+
+def reroute(ctx: PlanContext, plan: Plan, dangers: int) -> Plan | None:
+    """GT, flat out: another route for the thrown dice that keeps control, or None (TURN-4).
+
+    The same dice, each placed once (a route that crosses the finish line may leave the
+    rest), on any legal route from where the car stands: its danger results (``dangers``,
+    thrown) and those of the route itself (CORNER-4, CORNER-5) must not go over the limit
+    (TURN-6), and no step may lose control whatever the dice (CORNER-1, CORNER-4). The
+    furthest such route; between routes as far, the first in plan order (DEFAULT).
+    """
+    here = ctx.car.space
+    if here is None or not plan.steps:
+        return None
+    track = ctx.track
+    builder = PlanBuilder(ctx)
+    best: list[tuple[float, Plan]] = []
+    rule = ctx.ruleset.danger_limit_rule
+    seen: set[object] = set()  # partial routes with the same state go on alike
+
+    def over(count: int, limit: int) -> bool:
+        return count >= limit if rule == "reach" else count > limit
+
+    def walk(left: Counter[str], extra: int, low: int) -> None:
+        for step in builder.options():
+            if step.loc is not None:
+                continue
+            need = Counter(d.label for d in step.dice)
+            if any(left[label] < n for label, n in need.items()):
+                continue
+            rest = left - need
+            grown, lowest = extra + step.hazards, min(low, step.limit)
+            if over(dangers + grown, lowest):
+                continue  # the route's own dangers only grow
+            if not rest or step.finishes:
+                gain = 1e9 if step.finishes else track.gain(here, step.space)
+                if not best or gain > best[0][0]:
+                    best[:] = [(gain, builder.plan(step))]
+                continue
+            builder.push(step)
+            key = (builder.state(), grown, lowest)
+            if key not in seen:
+                seen.add(key)
+                walk(rest, grown, lowest)
+            builder.pop()
+
+    walk(Counter(d.label for d in plan.dice), 0, 99)
+    return best[0][1] if best else None

@@ -51,7 +51,9 @@ def flat_out_risk(ctx: PlanContext, plan: Plan, *, sisu: bool = False) -> float:
         ctx.ruleset.id,
         ctx.ruleset.danger_limit_rule,
         sisu,
-        tuple((s.dice, s.limit, s.loc, s.jump_risk, s.cloud) for s in plan.steps),
+        tuple(
+            (s.dice, s.limit, s.loc, s.jump_risk, s.cloud, s.hazards, s.flying) for s in plan.steps
+        ),
     )
     hit = _RISK_CACHE.get(key)
     if hit is None:
@@ -94,6 +96,8 @@ class RiskSoFar:
     """A step loses control whatever the roll (over a corner limit, a jump two over)."""
     steps: int = 0
     """Steps added so far (none: no risk)."""
+    flying: float = 1.0
+    """GT-1: chance that a flying start's 2 shows no danger (else the turn ends, safe)."""
     _after: dict[object, tuple[tuple[Die, ...], RiskSoFar]] | None = field(
         default=None, repr=False, compare=False
     )
@@ -107,7 +111,16 @@ class RiskSoFar:
         # into several spaces, and each grows the risk alike. The dice are known by their
         # tuple (the plan generator reuses them), kept with the entry so that its id stays
         # its own (hashing the dice themselves costs more than the sums)
-        key = (id(step.dice), step.limit, step.loc, step.jump_risk, step.cloud, id(odds))
+        key = (
+            id(step.dice),
+            step.limit,
+            step.loc,
+            step.jump_risk,
+            step.cloud,
+            step.hazards,
+            step.flying,
+            id(odds),
+        )
         after = self._after
         if after is None:
             after = self._after = {}
@@ -117,8 +130,14 @@ class RiskSoFar:
                 return hit[1]
         dist = self.dist
         safe_jumps = self.safe_jumps
+        flying = self.flying
         for k, die in enumerate(step.dice):
             p = odds[die.kind, die.value]
+            if step.flying:
+                # rule: GT-1 (a danger on the 2 ends the turn, with no loss of control: the
+                # plan goes on only given a safe face, which adds nothing to the count)
+                flying *= 1.0 - p
+                continue
             if k == 0 and step.jump_risk:
                 # the jump's own danger face loses control whatever the count
                 safe_jumps *= 1.0 - p  # and the count is unchanged given no danger here
@@ -135,9 +154,10 @@ class RiskSoFar:
             dist,
             safe_jumps,
             min(self.low, step.limit),
-            self.clouds + (1 if step.cloud else 0),
+            self.clouds + (1 if step.cloud else 0) + step.hazards,
             self.certain or bool(step.loc),
             self.steps + 1,
+            flying,
         )
         after[key] = (step.dice, grown)
         return grown
@@ -152,6 +172,7 @@ class RiskSoFar:
                 self.clouds,
                 self.certain,
                 self.steps,
+                self.flying,
             )
         return self._key
 
@@ -169,6 +190,11 @@ class RiskSoFar:
         return risk
 
     def _value(self, rule: str, sisu: bool) -> float:
+        if self.flying != 1.0:  # rule: GT-1 (only a safe 2 lets the rest of the plan run)
+            return self.flying * self._unflown(rule, sisu)
+        return self._unflown(rule, sisu)
+
+    def _unflown(self, rule: str, sisu: bool) -> float:
         if self.certain:
             return 1.0
         if not self.steps:
@@ -227,7 +253,7 @@ def one_by_one_risk(
             return 0.0
         if step.loc:
             return 1.0  # over a corner limit or a jump: lost whatever the dice
-        cloud = 1 if (k == 0 and step.cloud) else 0
+        cloud = (1 if (k == 0 and step.cloud) else 0) + (step.hazards if k == 0 else 0)
         # every outcome of these dice: (dangers rolled, the jump die's danger, probability)
         outcomes: dict[tuple[int, bool], float] = {(0, False): 1.0}
         if choice == "secure" and tokens >= cost:
@@ -236,6 +262,10 @@ def one_by_one_risk(
             tokens_after, secured_after = tokens, secured
             for i, die in enumerate(dice):
                 p = odds[die.kind, die.value]
+                if step.flying:
+                    # rule: GT-1 (a danger on the 2: one space, and the turn ends safely)
+                    outcomes = {(c, jumped): q * (1 - p) for (c, jumped), q in outcomes.items()}
+                    continue
                 jump_die = k == 0 and i == 0 and step.jump_risk
                 nxt: dict[tuple[int, bool], float] = {}
                 for (c, jumped), q in outcomes.items():

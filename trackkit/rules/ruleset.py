@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, model_validator
 
 from trackkit.errors import TileLibraryError
 from trackkit.library import library_dir, ruleset_data
@@ -21,7 +21,16 @@ from trackkit.models.base import StrictModel
 from trackkit.models.car import Column
 from trackkit.track_tokens import TrackTokenRules
 
-__all__ = ["Column", "DamageToken", "LocDeck", "Ruleset", "load_ruleset"]
+__all__ = [
+    "Column",
+    "DamageToken",
+    "GtLoss",
+    "GtRules",
+    "LocDeck",
+    "Ruleset",
+    "WrongTyres",
+    "load_ruleset",
+]
 
 Surface = Literal["gravel", "asphalt", "snow"]
 
@@ -66,29 +75,123 @@ class CarSpec(StrictModel):
     columns: dict[Surface, Column] = Field(description="Columns by surface.")
 
 
+class GtLoss(StrictModel):
+    """What a loss of control does to a GT car in one gear on one tile danger (LOC-6)."""
+
+    gear: Literal["0", "00"] = Field(
+        description='"0": stopped where it is; "00": off the road, out for a turn.'
+    )
+    damage: int = Field(ge=0, le=10, description="Damage tokens drawn (DAMAGE-4).")
+
+
+class WrongTyres(StrictModel):
+    """What tyres that do not suit the weather cost a GT car each turn (GT-3)."""
+
+    coast: int = Field(ge=0, le=6, description="Coast dice fewer.")
+    danger_limit: int = Field(ge=0, le=6, description="Lower danger limit (at least 1 is left).")
+
+
+class GtRules(StrictModel):
+    """The numbers and options of Rallyman: GT the rule texts leave to a default."""
+
+    car: str = Field(description="The car of a driver given none (DASH-2).")
+    flying_start: bool = Field(description="Gear 0 may shift straight into 2 (GT-1).")
+    pit_stops: bool = Field(description="The optional pit-stop rule is played (GT-2).")
+    weather: Literal["dry", "rain"] = Field(description="The weather at the start (GT-3).")
+    wrong_tyres: WrongTyres = Field(description="The cost of tyres that do not suit (GT-3).")
+    damage_bag: dict[Literal["gear", "brake", "coast", "weather", "yellow", "green"], int] = Field(
+        description="Damage tokens in the bag by kind (DAMAGE-4)."
+    )
+    loss_of_control: dict[int, dict[Literal["low", "medium", "high"], GtLoss]] = Field(
+        description="By gear (1-6) and tile danger: gear 0 or 00 and damage tokens (LOC-6)."
+    )
+
+    @model_validator(mode="after")
+    def _every_gear(self) -> GtRules:
+        missing = [g for g in range(1, 7) if set(self.loss_of_control.get(g, {})) != _DANGERS]
+        if missing:
+            raise ValueError(
+                "loss_of_control needs low, medium and high for every gear 1-6 (missing in "
+                f"gear {', '.join(map(str, missing))})"
+            )
+        if sum(self.damage_bag.values()) < 1:
+            raise ValueError("damage_bag holds no token")
+        return self
+
+
+_DANGERS = {"low", "medium", "high"}
+
+#: Keys a ruleset without a ``gt`` section (DIRT and The Climb) must give.
+_DIRT_KEYS = (
+    "time_cards",
+    "loss_of_control_seconds",
+    "second_token_seconds",
+    "loc_deck",
+    "damage_bag",
+    "crash_damage",
+    "sisu_once_per",
+    "track_tokens",
+)
+
+
 class Ruleset(StrictModel):
-    """Every number the rules engine uses that the rule texts leave to a default."""
+    """Every number the rules engine uses that the rule texts leave to a default.
+
+    A DIRT ruleset gives the time cards, decks, damage bag and crash table; a GT ruleset
+    (``gt``) gives its own section instead, and the DIRT keys it leaves out play no part.
+    """
 
     format: Literal["trackkit-ruleset/1"] = Field(description="File format marker.")
     id: str = Field(description="Ruleset id: dirt or gt.")
     title: str = Field(description="Human name.")
-    time_cards: dict[int, int] = Field(description="Seconds per gear time card (TIME-1).")
-    loss_of_control_seconds: int = Field(description="Seconds of a spin or crash (TIME-1).")
-    second_token_seconds: int = Field(description="Seconds a second token saves (TIME-2).")
-    loc_deck: LocDeck = Field(description="Loss-of-control cards per gear deck (LOC-5).")
+    laps: int | None = Field(
+        default=None, ge=1, description="Laps of a circuit whose file gives none (BOARD-3)."
+    )
+    time_cards: dict[int, int] = Field(
+        default_factory=dict, description="Seconds per gear time card (TIME-1)."
+    )
+    loss_of_control_seconds: int = Field(
+        default=0, description="Seconds of a spin or crash (TIME-1)."
+    )
+    second_token_seconds: int = Field(
+        default=1, description="Seconds a second token saves (TIME-2)."
+    )
+    loc_deck: LocDeck = Field(
+        default_factory=lambda: LocDeck(sisu=0, spin=0, crash=0),
+        description="Loss-of-control cards per gear deck (LOC-5).",
+    )
     restart_gear: int = Field(description="Gear after a loss of control (LOC-2).")
     danger_limit_rule: Literal["reach", "exceed"] = Field(
         description="Reaching (DIRT) or exceeding (GT) the danger limit loses control."
     )
     danger_faces: DangerFaces = Field(description="Danger faces per die (DICE-1).")
-    damage_bag: list[DamageToken] = Field(description="The damage bag (DAMAGE-1).")
-    crash_damage: CrashDamage = Field(description="Tokens drawn on a crash (DAMAGE-2).")
-    sisu_once_per: Literal["rally", "stage"] = Field(description="SISU token reset (LOC-7).")
-    track_tokens: TrackTokenRules = Field(
-        description="Copilot track tokens' numbers (JUMP-1, CORNER-1); the stage's layout "
-        "reads them (trackkit.track_tokens)."
+    damage_bag: list[DamageToken] = Field(
+        default_factory=list, description="The damage bag (DAMAGE-1)."
     )
-    cars: dict[str, CarSpec] = Field(description="Dashboards by car id (DASH-1).")
+    crash_damage: CrashDamage = Field(
+        default_factory=lambda: CrashDamage(base=0, danger={}),
+        description="Tokens drawn on a crash (DAMAGE-2).",
+    )
+    sisu_once_per: Literal["rally", "stage"] = Field(
+        default="rally", description="SISU token reset (LOC-7)."
+    )
+    track_tokens: TrackTokenRules = Field(
+        default_factory=lambda: TrackTokenRules(jump=4, chicane_limit=4),
+        description="Copilot track tokens' numbers (JUMP-1, CORNER-1); the stage's layout "
+        "reads them (trackkit.track_tokens).",
+    )
+    cars: dict[str, CarSpec] = Field(description="Dashboards by car id (DASH-1, DASH-2).")
+    gt: GtRules | None = Field(default=None, description="Rallyman: GT's own rules.")
+
+    @model_validator(mode="after")
+    def _dirt_keys(self) -> Ruleset:
+        if self.gt is None:
+            missing = [k for k in _DIRT_KEYS if k not in self.model_fields_set]
+            if missing:
+                raise ValueError(
+                    f"a ruleset without a 'gt' section gives {', '.join(missing)} as well"
+                )
+        return self
 
     def danger_probability(self, kind: str, value: int | None = None) -> float:
         """Chance that one die of ``kind`` shows a danger face (DICE-1)."""

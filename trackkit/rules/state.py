@@ -21,7 +21,10 @@ class CarState:
     """One car: where it is, its gear, damage, second tokens and time.
 
     ``space`` is None before the car enters the stage; ``on_track`` is False after a crash
-    (the car blocks no one, LOC-4) and once it finished.
+    (the car blocks no one, LOC-4), for a GT car in gear 00 or in the pit (LOC-6, GT-2)
+    and once it finished. ``crossings`` counts a GT car's crossings of the start/finish
+    line (BOARD-3; the first, from the grid, begins lap 1); GT calls its second tokens
+    focus tokens (GT-5).
     """
 
     car_id: int
@@ -37,6 +40,7 @@ class CarState:
     cards: tuple[int, ...] = ()
     top_card_loc: bool = False
     turns: int = 0
+    crossings: int = 0
 
 
 @dataclass(frozen=True, slots=True)

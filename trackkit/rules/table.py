@@ -99,9 +99,15 @@ def _shuffled_deck(ruleset: Ruleset, rng: random.Random) -> tuple[str, ...]:
 
 
 def _full_bag(ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
+    if ruleset.gt is not None:  # rule: DAMAGE-4 (GT tokens have one side)
+        return tuple((kind, "") for kind, n in ruleset.gt.damage_bag.items() for _ in range(n))
     return tuple((t.crash, t.shortcut) for t in ruleset.damage_bag for _ in range(t.count))
 
 
 def new_table(ruleset: Ruleset, rng: random.Random) -> Table:
-    """Fresh decks (one per gear, shuffled) and a full damage bag."""
+    """Fresh decks (one per gear, shuffled) and a full damage bag.
+
+    A GT ruleset has no loss-of-control decks (LOC-6: its player board says what
+    happens): they are empty, and the bag holds the GT damage tokens (DAMAGE-4).
+    """
     return Table(tuple(_shuffled_deck(ruleset, rng) for _ in range(6)), _full_bag(ruleset))

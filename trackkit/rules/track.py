@@ -9,13 +9,14 @@ spaces side by side and overlapping come from the cut of each road (the one road
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import networkx as nx
 
 from trackkit.assemble import Layout
 from trackkit.models.stage import TokenKind
 
-__all__ = ["SpaceInfo", "Track"]
+__all__ = ["EdgeMark", "SpaceInfo", "Track"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,18 @@ class SpaceInfo:
     progress: float
     lanes: tuple[int, ...] = (1, 2)
     """The lanes the space lies in, counted from the left in the driving direction."""
+    triangle: bool = False
+    """GT: the limit is in a warning triangle (CORNER-5)."""
+    pit: int | None = None
+    """GT: the pit tile this space gives access to (its position in the file, GT-2)."""
+
+
+class EdgeMark(NamedTuple):
+    """What a GT step crosses: a dotted line's number or sign (CORNER-4), the lap line."""
+
+    limit: int | None
+    hazard: bool
+    lap: bool
 
 
 @dataclass(slots=True)
@@ -50,6 +63,12 @@ class Track:
     oxygen: dict[int, int] = field(default_factory=dict)
     clouds: frozenset[int] = frozenset()
     start: tuple[str, ...] = ()
+    marks: dict[tuple[str, str], EdgeMark] = field(default_factory=dict)
+    """GT steps over a dotted line (CORNER-4) or the start/finish line (BOARD-3)."""
+    lap_length: float | None = None
+    """A circuit's lap, mm (None: a point-to-point stage)."""
+    laps: int | None = None
+    """The laps a circuit's file asks for."""
 
     @classmethod
     def from_graph(cls, graph: nx.DiGraph, layout: Layout | None = None) -> Track:
@@ -69,8 +88,16 @@ class Track:
                 bool(d["finished"]),
                 float(d["progress"]),
                 tuple(d["lanes"]),
+                bool(d.get("triangle")),
+                d.get("pit"),
             )
             for n, d in graph.nodes(data=True)
+        }
+        # rule: CORNER-4 (a straight step over a dotted line), BOARD-3 (the lap line)
+        marks = {
+            (u, v): EdgeMark(d.get("limit"), bool(d.get("hazard")), "lap_line" in d["tags"])
+            for u, v, d in graph.edges(data=True)
+            if d.get("limit") is not None or d.get("hazard") or "lap_line" in d["tags"]
         }
         successors = {
             n: tuple((v, graph.edges[n, v]["climb"]) for v in graph.successors(n))
@@ -100,4 +127,21 @@ class Track:
             oxygen,
             frozenset(clouds),
             tuple(graph.graph.get("start", ())),
+            marks,
+            graph.graph.get("lap_length"),
+            graph.graph.get("laps"),
         )
+
+    @property
+    def gt(self) -> bool:
+        """Whether the track is a Rallyman: GT track (graph data ``series``)."""
+        return bool(self.graph.graph.get("series") == "gt")
+
+    def gain(self, origin: str, target: str) -> float:
+        """How far ``target``'s front edge is beyond ``origin``'s, mm (round the lap)."""
+        diff = self.spaces[target].progress - self.spaces[origin].progress
+        if self.lap_length:
+            diff %= self.lap_length
+            if diff > self.lap_length / 2:
+                diff -= self.lap_length
+        return diff

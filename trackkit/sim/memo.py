@@ -11,7 +11,8 @@ A position is looked up in two parts:
 - its own part: the bot and the car's dashboard (what it allows); the car's space, gear,
   damage, and whether it could flip a SISU token (LOC-7); whether it leads the round (on
   a stage with a surface where the car's leader dice replace coast dice, MOVE-3); the
-  mud tokens that count for it (SHORTCUT-2);
+  mud tokens that count for it (SHORTCUT-2); on a GT track, the turn's GT facts (the last
+  lap, a yellow flag, a flying start: :class:`~trackkit.rules.plans.GtTurn`);
 - the other cars, but only where they could have changed the search. A search that says
   which spaces' traffic it read (:attr:`~trackkit.rules.plans.PlanBuilder.examined`)
   depends on the cars on those spaces, on spaces overlapping or beside them and in their
@@ -156,6 +157,7 @@ class PlanMemo:
             car.finished,
             ctx.leader and self._leads(ctx.dashboard),
             mud,
+            ctx.gt,  # GT: the last lap, a yellow flag, a flying start (None: DIRT)
         )
 
     def _leads(self, board: Dashboard) -> bool:

@@ -17,7 +17,7 @@ from trackkit.sim.stats import run_many, summarize_races
 from trackkit.validate import Report
 from trackkit.words import plural
 
-__all__ = ["PAR_TIME_NOTE", "findings_from", "playability"]
+__all__ = ["PAR_TIME_NOTE", "findings_from", "gt_findings", "gt_playability", "playability"]
 
 #: What the par time is (the summary says it beside the figure).
 PAR_TIME_NOTE = "lower bound, fastest legal line with no dice risk"
@@ -28,6 +28,14 @@ BLOCKED_PER_RACE = 1.0
 DANGEROUS_FACTOR = 3.0
 DANGEROUS_MIN_PER_RACE = 0.3
 WIN_SHARE = 0.6
+#: GT: a grid slot that wins more than this share of the races decides them (P606).
+GRID_WIN_SHARE = 0.5
+#: GT: fewer overtakes than this per lap (all cars together) is a procession (P608).
+FEW_OVERTAKES_PER_LAP = 0.5
+#: GT: a lap-1 leader who wins more than this share of the races decides them early (P610).
+LAP_1_SHARE = 0.75
+#: GT: races a finding on shares of races needs before it speaks (P606, P610).
+MIN_RACES = 10
 
 
 def playability(
@@ -39,7 +47,14 @@ def playability(
     jobs: int = 1,
     max_rounds: int = 200,
 ) -> tuple[list[Finding], dict[str, Any]]:
-    """Race a valid stage ``races`` times with cautious bots; findings and summary extras."""
+    """Race a valid stage ``races`` times with cautious bots; findings and summary extras.
+
+    A Rallyman: GT track is raced as GT races (:func:`gt_playability`).
+    """
+    if report.layout.series == "gt":
+        return gt_playability(
+            report, races=races, seed=seed, players=players, jobs=jobs, max_rounds=max_rounds
+        )
     prepared = prepare(Track.from_graph(report.graph, report.layout))
     settings = replace(
         Settings.default(players, hillclimb=report.kind is Kind.HILLCLIMB), max_rounds=max_rounds
@@ -147,4 +162,170 @@ def findings_from(
                     Location(path="simulation"),
                 )
             )
+    return out
+
+
+def gt_playability(
+    report: Report,
+    *,
+    races: int,
+    seed: int = 1,
+    players: int = 4,
+    jobs: int = 1,
+    max_rounds: int = 200,
+) -> tuple[list[Finding], dict[str, Any]]:
+    """Race a valid GT track ``races`` times with a mix of the three bots (drawn grids).
+
+    The DIRT findings that apply (P601 drivers who cannot finish, P602 blocking spots,
+    P603 a dangerous tile) and the GT ones (:func:`gt_findings`); the summary extras say
+    what a circuit designer asks: win rate by grid slot, overtakes per lap and where, the
+    corners where control is lost most, how many races were decided on lap 1.
+    """
+    from trackkit.sim.gt import GtOptions
+
+    prepared = prepare(Track.from_graph(report.graph, report.layout))
+    settings = Settings.default(
+        players,
+        bots=("cautious", "aggressive", "planner"),
+        max_rounds=max_rounds,
+        gt=GtOptions(laps=report.layout.laps),
+    )
+    results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs)
+    tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
+    doc = summarize_races(results, settings, seed=seed, tiles=tiles)
+    # the DIRT findings that apply read the DIRT document's keys: give them those
+    dirt_view = {
+        "finish_rate": doc["finish_rate"],
+        "stuck": doc["stuck"],
+        "time": {"drivers": [{"dnf": d["dnf"]} for d in doc["drivers"]]},
+        "stuck_spots": [],
+        "blocked_turns": doc["blocked_turns"],
+        "loss_of_control": doc["loss_of_control"],
+        "wins_by_start_position": {},
+    }
+    found = findings_from(dirt_view, report, races=races, players=players)
+    found += gt_findings(doc, report, races=races, players=players)
+    corners = _loss_corners(doc, report)
+    extras = {
+        "simulation": {
+            "races": races,
+            "seed": seed,
+            "players": players,
+            "laps": doc["settings"]["laps"],
+            "max_rounds": max_rounds,
+            "finish_rate": doc["finish_rate"],
+            "win_rate_by_grid_slot": doc["win_rate_by_grid_slot"],
+            "overtakes_per_lap": doc["overtakes"]["per_lap"],
+            "overtakes_by_lap": doc["overtakes"]["by_lap"],
+            "overtakes_most_on": _most(doc["overtakes"]["by_tile"]),
+            "losses_per_race": doc["loss_of_control"]["per_race"],
+            "losses_most_on": corners,
+            "decided_on_lap_1": doc["decided_on_lap_1"],
+            "most_dangerous_tiles": _most(doc["loss_of_control"]["by_tile"]),
+        },
+    }
+    return found, extras
+
+
+def _most(by_tile: dict[str, dict[str, Any]], top: int = 3) -> list[dict[str, Any]]:
+    ranked = sorted(by_tile.items(), key=lambda kv: (-kv[1]["count"], int(kv[0])))[:top]
+    return [{"tile_index": int(k), "tile": v["tile"], "per_race": v["per_race"]} for k, v in ranked]
+
+
+def _loss_corners(doc: dict[str, Any], report: Report) -> list[dict[str, Any]]:
+    """The corners (GT: the tiles with a corner) where control is lost most, top three.
+
+    Losses on a tile's spaces count for its corner, wherever the dice went over the
+    limit (before the corner, in it, on its dotted lines); each entry names the space
+    where most of them happened.
+    """
+    graph = report.graph
+    by_tile: dict[int, dict[str, int]] = {}
+    for space, n in doc["loss_of_control"]["by_space"].items():
+        if space in graph:
+            by_tile.setdefault(graph.nodes[space]["tile"], {})[space] = n
+    races = max(1, doc["settings"]["races"])
+    faces = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
+    limits: dict[int, set[int]] = {}
+    for _n, data in graph.nodes(data=True):
+        if data.get("corner") is not None and data.get("limit") is not None:
+            limits.setdefault(data["tile"], set()).add(data["limit"])
+    ranked = sorted(
+        ((tile, spaces) for tile, spaces in by_tile.items() if tile in limits),
+        key=lambda ts: (-sum(ts[1].values()), ts[0]),
+    )[:3]
+    return [
+        {
+            "tile_index": tile,
+            "tile": faces.get(tile, "?"),
+            "limits": sorted(limits[tile]),
+            "space": max(sorted(spaces), key=lambda sp: spaces[sp]),
+            "per_race": round(sum(spaces.values()) / races, 4),
+        }
+        for tile, spaces in ranked
+    ]
+
+
+def gt_findings(doc: dict[str, Any], report: Report, *, races: int, players: int) -> list[Finding]:
+    """The GT playability findings (P606-P610) from a GT ``simulate`` document."""
+    by_index = {t.index: t for t in report.layout.chain if t.index is not None}
+    out: list[Finding] = []
+    here = Location(path="simulation")
+    if players > 1 and races >= MIN_RACES:
+        wins = doc["wins_by_grid_slot"]
+        total = sum(wins.values())
+        if total:
+            slot, most = max(wins.items(), key=lambda kv: (kv[1], -int(kv[0])))
+            if most / total > GRID_WIN_SHARE:
+                out.append(
+                    finding(
+                        "P606",
+                        f"grid slot {slot} won {most} of {total} races "
+                        f"(win rate by slot: "
+                        + ", ".join(f"{k} {v:.0%}" for k, v in doc["win_rate_by_grid_slot"].items())
+                        + ")",
+                        here,
+                    )
+                )
+    overtakes = doc["overtakes"]
+    most = _most(overtakes["by_tile"])
+    spots = ", ".join(
+        f"tile {m['tile_index']} ({m['tile']}) {m['per_race']:.2f}/race" for m in most
+    )
+    out.append(
+        finding(
+            "P607",
+            f"{overtakes['per_lap']:.2f} overtakes per lap ({overtakes['per_race']:.2f} per race)"
+            + (f"; most on {spots}" if spots else ""),
+            by_index[most[0]["tile_index"]].location() if most else here,
+        )
+    )
+    if players > 1 and overtakes["per_lap"] < FEW_OVERTAKES_PER_LAP:
+        out.append(
+            finding(
+                "P608",
+                f"only {overtakes['per_lap']:.2f} overtakes per lap in {races} races: the "
+                "cars keep their places",
+                here,
+            )
+        )
+    for corner in _loss_corners(doc, report)[:1]:
+        tile = by_index.get(corner["tile_index"])
+        out.append(
+            finding(
+                "P609",
+                f"control is lost most at the corner of tile {corner['tile_index']} "
+                f"({corner['tile']}, limit {'/'.join(map(str, corner['limits']))}): "
+                f"{corner['per_race']:.2f} per race, most on {corner['space']}",
+                tile.location() if tile else here,
+            )
+        )
+    if players > 1 and races >= MIN_RACES and doc["decided_on_lap_1"] > LAP_1_SHARE:
+        out.append(
+            finding(
+                "P610",
+                f"the car leading after lap 1 won {doc['decided_on_lap_1']:.0%} of {races} races",
+                here,
+            )
+        )
     return out

@@ -28,6 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from trackkit.models.car import CarFile
 from trackkit.rules.cars import car_dashboard
@@ -53,6 +54,9 @@ from trackkit.sim.memo import PlanMemo
 from trackkit.sim.script import Script, Scripted, ScriptError
 from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
 from trackkit.words import plural
+
+if TYPE_CHECKING:
+    from trackkit.sim.gt import GtOptions, GtRace
 
 __all__ = [
     "UNLIMITED",
@@ -117,6 +121,8 @@ class Settings:
 
     ``max_rounds`` is the round cap: a car that has not finished when it is reached is out
     of the race, DNF "round cap" (a car that can never finish is out at once, "stuck").
+    ``gt`` makes it a Rallyman: GT race (:class:`~trackkit.sim.gt.GtOptions`: laps,
+    weather, grid), raced by :func:`~trackkit.sim.gt.run_gt_race`.
     """
 
     drivers: tuple[DriverSpec, ...]
@@ -124,6 +130,7 @@ class Settings:
     attempts: int = 3
     max_rounds: int = MAX_ROUNDS
     short_game: bool = True
+    gt: GtOptions | None = None
 
     @classmethod
     def default(
@@ -134,19 +141,26 @@ class Settings:
         bots: tuple[str | Script, ...] = ("cautious",),
         hillclimb: bool = False,
         max_rounds: int = MAX_ROUNDS,
+        gt: GtOptions | None = None,
     ) -> Settings:
         """``players`` drivers cycling through the given cars and bots.
 
         Without ``cars``, a hillclimb is driven with Unlimited dashboards the bots build
-        (:data:`UNLIMITED`, DASH-3) and a rally with the DIRT default car.
+        (:data:`UNLIMITED`, DASH-3), a rally with the DIRT default car, and a GT race
+        (``gt``) with the GT ruleset's car (``gt.car``, DASH-2).
         """
         if not cars:
-            cars = (UNLIMITED,) if hillclimb else ("dirt",)
+            if gt is not None:
+                rules = load_ruleset("gt").gt
+                assert rules is not None
+                cars = (rules.car,)
+            else:
+                cars = (UNLIMITED,) if hillclimb else ("dirt",)
         drivers = tuple(
             DriverSpec(f"driver {i + 1}", cars[i % len(cars)], bots[i % len(bots)])
             for i in range(players)
         )
-        return cls(drivers, hillclimb=hillclimb, max_rounds=max_rounds)
+        return cls(drivers, hillclimb=hillclimb, max_rounds=max_rounds, gt=gt)
 
 
 class Dnf(StrEnum):
@@ -203,9 +217,13 @@ class Prepared:
 
 
 def prepare(track: Track, ruleset: Ruleset | None = None) -> Prepared:
-    """Get a track ready for races (start grid rearmost first)."""
+    """Get a track ready for races (start grid rearmost first).
+
+    Without ``ruleset``, a GT track (:attr:`Track.gt`) is raced by the GT ruleset and any
+    other stage by the DIRT one.
+    """
     start = tuple(sorted(track.start, key=lambda n: (track.spaces[n].progress, n)))
-    rules = ruleset or load_ruleset("dirt")
+    rules = ruleset or load_ruleset("gt" if track.gt else "dirt")
     return Prepared(
         track, rules, start, inner_lanes(track), PlanMemo(track, rules, moves=MAX_STEPS)
     )
@@ -263,11 +281,13 @@ class DriverResult:
 
 @dataclass(slots=True)
 class RaceResult:
-    """A whole race: per-driver results, rounds played, and the turn log."""
+    """A whole race: per-driver results, rounds played, and the turn log (and for a GT
+    race, its places, laps led, overtakes, pit stops and weather: ``gt``)."""
 
     drivers: list[DriverResult]
     rounds: int
     log: list[TurnLog]
+    gt: GtRace | None = None
 
 
 @dataclass(slots=True)
@@ -427,6 +447,12 @@ def run_race(
     >>> [d.finished for d in result.drivers]
     [True, True]
     """
+    if settings.gt is not None or prepared.ruleset.gt is not None:
+        from trackkit.sim.gt import GtOptions, run_gt_race
+
+        if settings.gt is None:
+            settings = replace(settings, gt=GtOptions())
+        return run_gt_race(prepared, settings, seed, observe=observe, start=start, dice=dice)
     rng = random.Random(seed)
     rules, track = prepared.ruleset, prepared.track
     reach = reach_of(track)

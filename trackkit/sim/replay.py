@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
@@ -79,13 +79,23 @@ def _step_dict(step: PlanStep) -> dict[str, Any]:
 
 
 def _settings_dict(settings: Settings) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "drivers": [_driver_dict(d) for d in settings.drivers],
         "hillclimb": settings.hillclimb,
         "attempts": settings.attempts,
         "max_rounds": settings.max_rounds,
         "short_game": settings.short_game,
     }
+    gt = settings.gt
+    if gt is not None:  # a GT race: its laps, weather, grid and options (GT-1..3)
+        out["gt"] = {
+            "laps": gt.laps,
+            "weather": gt.weather,
+            "grid": gt.grid,
+            "pit_stops": gt.pit_stops,
+            "flying_start": gt.flying_start,
+        }
+    return out
 
 
 def _log(result: RaceResult) -> list[dict[str, Any]]:
@@ -168,6 +178,15 @@ class _ReplayDriver(BaseModel):
     bot: str | _ReplayScript = Field(description="Bot name, or a scripted driver's script.")
 
 
+class _ReplayGt(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    laps: StrictInt | None = Field(ge=1, le=1000, description="Laps (None: the track's).")
+    weather: Literal["dry", "rain"] | None = Field(description="The weather at the start.")
+    grid: Literal["drawn", "given"] = Field(description="How the grid was filled.")
+    pit_stops: StrictBool | None = Field(description="GT-2 played (None: the ruleset's).")
+    flying_start: StrictBool | None = Field(description="GT-1 played (None: the ruleset's).")
+
+
 class _ReplaySettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
     drivers: list[_ReplayDriver] = Field(min_length=1, max_length=6, description="Drivers.")
@@ -175,6 +194,7 @@ class _ReplaySettings(BaseModel):
     attempts: StrictInt = Field(ge=1, le=10, description="Attempts per driver.")
     max_rounds: StrictInt = Field(ge=1, le=10_000, description="Turn cap.")
     short_game: StrictBool = Field(description="HILLCLIMB-4 short-game rule.")
+    gt: _ReplayGt | None = Field(default=None, description="A Rallyman: GT race's options.")
 
 
 class _ReplayFile(BaseModel):
@@ -228,7 +248,7 @@ def check_replay(doc: object) -> tuple[bool, str]:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise ReplayError(f"broken replay file at {where}: {first['msg']}") from None
-    report = validate(rep.stage)
+    report = validate(rep.stage, players=len(rep.settings.drivers))
     if not report.valid:
         raise ReplayError(f"the recorded stage has errors ({', '.join(report.codes)})")
     raw = rep.settings
@@ -241,12 +261,19 @@ def check_replay(doc: object) -> tuple[bool, str]:
         drivers = tuple(DriverSpec(d.name, d.car, _bot(d.bot)) for d in raw.drivers)
     except ScriptError as exc:
         raise ReplayError(f"broken script in the replay file: {exc}") from None
+    gt = None
+    if raw.gt is not None:
+        from trackkit.sim.gt import GtOptions
+
+        g = raw.gt
+        gt = GtOptions(g.laps, g.weather, g.grid, g.pit_stops, g.flying_start)
     settings = Settings(
         drivers,
         hillclimb=raw.hillclimb,
         attempts=raw.attempts,
         max_rounds=raw.max_rounds,
         short_game=raw.short_game,
+        gt=gt,
     )
     try:
         prepared = prepare(Track.from_graph(report.graph, report.layout))

@@ -25,8 +25,9 @@ trackkit.sim.script.ScriptError: step 2 '1:1.3L G4' is not a legal move after '1
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from trackkit.errors import TrackkitError
 from trackkit.rules.plans import Plan, PlanBuilder, PlanContext, PlanStep
@@ -237,11 +238,18 @@ class Scripted:
 
     name = "scripted"
 
-    def __init__(self, script: Script, memo: PlanMemo | None = None) -> None:
+    def __init__(
+        self,
+        script: Script,
+        memo: PlanMemo | None = None,
+        *,
+        bots: Callable[[str, PlanMemo | None], Any] = make_bot,
+    ) -> None:
         self.script = script
         self.turn = 0
         """Turns played so far (the index of the next scripted turn)."""
-        self._then: Bot | None = make_bot(script.then, memo) if script.then else None
+        # ``bots`` makes the bot that drives on: a DIRT bot, or a GT one on a GT track
+        self._then: Bot | Any | None = bots(script.then, memo) if script.then else None
 
     def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
         """The script's next plan, found among the legal plans of ``ctx``.

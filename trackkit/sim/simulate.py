@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from trackkit.errors import TrackkitError
+from trackkit.errors import InputError, TrackkitError
 from trackkit.formats.source import StageSource
 from trackkit.models.car import CarFile
 from trackkit.models.findings import Severity
@@ -49,6 +49,9 @@ def simulate_files(
     kind: Kind | None = None,
     note: Callable[[str], None] | None = None,
     sources: Sequence[StageSource | None] | None = None,
+    laps: int | None = None,
+    weather: str | None = None,
+    grid: str = "drawn",
 ) -> tuple[dict[str, Any], str | None]:
     """Race every stage ``races`` times; several stages make a rally (times add up).
 
@@ -60,19 +63,26 @@ def simulate_files(
     give the findings their lines. In a rally a driver's SISU token, once flipped, stays
     flipped on the later stages (``sisu_once_per: rally``, LOC-7).
 
+    A Rallyman: GT track is raced alone, as a GT race (:mod:`trackkit.sim.gt`): ``laps``
+    (default: the file's), ``weather`` (``dry`` or ``rain``; default: the ruleset's) and
+    ``grid`` (``drawn`` or ``given``); ``cars`` are GT cars (``gt4``, ``gt5``, ``gt6``).
+
     Raises
     ------
     SimulationError
         If any stage has errors (none is raced then).
     CarMismatch
         If an Unlimited car file has track-type tokens for other surfaces than a stage's.
+    InputError
+        For GT options on a DIRT stage, a GT track raced with other stages, or cars of
+        the other series (``--laps``, ``--weather``, ``--car`` named).
     """
     per_stage: list[list[RaceSummary]] = []
     docs = []
     replay_text = None
     settings = None
     reports = [
-        validate(stage, kind=kind, file=name, source=source)
+        validate(stage, kind=kind, file=name, source=source, players=players)
         for stage, name, source in zip(stages, names, sources or [None] * len(stages), strict=True)
     ]
     for report in reports:
@@ -87,11 +97,33 @@ def simulate_files(
             invalid,
         )
     gt = [r for r in reports if r.layout.series == "gt"]
-    if gt:  # the GT race (laps, grid, pit) is not played yet: no DIRT race on a GT track
-        raise SimulationError(
-            "; ".join(f"{r.file}: a Rallyman: GT track" for r in gt)
-            + ": GT races are not simulated yet ('trackkit validate' checks the track)"
+    if gt:
+        return _simulate_gt(
+            stages,
+            reports,
+            players=players,
+            races=races,
+            seed=seed,
+            cars=cars,
+            bots=bots,
+            jobs=jobs,
+            progress=progress,
+            want_replay=want_replay,
+            max_rounds=max_rounds,
+            laps=laps,
+            weather=weather,
+            grid=grid,
         )
+    if laps is not None or weather is not None:
+        option = "--laps" if laps is not None else "--weather"
+        raise InputError(option, "is for Rallyman: GT tracks; these stages are DIRT stages")
+    for car in cars or ():
+        if isinstance(car, str) and car in _GT_CARS:
+            raise InputError(
+                "--car",
+                f"'{car}' is a Rallyman: GT car; DIRT stages take dirt, r5, "
+                "unlimited or a car file",
+            )
     tracks = [Track.from_graph(r.graph, r.layout) for r in reports]
     for car in cars or ():
         if isinstance(car, CarFile):
@@ -168,4 +200,65 @@ def simulate_files(
         sum(d["loss_of_control"]["per_race"] for d in docs), 4
     )
     doc["stages"] = docs
+    return doc, replay_text
+
+
+#: The GT cars (DASH-2): ``--car`` names them.
+_GT_CARS = ("gt4", "gt5", "gt6")
+
+
+def _simulate_gt(
+    stages: Sequence[Stage],
+    reports: Sequence[Report],
+    *,
+    players: int,
+    races: int,
+    seed: int,
+    cars: tuple[str | CarFile, ...] | None,
+    bots: tuple[str, ...],
+    jobs: int,
+    progress: Callable[[int], None] | None,
+    want_replay: bool,
+    max_rounds: int,
+    laps: int | None,
+    weather: str | None,
+    grid: str,
+) -> tuple[dict[str, Any], str | None]:
+    """Race one GT track (:func:`simulate_files` with a GT track)."""
+    from trackkit.rules.ruleset import load_ruleset
+    from trackkit.sim.gt import GtOptions
+
+    if len(stages) != 1:
+        raise InputError(
+            reports[0].file or "stage",
+            "a Rallyman: GT track is raced on its own, not as a stage of a rally "
+            f"({len(stages)} files given)",
+        )
+    for car in cars or ():
+        if not isinstance(car, str) or car not in _GT_CARS:
+            name = car if isinstance(car, str) else car.name
+            raise InputError(
+                "--car", f"'{name}' is no Rallyman: GT car: a GT track takes {', '.join(_GT_CARS)}"
+            )
+    if weather not in (None, "dry", "rain"):
+        raise InputError("--weather", f"'{weather}': the weather is dry or rain")
+    if grid not in ("drawn", "given"):
+        raise InputError("--grid", f"'{grid}': the grid is drawn or given")
+    report = reports[0]
+    rules = load_ruleset("gt")
+    assert rules.gt is not None
+    options = GtOptions(
+        laps=laps or report.layout.laps,
+        weather="rain" if (weather or rules.gt.weather) == "rain" else "dry",
+        grid="given" if grid == "given" else "drawn",
+    )
+    settings = Settings.default(players, cars=cars, bots=bots, max_rounds=max_rounds, gt=options)
+    prepared = prepare(Track.from_graph(report.graph, report.layout), rules)
+    results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs, progress=progress)
+    tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
+    doc = summarize_races(results, settings, seed=seed, tiles=tiles)
+    replay_text = None
+    if want_replay:
+        first = run_race(prepared, settings, race_seed(seed, 0))
+        replay_text = replay_document(stages[0], settings, race_seed(seed, 0), first)
     return doc, replay_text

@@ -17,6 +17,7 @@ from trackkit.rules.cars import car_dashboard
 from trackkit.rules.dashboard import UnlimitedDashboard, dashboard
 from trackkit.rules.ruleset import Ruleset, load_ruleset
 from trackkit.sim.garage import unlimited_dashboard
+from trackkit.sim.gtstats import GtSummary, gt_summary, summarize_gt
 from trackkit.sim.race import Dnf, Prepared, RaceResult, Settings, run_race
 
 __all__ = [
@@ -54,6 +55,8 @@ class RaceSummary:
     """Per driver, the Unlimited board of each attempt (None: its printed or fixed car)."""
     sisu_spent: tuple[bool, ...] = ()
     """Per driver: its SISU token was flipped by the end of the race (LOC-7)."""
+    gt: GtSummary | None = None
+    """A GT race's places, grid, laps led, overtakes, pit stops and weather."""
 
 
 def _summary(result: RaceResult) -> RaceSummary:
@@ -75,6 +78,7 @@ def _summary(result: RaceResult) -> RaceSummary:
         ),
         boards=tuple(tuple(d.boards) for d in drivers),
         sisu_spent=tuple(d.sisu_spent for d in drivers),
+        gt=gt_summary(result.gt) if result.gt is not None else None,
     )
 
 
@@ -236,6 +240,8 @@ def summarize_races(
     ``dashboards`` say which dashboards it drove (``dashboard``: in a few words,
     ``layout``: as a car file writes it) and in how many attempts.
     """
+    if settings.gt is not None:  # a GT race: places, not times
+        return summarize_gt(races, settings, seed=seed, tiles=tiles)
     rules = ruleset or load_ruleset("dirt")
     n = len(races)
     drivers = settings.drivers

@@ -155,6 +155,14 @@ def _gt_text(summary: dict[str, Any]) -> list[str]:
         extras.append(plural(summary["bridges"], "bridge"))
     if extras:
         lines.append("features: " + ", ".join(extras))
+    sim = summary.get("simulation")
+    if sim:  # validate --simulate: GT races (trackkit.sim.playability.gt_playability)
+        slots = ", ".join(f"{k} {v:.0%}" for k, v in sim["win_rate_by_grid_slot"].items())
+        lines.append(
+            f"simulated {sim['races']} races of {plural(sim['laps'], 'lap')}: finish rate "
+            f"{sim['finish_rate']:.0%}, win rate by grid slot {slots}; overtakes per lap "
+            f"{sim['overtakes_per_lap']:.2f}; decided on lap 1: {sim['decided_on_lap_1']:.0%}"
+        )
     if summary["boxes"]:
         lines.append(
             "boxes: "
