@@ -1,10 +1,11 @@
-"""Scoring Rallyman: GT tracks by their structure: the measures, the demand, the score.
+"""Scoring Rallyman: GT tracks: the measures of the structure, the difficulty, the score.
 
-GT races are not simulated yet (:func:`trackkit.generate.refine.refine_gt` is where they
-will come in), so a GT track is chosen by what its structure says. Every measure is read
-off the validated track: its summary and its stage graph (:mod:`trackkit.graph`).
+A GT track is scored twice: first by its structure, read off the validated track (its
+summary and stage graph, :mod:`trackkit.graph`), then its finalists by GT races
+(:func:`trackkit.generate.refine.refine_gt`; "scored by overtaking chances and grid
+fairness", measured in races).
 
-**Measures** (:class:`GtStructure`, in each report and ``index.json``):
+**Measures of the structure** (:class:`GtStructure`, in each report and ``index.json``):
 
 - **lap**: the lap's length in mm and in moves (``lap_length_mm``, ``lap_length_spaces``
   of the summary; point to point, start to finish);
@@ -20,45 +21,51 @@ off the validated track: its summary and its stage graph (:mod:`trackkit.graph`)
   end in a corner (room to pull out and come alongside, TRAFFIC-1, then a braking point
   to pass at), each counted ``1 + 0.5 x (lanes - 2)``: a 3-lane straight leaves room to
   pass a pair running side by side;
-- **grid fairness**: the moves from the pole slot to the first corner space, and from the
-  last slot of the grid. A longer run to the first corner lets the field spread over the
-  lanes before anyone brakes, so the back of the grid is less stuck behind the front;
-  a short run to a tight corner favours pole.
-
-**The demand measure** *D* (what ``--difficulty`` aims at, the GT counterpart of DIRT's
-difficulty): the mean over the tiles driven of a per-tile demand
-
-    r = 0.25 on a medium-danger face, 0.5 on a high-danger one (the price of a crash,
-        DAMAGE-2)
-      + per corner: 0.1 x (6 - its lowest limit)
-      + per dotted line: 0.15, or 0.3 with a warning sign (CORNER-4)
-      + 0.2 with a limit in a warning triangle (CORNER-5)
-      + 0.2 on 2-lane road
-
-(:data:`GT_RISK`). Unlike DIRT's difficulty it is not fitted to races: there are no GT
-races yet to fit it to. It only orders tracks by how much braking, risk and narrow road
-they hold. ``easy``, ``medium`` and ``hard`` are the thirds of what the boxes can make,
-as in DIRT.
+- **the grid's run**: the moves from the pole slot to the first corner space, and from
+  the last slot of the grid. A longer run to the first corner lets the field spread over
+  the lanes before anyone brakes; a short run to a tight corner favours pole.
 
 **The structural score** (lower is better, :func:`gt_structure_score`) adds up:
 
-- ``difficulty``: 3 x the distance of *D* from the band's centre, in half band widths;
 - ``length`` (``--length-mm``): 4 x the relative difference of the lap length;
 - ``overtaking``: 2 x how far the overtaking chances fall short of one per 6 tiles
   (:data:`TILES_PER_CHANCE`), as a share of that;
+- ``lanes``: 1 x the share of the tiles narrower than 3 lanes;
 - ``grid``: 0.3 per move the pole slot is short of :data:`GRID_MOVES` moves from the
   first corner;
 - ``corners``: 0.5 per corner short of one per 4 tiles (a circuit is more than an oval).
+
+**Difficulty** (``--difficulty``) is, for GT as for DIRT, the losses of control a driver
+can expect per 10 tiles driven (laps x tiles) — here measured in the GT races, where the
+finalist nearest the level's band is preferred (:mod:`trackkit.generate.refine`). The
+bands are absolute (:data:`GT_BANDS`): the thirds of what 160 random circuits of
+gt-core alone and with Championship, World Tour or Adrenaline showed in seeded races
+(four GT bots, 3 laps, 16 races each; 0.08 at the 10th percentile, 0.13 the median, 0.19
+at the 90th). The structure hardly predicts it: the **demand measure** *D*, the mean
+over the tiles of a per-tile rate fitted (least squares, rounded) to where those races
+lost control,
+
+    r = 0.08  + 0.075 on a medium-danger face, 0.10 on a high-danger one
+              + 0.065 per corner, + 0.055 more if its lowest limit is 2 or less
+              - 0.03 per dotted line (with a gear or a sign)  - 0.06 on 2-lane road
+
+(:data:`GT_RISK`), explains about 12 % of the spread between tiles and almost none of
+the spread between whole circuits: how a GT race goes depends on the traffic more than
+on the tiles. So *D* is reported and steers the search a little (ways near the band's
+risk per tile are likelier), but is no part of the score; without races
+(``--races 0``) the level is not measured, and the reports say so.
 
 Examples
 --------
 >>> from trackkit.library import default_library
 >>> from trackkit.spaces import drive
 >>> lib = default_library()
->>> round(gt_road_risk(drive(lib.get("103a"), 0)), 2), round(gt_road_risk(drive(lib.get("103b"), 0)), 2)
-(0.0, 0.45)
->>> round(gt_road_risk(drive(lib.get("107a"), 2)), 2)  # limit 1, two dotted lines with signs
-1.1
+>>> [round(gt_road_risk(drive(lib.get(face), 0)), 3) for face in ("103a", "103b")]
+[0.08, 0.095]
+>>> round(gt_road_risk(drive(lib.get("107a"), 2)), 3)  # limit 1, two dotted lines with signs
+0.14
+>>> GT_BANDS["medium"]
+(0.11, 0.15)
 """
 
 from __future__ import annotations
@@ -70,7 +77,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from trackkit.generate.request import Request
-from trackkit.generate.score import Aim, band_of
+from trackkit.generate.score import Aim, Band
 from trackkit.models.stage import Kind
 
 if TYPE_CHECKING:
@@ -80,6 +87,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GRID_MOVES",
+    "GT_BANDS",
     "GT_RISK",
     "OVERTAKE_SPACES",
     "TILES_PER_CHANCE",
@@ -87,6 +95,7 @@ __all__ = [
     "Straight",
     "gt_aim",
     "gt_difficulty_range",
+    "gt_features",
     "gt_road_risk",
     "gt_structure_of",
     "gt_structure_score",
@@ -95,17 +104,28 @@ __all__ = [
 
 #: The per-tile demand of the GT measure (see the module docstring).
 GT_RISK: dict[str, float] = {
-    "medium": 0.25,
-    "high": 0.5,
-    "corner_per_gear_below_6": 0.1,
-    "dotted": 0.15,
-    "dotted_sign": 0.3,
-    "triangle": 0.2,
-    "two_lanes": 0.2,
+    "base": 0.08,
+    "medium": 0.075,
+    "high": 0.10,
+    "corner": 0.065,
+    "slow_corner": 0.055,
+    "dotted": -0.03,
+    "dotted_sign": -0.03,
+    "triangle": 0.0,
+    "two_lanes": -0.06,
 }
+#: A corner whose lowest limit is this or less is slow (a hairpin or tight bend).
+SLOW_LIMIT = 2
 
 #: Weights of the parts of the structural score.
-WEIGHTS = {"difficulty": 3.0, "length": 4.0, "overtaking": 2.0, "grid": 0.3, "corners": 0.5}
+WEIGHTS = {"length": 4.0, "overtaking": 2.0, "lanes": 1.0, "grid": 0.3, "corners": 0.5}
+#: The difficulty bands, in losses of control per driver per 10 tiles driven in GT races
+#: (see the module docstring).
+GT_BANDS: dict[str, tuple[float, float]] = {
+    "easy": (0.06, 0.11),
+    "medium": (0.11, 0.15),
+    "hard": (0.15, 0.20),
+}
 #: A straight this many spaces long, ending in a corner, is an overtaking chance.
 OVERTAKE_SPACES = 4
 #: One overtaking chance wanted per this many tiles.
@@ -116,26 +136,35 @@ GRID_MOVES = 6
 TILES_PER_CORNER = 4
 
 
-def gt_road_risk(road: DrivenRoad) -> float:
-    """The demand ``r`` of one GT road as driven (see the module docstring)."""
+def gt_features(road: DrivenRoad) -> dict[str, float]:
+    """What the demand measure counts on one GT road as driven (:data:`GT_RISK` keys)."""
     face = road.face
-    risk = GT_RISK.get(face.danger.value, 0.0)
+    out = dict.fromkeys(GT_RISK, 0.0)
+    out["base"] = 1.0
+    if face.danger.value in ("medium", "high"):
+        out[face.danger.value] = 1.0
     lane_road = road.cut.road
     for corner in lane_road.corners:
         limits = [road.spaces[s].limit for s in corner.spaces if s in road.spaces]
         known = [lim for lim in limits if lim is not None]
         if known:
-            risk += GT_RISK["corner_per_gear_below_6"] * (6 - min(known))
+            out["corner"] += 1
+            out["slow_corner"] += min(known) <= SLOW_LIMIT
     for line in lane_road.lines.values():
         if line.dotted:
             sign = any(mark == "hazard" for mark in line.dotted.values())
-            risk += GT_RISK["dotted_sign" if sign else "dotted"]
+            out["dotted_sign" if sign else "dotted"] += 1
     if any(sp.triangle for sp in road.spaces.values()):
-        risk += GT_RISK["triangle"]
+        out["triangle"] = 1.0
     lanes = [face.lanes.get(road.entry), face.lanes.get(road.exit)]
     if min((n for n in lanes if n is not None), default=3) <= 2:
-        risk += GT_RISK["two_lanes"]
-    return risk
+        out["two_lanes"] = 1.0
+    return out
+
+
+def gt_road_risk(road: DrivenRoad) -> float:
+    """The demand ``r`` of one GT road as driven (see the module docstring)."""
+    return sum(GT_RISK[k] * v for k, v in gt_features(road).items())
 
 
 def gt_difficulty_range(pal: Palette, tiles: int, request: Request) -> tuple[float, float]:
@@ -166,15 +195,14 @@ def gt_difficulty_range(pal: Palette, tiles: int, request: Request) -> tuple[flo
 
 
 def gt_aim(request: Request, pal: Palette) -> Aim:
-    """The aim of a GT request: the demand band of its level, the size asked for."""
-    tiles = request.tiles or _tiles_for(request, pal)
-    low, high = gt_difficulty_range(pal, tiles, request)
+    """The aim of a GT request: the band of its level (:data:`GT_BANDS`), the size."""
+    low, high = GT_BANDS[request.difficulty.value]
     risks = [w.risk for w in pal.middles] or [0.0]
     return Aim(
         request.tiles,
         request.length_mm,
         (),
-        band_of(request.difficulty, low, high),
+        Band(request.difficulty.value, low, high),
         False,
         spread=0.35 * (max(risks) - min(risks)) + 0.05,
     )
@@ -398,11 +426,12 @@ def gt_structure_of(
 
 def gt_structure_score(s: GtStructure, aim: Aim) -> dict[str, float]:
     """The parts of a GT track's structural score (their sum is the score)."""
-    parts = {"difficulty": WEIGHTS["difficulty"] * aim.band.distance(s.difficulty)}
+    parts: dict[str, float] = {}
     if aim.length_mm:
         parts["length"] = WEIGHTS["length"] * abs(s.length_mm - aim.length_mm) / aim.length_mm
     wanted = max(1.0, s.tiles / TILES_PER_CHANCE)
     parts["overtaking"] = WEIGHTS["overtaking"] * max(0.0, 1.0 - s.overtaking / wanted)
+    parts["lanes"] = WEIGHTS["lanes"] * (1.0 - s.lanes_share)
     to_corner = s.pole_to_corner if s.pole_to_corner is not None else GRID_MOVES
     parts["grid"] = WEIGHTS["grid"] * max(0, GRID_MOVES - to_corner)
     parts["corners"] = WEIGHTS["corners"] * max(0.0, s.tiles / TILES_PER_CORNER - s.corners)

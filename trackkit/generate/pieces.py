@@ -71,7 +71,7 @@ class Way:
         again``: the face and its orientation."""
         if self.again and self.drives is not None:
             return f"{self.face.id} road {self.drives[0]} from {self.drives[1]} again"
-        how = [self.turn or self.climb or ""]
+        how: list[str] = [self.turn or self.climb or ""]
         if self.enter is not None:
             how.append(f"enter {self.enter}")
         if self.road is not None:
@@ -86,8 +86,11 @@ class Way:
 
     @property
     def line(self) -> str | None:
-        """``start`` or ``finish`` for a face with that line, else None."""
+        """``start`` or ``finish`` for a face with that line (``start`` for a GT
+        start/finish line), else None."""
         road = self.face.road
+        if road is None and self.face.layout is not None:
+            return "start" if self.face.layout.start_finish else None
         return road.start_finish.kind if road and road.start_finish else None
 
     @property
@@ -176,8 +179,8 @@ def _check_boxes(boxes: tuple[str, ...], library: TileLibrary) -> None:
         if box not in dirt:
             raise GenerateError(
                 "--boxes",
-                f"{box} is a Rallyman: GT box: generate builds DIRT stages (GT circuits come "
-                f"later); the DIRT boxes: {known}",
+                f"{box} is a Rallyman: GT box: add --ruleset gt for a GT track (from GT boxes "
+                f"only), or name DIRT boxes: {known}",
             )
 
 
@@ -262,8 +265,29 @@ def check_request(request: Request, library: TileLibrary | None = None) -> tuple
         road length out of reach, a surface the boxes do not hold (or not enough of it),
         tokens or fillers the boxes do not hold.
     """
+    if request.ruleset == "gt":
+        from trackkit.generate.circuit import check_gt_request
+
+        return check_gt_request(request, library)
     if request.ruleset != "dirt":
-        raise GenerateError("--ruleset", "generate builds DIRT stages only (GT circuits later)")
+        raise GenerateError("--ruleset", f"{request.ruleset!r}: the rulesets are dirt and gt")
+    gt_only = (
+        ("--laps", request.laps is not None),
+        ("--players", request.players is not None),
+        ("--pit", request.pit),
+        ("--crossings", bool(request.crossings)),
+    )
+    for option, given in gt_only:
+        if given:
+            raise GenerateError(
+                option, "is a Rallyman: GT option: add --ruleset gt (and GT boxes), or leave it out"
+            )
+    if request.kind.series != "dirt":
+        raise GenerateError(
+            "--kind",
+            f"{request.kind.value} is a Rallyman: GT track: add --ruleset gt, or use --kind "
+            "rally or hillclimb",
+        )
     pal = palette(request.boxes, request.kind, library)
     owned = _box_list(request.boxes)
     if not pal.starts or not pal.finishes:

@@ -81,7 +81,8 @@ class Request:
     length_mm : float, optional
         Length of road from the start line to the finish line, in mm (instead of tiles).
     kind : Kind
-        Rally or hillclimb.
+        Rally or hillclimb (DIRT), circuit or point-to-point (GT); left out, a rally or a
+        circuit.
     surfaces : tuple of (surface, share)
         Wanted share of the road tiles per surface; surfaces not named share the rest.
     difficulty : Difficulty
@@ -99,6 +100,8 @@ class Request:
     ruleset : str
         ``dirt`` (rallies and hillclimbs) or ``gt`` (Rallyman: GT circuits, closed on their
         start/finish tile, and point-to-point tracks; :mod:`trackkit.generate.circuit`).
+        DIRT options (surfaces, tokens, fillers, par) are refused with ``gt``, GT ones
+        (laps, players, pit, crossings) with ``dirt``.
     laps : int, optional
         GT circuits: the laps of the race (the stage file's ``laps``; default 3).
     players : int, optional
@@ -119,7 +122,7 @@ class Request:
     boxes: tuple[str, ...]
     tiles: int | None = None
     length_mm: float | None = None
-    kind: Kind = Kind.RALLY
+    kind: Kind = None  # type: ignore[assignment]  # settled in __post_init__
     surfaces: tuple[tuple[str, float], ...] = ()
     difficulty: Difficulty = Difficulty.MEDIUM
     par: float | None = None
@@ -135,6 +138,12 @@ class Request:
     players: int | None = None
     pit: bool = False
     crossings: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind is None:
+            # left out: a rally for DIRT, a circuit for GT
+            default = Kind.CIRCUIT if self.ruleset == "gt" else Kind.RALLY
+            object.__setattr__(self, "kind", default)
 
     def token_count(self, kind: str) -> int:
         """How many tokens of ``kind`` are asked for."""

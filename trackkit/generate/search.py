@@ -46,6 +46,7 @@ from typing import Protocol
 
 from trackkit import hexgrid
 from trackkit.assemble import lay_out
+from trackkit.generate.circuit import CircuitGoal
 from trackkit.generate.pieces import Palette, Piece, Way
 from trackkit.generate.score import Aim, way_weights
 from trackkit.library import TileLibrary
@@ -205,6 +206,9 @@ class ChainGoal:
     length_mm: float | None = None
     min_tiles: int = 2
     climbs: tuple[int, int] = (0, 0)
+    lines_counted: bool = False
+    """Finish faces only of pieces left (GT: a start/finish piece is the start or the
+    finish; DIRT's start and finish pieces differ)."""
 
     def _finishing(self, road: Road, pal: Palette) -> bool:
         n = len(road.ways)
@@ -224,6 +228,9 @@ class ChainGoal:
         if not road.ways:
             return pal.starts, False
         if self._finishing(road, pal):
+            if self.lines_counted:
+                left = [w for w in pal.finishes if road.used[w.piece] < pal.copies[w.piece]]
+                return left, True
             return pal.finishes, True
         free = [w for w in pal.middles if road.used[w.piece] < pal.copies[w.piece]]
         least, most = self.climbs
@@ -301,7 +308,10 @@ def build_road(pal: Palette, goal: Goal, aim: Aim, rng: random.Random, placer: P
     for _ in range(RESTARTS):
         road = Road()
         budget = [STEPS_PER_TILE * max(4, goal.room_needed(road, pal))]
-        if _extend(road, pal, goal, aim, rng, placer, budget):
+        if isinstance(goal, CircuitGoal):
+            if _close(road, pal, goal, aim, rng, placer, budget):
+                return road
+        elif _extend(road, pal, goal, aim, rng, placer, budget):
             return road
     raise SearchFailed("no road found")
 
@@ -350,4 +360,82 @@ def _extend(
             continue
         road.push(way, at, step)
         return True
+    return False
+
+
+def _distances(target: hexgrid.Hex, taken: set[hexgrid.Hex], reach: int) -> dict[hexgrid.Hex, int]:
+    """Free hexes within ``reach`` steps of ``target``, by their distance (a BFS)."""
+    if target in taken:
+        return {}
+    out = {target: 0}
+    frontier = deque([target])
+    while frontier:
+        h = frontier.popleft()
+        d = out[h]
+        if d >= reach:
+            continue
+        for k in range(6):
+            n = hexgrid.neighbour(h, k)
+            if n not in out and n not in taken:
+                out[n] = d + 1
+                frontier.append(n)
+    return out
+
+
+def _close(
+    road: Road,
+    pal: Palette,
+    goal: CircuitGoal,
+    aim: Aim,
+    rng: random.Random,
+    placer: Placer,
+    budget: list[int],
+) -> bool:
+    """:func:`_extend` for a circuit: every way is placed first, those that leave the
+    road end too far from the start to close are refused, the rest weighted toward it."""
+    ways, completes = goal.next_ways(road, pal)
+    taken = set(road.hexes)
+    left = goal.tiles - len(road.ways) - 1  # tiles to lay after this one
+    near = _distances(goal.target(road), taken, left) if road.ways and not completes else {}
+    options: list[tuple[Way, hexgrid.Hex, Step, int]] = []
+    for way in ways:
+        if not road.ways:
+            first = placer.first(way)
+            if first is None:
+                continue
+            options.append((way, first.offset, first, left))
+            continue
+        found = placer.after(road.ways[-1], road.rotations[-1], way)
+        if found is None:
+            continue
+        q, r = road.hexes[-1]
+        at = (q + found.offset[0], r + found.offset[1])
+        if at in taken:
+            continue
+        if completes:
+            if goal.closes(road, way, at, found.rotation, placer):
+                options.append((way, at, found, 0))
+            continue
+        ahead = hexgrid.neighbour(at, found.exit)
+        if ahead == at or ahead in taken or ahead not in near:
+            continue
+        slack = left - 1 - near[ahead]
+        if slack >= 0:
+            options.append((way, at, found, slack))
+    if not options:
+        return False
+    weights = way_weights([o[0] for o in options], road, aim)
+    weights = [w * goal.weight(o[3], left) for w, o in zip(weights, options, strict=True)]
+    keyed = sorted(((rng.random() ** (1.0 / w), i) for i, w in enumerate(weights)), reverse=True)
+    for _, i in keyed:
+        way, at, step, _slack = options[i]
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        road.push(way, at, step)
+        if completes or _close(road, pal, goal, aim, rng, placer, budget):
+            return True
+        road.pop()
+        if budget[0] < 0:
+            return False
     return False
