@@ -39,6 +39,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from trackkit import hexgrid
@@ -159,6 +160,18 @@ def gt_palette(boxes: tuple[str, ...], library: TileLibrary | None = None) -> Pa
     """
     lib = library or default_library()
     _check_boxes(boxes, lib)
+    if lib is default_library():
+        return _shipped_palette(boxes)
+    return _gt_palette(boxes, lib)
+
+
+@lru_cache(maxsize=32)
+def _shipped_palette(boxes: tuple[str, ...]) -> Palette:
+    """The palette of the shipped library (laid out once per process)."""
+    return _gt_palette(boxes, default_library())
+
+
+def _gt_palette(boxes: tuple[str, ...], lib: TileLibrary) -> Palette:
     named = Counter(boxes)
     faces = [
         f
@@ -254,7 +267,16 @@ def check_gt_request(
 
 def _grid_slots(face: TileFace) -> int:
     """The grid slots of a start/finish face (its start spaces, BOARD-3)."""
-    stage = Stage(format="trackkit-stage/1", ruleset="gt", tiles=[StageTile(tile=face.id)])
+    return _grid_of(face.id) if default_library().get(face.id) is face else _count_grid(face.id)
+
+
+@lru_cache(maxsize=64)
+def _grid_of(face_id: str) -> int:
+    return _count_grid(face_id)
+
+
+def _count_grid(face_id: str) -> int:
+    stage = Stage(format="trackkit-stage/1", ruleset="gt", tiles=[StageTile(tile=face_id)])
     return int(validate(stage).summary.get("grid_slots") or 0)
 
 

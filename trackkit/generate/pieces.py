@@ -64,11 +64,14 @@ class Way:
     again: bool = False
     """GT: the piece driven a second time, on another of its roads (a crossing): no new
     piece, and the search puts it where the first visit lies."""
+    key: str = field(init=False, compare=False, repr=False)
+    """``217a left``, ``418a up``, ``205a``, ``141b enter 2``, ``141b road B from 5
+    again``: the face and its orientation (the search asks for it very often)."""
 
-    @property
-    def key(self) -> str:
-        """``217a left``, ``418a up``, ``205a``, ``141b enter 2``, ``141b road B from 5
-        again``: the face and its orientation."""
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self._key())
+
+    def _key(self) -> str:
         if self.again and self.drives is not None:
             return f"{self.face.id} road {self.drives[0]} from {self.drives[1]} again"
         how: list[str] = [self.turn or self.climb or ""]

@@ -53,6 +53,7 @@ from trackkit.validate import validate
 
 __all__ = [
     "BOTS",
+    "GT_FINALISTS",
     "GtSimResult",
     "SimResult",
     "gt_sim_score",
@@ -215,6 +216,9 @@ GT_WEIGHTS = {
     "error": 5.0,
     "finish": 10.0,
 }
+#: Finalists raced per GT track by default: the structure hardly predicts how GT races
+#: go, so more are raced than for a DIRT stage.
+GT_FINALISTS = 6
 #: Overtakes per lap a circuit should give at least (below it, ``overtaking`` counts).
 GT_OVERTAKES_PER_LAP = 2.0
 #: Share of races decided on lap 1 beyond which ``lap_1`` counts (P610's threshold).

@@ -619,14 +619,15 @@ def gt_stage_report(
     ]
     if sim is not None:
         lines += _gt_races(sim)
-    lines += ["## Straights", ""]
+    lines += ["## Straights", "", "Stretches of 2 spaces or more between two corners:", ""]
     s = _gt_structure(chosen)
+    runs = [st for st in s.straights if st.spaces >= 2]
     lines += [
         f"- from tile {st.tile}: {st.spaces} spaces, {st.lanes} lanes, into a corner of "
         f"limit {st.corner}" + (" (an overtaking chance)" if st.chance else "")
         if st.corner is not None
         else f"- from tile {st.tile}: {st.spaces} spaces to the finish"
-        for st in s.straights
+        for st in runs
     ] or ["- none"]
     lines += ["", "## Tiles in driving order", ""]
     lines += _tile_lines(outcome)

@@ -49,7 +49,7 @@ from trackkit.assemble import lay_out
 from trackkit.generate.circuit import CircuitGoal
 from trackkit.generate.pieces import Palette, Piece, Way
 from trackkit.generate.score import Aim, way_weights
-from trackkit.library import TileLibrary
+from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import Stage, StageTile
 
 __all__ = ["ChainGoal", "Goal", "Placer", "Road", "SearchFailed", "Step", "build_road"]
@@ -90,12 +90,14 @@ class Placer:
         self.library = library
         self._memo: dict[tuple[str, int, str], Step | None] = {}
         self._first: dict[str, Step | None] = {}
+        self._gt: dict[tuple[str, str], Step | None] = {}
+        self._pairs: set[tuple[str, str]] = set()
         self.layouts = 0
         """How many small stages were laid out (for the benchmark)."""
 
-    def _lay(self, tiles: list[StageTile]) -> Step | None:
+    def _lay(self, tiles: list[StageTile], *, counted: bool = True) -> Step | None:
         """The last tile of ``tiles`` as laid out, or None if the placement refuses it."""
-        self.layouts += 1
+        self.layouts += counted
         layout = lay_out(Stage(format="trackkit-stage/1", tiles=tiles), self.library)
         if len(layout.chain) != len(tiles) or any(
             f.location.tile_index == len(tiles) for f in layout.findings
@@ -114,12 +116,48 @@ class Placer:
         return self._first[way.key]
 
     def after(self, prev: Way, rotation: int, way: Way) -> Step | None:
-        """Where ``way`` lands after ``prev`` laid with ``rotation``."""
+        """Where ``way`` lands after ``prev`` laid with ``rotation``.
+
+        A GT answer is asked once per pair of ways, ``prev`` laid unturned, and turned
+        with it: auto-snap is the same in every direction (the hex the road leads to, the
+        turn that meets it), and GT pieces are asked about far more often (every way is
+        placed before the search picks one, :func:`_close`). The answers of the shipped
+        library are shared by the process; ``layouts`` counts the questions of this
+        placer all the same, so the run's figures do not depend on what ran before.
+        """
+        if prev.face.series == "gt":
+            return self._gt_after(prev, rotation, way)
         key = (prev.key, rotation, way.key)
         if key not in self._memo:
             before = prev.probe().model_copy(update={"at": (0, 0), "dir": rotation})
             self._memo[key] = self._lay([before, way.tile()])
         return self._memo[key]
+
+    def _gt_after(self, prev: Way, rotation: int, way: Way) -> Step | None:
+        pair = (prev.key, way.key)
+        if pair not in self._pairs:
+            self._pairs.add(pair)
+            self.layouts += 1
+        shared = self.library is None or self.library is default_library()
+        memo = _GT_STEPS if shared else self._gt
+        if pair not in memo:
+            before = prev.probe().model_copy(update={"at": (0, 0), "dir": 0})
+            memo[pair] = self._lay([before, way.tile()], counted=False)
+        base = memo[pair]
+        if base is None:
+            return None
+        if rotation == 0:
+            return base
+        d = hexgrid.DIRECTIONS.index(base.offset)
+        return Step(
+            hexgrid.DIRECTIONS[(d + rotation) % 6],
+            (base.exit + rotation) % 6,
+            (base.rotation + rotation) % 6,
+        )
+
+
+#: GT placement answers of the shipped library, by pair of way keys (see Placer.after).
+_GT_STEPS: dict[tuple[str, str], Step | None] = {}
 
 
 @dataclass(slots=True)
