@@ -286,6 +286,12 @@ def generate(
                 f"{raced}) with {with_files}"
             )
             continue
+        if request.ruleset == "gt":
+            typer.echo(
+                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m a lap"
+                f", not raced) with {with_files}"
+            )
+            continue
         raced = f", {sim.loc_rate:.2f} raced" if sim else ""
         typer.echo(
             f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m of road, "

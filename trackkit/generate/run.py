@@ -313,9 +313,10 @@ def generate(
         raise GenerateError(_size_option(request), _no_road(request))
     if not pools[-1]:
         have = sum(1 for p in pools if p)
+        what = "tracks" if request.ruleset == "gt" else "stages"
         raise GenerateError(
             "--count",
-            f"only {have} different stages of {_size(request)} were found from these "
+            f"only {have} different {what} of {_size(request)} were found from these "
             f"boxes: ask for --count {have}, or more tiles",
         )
     built = [len(p) for p in pools]
@@ -411,6 +412,12 @@ def _size(request: Request) -> str:
 
 def _no_road(request: Request) -> str:
     size = _size(request)
+    if request.ruleset == "gt" and request.kind is Kind.CIRCUIT:
+        return (
+            f"no circuit of {size} closes with these pieces (lanes and skew edges must "
+            "meet at every edge, the last tile leading into the start/finish): ask for "
+            "another size, or name another box (gt-core has the most bends)"
+        )
     return (
         f"no road of {size} that does not run into itself could be laid with these pieces "
         "and options: ask for fewer tiles, or name another box"
