@@ -276,19 +276,20 @@ def generate(
         s = outcome.chosen.candidate.structure
         sim = outcome.chosen.sim
         with_files = ", ".join([f["report"], *f["maps"]])
+        lap = "a lap" if request.kind.value == "circuit" else "start to finish"
         if isinstance(sim, GtSimResult):
             raced = (
                 f", {sim.overtakes_per_lap:.2f} overtakes per lap, pole won "
                 f"{sim.win_rate_by_slot.get('1', 0.0):.0%}, {sim.loc_rate:.3f} losses of control"
             )
             typer.echo(
-                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m a lap"
+                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}"
                 f"{raced}) with {with_files}"
             )
             continue
         if request.ruleset == "gt":
             typer.echo(
-                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m a lap"
+                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}"
                 f", not raced) with {with_files}"
             )
             continue

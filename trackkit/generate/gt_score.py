@@ -78,7 +78,6 @@ import networkx as nx
 
 from trackkit.generate.request import Request
 from trackkit.generate.score import Aim, Band
-from trackkit.models.stage import Kind
 
 if TYPE_CHECKING:
     from trackkit.assemble import Layout
@@ -94,7 +93,6 @@ __all__ = [
     "GtStructure",
     "Straight",
     "gt_aim",
-    "gt_difficulty_range",
     "gt_features",
     "gt_road_risk",
     "gt_structure_of",
@@ -165,33 +163,6 @@ def gt_features(road: DrivenRoad) -> dict[str, float]:
 def gt_road_risk(road: DrivenRoad) -> float:
     """The demand ``r`` of one GT road as driven (see the module docstring)."""
     return sum(GT_RISK[k] * v for k, v in gt_features(road).items())
-
-
-def gt_difficulty_range(pal: Palette, tiles: int, request: Request) -> tuple[float, float]:
-    """The least and the most demand *D* the pieces can make for a track of ``tiles``.
-
-    The least (most) demanding start (and finish, point to point) and the other pieces
-    by their least (most) demanding way, as many as the track has tiles.
-    """
-    p2p = request.kind is Kind.POINT_TO_POINT
-    middle = max(0, tiles - (2 if p2p else 1))
-
-    def extreme(most: bool) -> float:
-        pick = max if most else min
-        per_piece: dict[tuple[str, int], float] = {}
-        for w in pal.middles:
-            old = per_piece.get(w.piece)
-            per_piece[w.piece] = w.risk if old is None else pick(old, w.risk)
-        values = sorted(
-            (v for p, v in per_piece.items() for _ in range(pal.copies[p])), reverse=most
-        )
-        laid = pick(w.risk for w in pal.starts) + sum(values[:middle])
-        if p2p:
-            laid += pick(w.risk for w in pal.finishes)
-        return laid / max(tiles, 1)
-
-    low, high = extreme(False), extreme(True)
-    return min(low, high), max(low, high)
 
 
 def gt_aim(request: Request, pal: Palette) -> Aim:
