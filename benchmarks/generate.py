@@ -8,6 +8,14 @@
   user runs it (a new process); with ``--jobs 2`` beside it, and a hillclimb's (whose
   races have three runs each).
 
+``python benchmarks/generate.py --gt`` gives the same figures for Rallyman: GT circuits
+(``--ruleset gt``): valid 12-tile circuits a second without races for gt-core, gt-core +
+Championship + World Tour and gt-core + Adrenaline (each the first run of its process, so
+the placement answers are asked as a user's run asks them), and a full
+``trackkit generate --ruleset gt --boxes gt-core --count 3`` with GT races (the defaults:
+24 candidates, 6 finalists of 30 races of 3 laps, four GT bots) on one core and with
+``--jobs 2``.
+
 ``python benchmarks/generate.py --calibrate [N]`` instead races N random roads of 12 tiles
 (default 60 per box set) and fits the per-tile risk of the difficulty measure again
 (least squares), printing it beside :data:`trackkit.generate.score.RISK`.
@@ -42,12 +50,15 @@ def bench_candidates(request: Request) -> tuple[float, int]:
     return built / seconds, built
 
 
-def bench_cli(count: int = 3, jobs: int = 1, extra: tuple[str, ...] = ()) -> float:
+def bench_cli(
+    count: int = 3, jobs: int = 1, extra: tuple[str, ...] = (), boxes: tuple[str, ...] = ()
+) -> float:
     """Wall seconds of ``trackkit generate --count N`` with the default simulation."""
     exe = Path(sys.executable).with_name("trackkit")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "trackkit"]
     with tempfile.TemporaryDirectory() as tmp:
-        args = ["generate", "--boxes", "dirt-core", "--count", str(count), "--jobs", str(jobs)]
+        args = ["generate", *(a for b in boxes or ("dirt-core",) for a in ("--boxes", b))]
+        args += ["--count", str(count), "--jobs", str(jobs)]
         args += extra
         start = time.perf_counter()
         done = subprocess.run([*cmd, *args, "-o", tmp], capture_output=True, check=False)
@@ -204,8 +215,41 @@ def calibrate(per_set: int = 60) -> None:
         print(f"  {name:13s} {c:+.3f} ({used:+.2f})")
 
 
+def _gt_rate(boxes: tuple[str, ...]) -> str:
+    """Valid 12-tile circuits a second for ``boxes``, in a new process (cold caches)."""
+    code = (
+        "import time\n"
+        "from trackkit.generate import Request, generate\n"
+        f"r = Request(boxes={boxes!r}, ruleset='gt', tiles=12, candidates=100, races=0)\n"
+        "t = time.perf_counter(); g = generate(r); s = time.perf_counter() - t\n"
+        "print(f\"{g.stats['candidates'] / s:.0f} ({g.stats['candidates']} built in {s:.1f} s)\")"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
+    return done.stdout.decode().strip()
+
+
+def main_gt() -> None:
+    """Print the GT figures."""
+    for boxes in (
+        ("gt-core",),
+        ("gt-core", "gt-championship", "gt-world-tour"),
+        ("gt-core", "gt-adrenaline"),
+    ):
+        print(f"valid 12-tile circuits/s, {' + '.join(boxes)}: {_gt_rate(boxes)} (target >= 10)")
+    gt = ("--ruleset", "gt")
+    one = bench_cli(jobs=1, extra=gt, boxes=("gt-core",))
+    print(
+        f"trackkit generate --ruleset gt --boxes gt-core --count 3 (raced), 1 core: {one:.1f} s "
+        "(target < 60 s)"
+    )
+    two = bench_cli(jobs=2, extra=gt, boxes=("gt-core",))
+    print(f"  the same with --jobs 2: {two:.1f} s")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) >= 2 and sys.argv[1] == "--calibrate":
+    if len(sys.argv) >= 2 and sys.argv[1] == "--gt":
+        main_gt()
+    elif len(sys.argv) >= 2 and sys.argv[1] == "--calibrate":
         calibrate(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
     else:
         main()

@@ -25,6 +25,13 @@ class Level(StrEnum):
     hard = "hard"
 
 
+class Ruleset(StrEnum):
+    """The series a run builds for."""
+
+    dirt = "dirt"
+    gt = "gt"
+
+
 class StageFileFormat(StrEnum):
     """Formats of the stage files written."""
 
@@ -77,8 +84,9 @@ def generate(
         typer.Option(
             "--boxes",
             metavar="BOX",
-            help="A box you own (dirt-core, dirt-monte-carlo, dirt-climb, dirt-copilot); "
-            "repeat it for each box, a box named twice counts twice.",
+            help="A box you own (dirt-core, dirt-monte-carlo, dirt-climb, dirt-copilot; with "
+            "--ruleset gt: gt-core, gt-championship, gt-world-tour, gt-team-challenge, "
+            "gt-adrenaline); repeat it for each box, a box named twice counts twice.",
         ),
     ],
     output: Annotated[
@@ -110,8 +118,38 @@ def generate(
         ),
     ] = None,
     kind: Annotated[
-        StageKind, typer.Option("--kind", help="Rally, or hillclimb (needs dirt-climb).")
-    ] = StageKind.rally,
+        StageKind | None,
+        typer.Option(
+            "--kind",
+            help="Rally, or hillclimb (needs dirt-climb); GT: circuit (default) or point-to-point.",
+        ),
+    ] = None,
+    ruleset: Annotated[
+        Ruleset,
+        typer.Option(
+            "--ruleset",
+            help="dirt: rally stages and hillclimbs; gt: Rallyman: GT circuits (closed on "
+            "their start/finish tile) and point-to-point tracks.",
+        ),
+    ] = Ruleset.dirt,
+    laps: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="GT circuits: laps of the race (default 3)."),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            metavar="P",
+            help="GT: cars the grid must hold, and the cars of the races (default 4).",
+        ),
+    ] = None,
+    pit: Annotated[
+        bool, typer.Option("--pit", help="GT: lay the pit tile 101 beside the road.")
+    ] = False,
+    crossings: Annotated[
+        int,
+        typer.Option(min=0, max=2, help="GT: tiles the track drives twice (not generated yet: 0)."),
+    ] = 0,
     surface: Annotated[
         str | None,
         typer.Option(
@@ -124,7 +162,7 @@ def generate(
         Level,
         typer.Option(
             help="Losses of control aimed at: the lowest, middle or top third of what the "
-            "boxes can make."
+            "boxes can make (GT: of what random circuits show in races)."
         ),
     ] = Level.medium,
     par: Annotated[
@@ -169,8 +207,9 @@ def generate(
         int, typer.Option(min=1, max=1000, help="Roads built and scored per stage.")
     ] = 24,
     finalists: Annotated[
-        int, typer.Option(min=1, max=100, help="Best roads of each stage raced.")
-    ] = 3,
+        int | None,
+        typer.Option(min=1, max=100, help="Best roads of each stage raced (default 3; GT 6)."),
+    ] = None,
     races: Annotated[
         int,
         typer.Option(min=0, max=10_000, help="Races per finalist (0: choose by structure alone)."),
@@ -181,24 +220,33 @@ def generate(
     force: ForceOption = False,
 ) -> None:
     """Generate stages from the boxes you own: valid by construction, scored by their
-    structure, the best raced by bots, one chosen per stage. Writes into DIR each stage
-    (stage-01.yaml), its map (stage-01.svg) and its report (stage-01.md: why it was
-    chosen, targets against what it has, its summary and races), and index.md and
-    index.json. Files of an earlier run in DIR that this run does not write are removed.
+    structure, the best raced by bots, one chosen per stage. With --ruleset gt, Rallyman:
+    GT circuits from the GT boxes, chosen by overtakes and grid fairness in GT races.
+    Writes into DIR each stage (stage-01.yaml), its map (stage-01.svg) and its report
+    (stage-01.md: why it was chosen, targets against what it has, its summary and races),
+    and index.md and index.json. Files of an earlier run in DIR that this run does not
+    write are removed.
     """
     from trackkit.generate import GenerateError, Request, generate
     from trackkit.generate.output import check_outputs, write_outputs
+    from trackkit.generate.refine import GT_FINALISTS, GtSimResult
     from trackkit.generate.report import file_names
     from trackkit.generate.request import Difficulty, parse_surface_mix, parse_tokens
     from trackkit.models.stage import Kind
 
     fmt, maps = file_format.value, _MAPS[map_format.value]
+    gt = ruleset is Ruleset.gt
     try:
         request = Request(
             boxes=tuple(boxes),
             tiles=tiles,
             length_mm=length_mm,
-            kind=Kind(kind.value),
+            kind=Kind(kind.value) if kind is not None else None,  # type: ignore[arg-type]
+            ruleset=ruleset.value,
+            laps=laps,
+            players=players,
+            pit=pit,
+            crossings=crossings,
             surfaces=parse_surface_mix(surface) if surface is not None else (),
             difficulty=Difficulty(difficulty.value),
             par=par,
@@ -207,7 +255,7 @@ def generate(
             tokens=parse_tokens(tokens) if tokens is not None else (),
             fillers=fillers,
             candidates=candidates,
-            finalists=finalists,
+            finalists=finalists if finalists is not None else (GT_FINALISTS if gt else 3),
             races=races,
         )
         names = [file_names(i, fmt, maps) for i in range(1, count + 1)]
@@ -227,10 +275,28 @@ def generate(
     for outcome, f in zip(generation.outcomes, names, strict=True):
         s = outcome.chosen.candidate.structure
         sim = outcome.chosen.sim
+        with_files = ", ".join([f["report"], *f["maps"]])
+        lap = "a lap" if request.kind.value == "circuit" else "start to finish"
+        if isinstance(sim, GtSimResult):
+            raced = (
+                f", {sim.overtakes_per_lap:.2f} overtakes per lap, pole won "
+                f"{sim.win_rate_by_slot.get('1', 0.0):.0%}, {sim.loc_rate:.3f} losses of control"
+            )
+            typer.echo(
+                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}"
+                f"{raced}) with {with_files}"
+            )
+            continue
+        if request.ruleset == "gt":
+            typer.echo(
+                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}"
+                f", not raced) with {with_files}"
+            )
+            continue
         raced = f", {sim.loc_rate:.2f} raced" if sim else ""
         typer.echo(
             f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m of road, "
-            f"difficulty {s.difficulty:.2f}{raced}) with {', '.join([f['report'], *f['maps']])}"
+            f"difficulty {s.difficulty:.2f}{raced}) with {with_files}"
         )
     typer.echo(f"wrote {output / 'index.md'} and index.json ({len(written)} files)")
     for old in removed:

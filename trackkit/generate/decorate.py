@@ -133,10 +133,18 @@ def stage_of(
     boxes: Sequence[str],
     tokens: dict[int, list[TileToken]] | None = None,
     fillers: Sequence[StageTile] = (),
+    ruleset: str | None = None,
+    laps: int | None = None,
 ) -> Stage:
-    """The stage file of a road: its tiles in driving order, tokens on them, fillers after."""
+    """The stage file of a road: its tiles in driving order, tokens on them, fillers (or
+    the GT pit) after; a GT track names its ``ruleset`` and, a circuit, its ``laps``."""
     tokens = tokens or {}
     tiles = [w.tile(tuple(tokens.get(i, ()))) for i, w in enumerate(ways)]
+    extra: dict[str, object] = {}
+    if ruleset is not None:
+        extra["ruleset"] = ruleset
+    if laps is not None:
+        extra["laps"] = laps
     return Stage(
         format="trackkit-stage/1",
         name=name,
@@ -144,4 +152,5 @@ def stage_of(
         kind=kind,
         boxes=list(boxes),
         tiles=[*tiles, *fillers],
+        **extra,
     )

@@ -55,12 +55,32 @@ class Way:
     """Length of its road along the centre line as laid out (``Layout.road_length``)."""
     risk: float = 0.0
     """Its share of the difficulty measure (:func:`trackkit.generate.score.face_risk`)."""
+    enter: int | None = None
+    """GT: the ``enter`` edge the stage-file line names (None: ``turn`` or the default)."""
+    road: str | None = None
+    """GT: the ``road`` the stage-file line names (None: the road the placement takes)."""
+    drives: tuple[str, int] | None = None
+    """GT: the road driven and its local entry edge, whatever the line names."""
+    again: bool = False
+    """GT: the piece driven a second time, on another of its roads (a crossing): no new
+    piece, and the search puts it where the first visit lies."""
+    key: str = field(init=False, compare=False, repr=False)
+    """``217a left``, ``418a up``, ``205a``, ``141b enter 2``, ``141b road B from 5
+    again``: the face and its orientation (the search asks for it very often)."""
 
-    @property
-    def key(self) -> str:
-        """``217a left``, ``418a up``, ``205a``: the face and its orientation."""
-        how = self.turn or self.climb
-        return f"{self.face.id} {how}" if how else self.face.id
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self._key())
+
+    def _key(self) -> str:
+        if self.again and self.drives is not None:
+            return f"{self.face.id} road {self.drives[0]} from {self.drives[1]} again"
+        how: list[str] = [self.turn or self.climb or ""]
+        if self.enter is not None:
+            how.append(f"enter {self.enter}")
+        if self.road is not None:
+            how.append(f"road {self.road}")
+        words = " ".join(h for h in how if h)
+        return f"{self.face.id} {words}" if words else self.face.id
 
     @property
     def piece(self) -> Piece:
@@ -69,8 +89,11 @@ class Way:
 
     @property
     def line(self) -> str | None:
-        """``start`` or ``finish`` for a face with that line, else None."""
+        """``start`` or ``finish`` for a face with that line (``start`` for a GT
+        start/finish line), else None."""
         road = self.face.road
+        if road is None and self.face.layout is not None:
+            return "start" if self.face.layout.start_finish else None
         return road.start_finish.kind if road and road.start_finish else None
 
     @property
@@ -81,7 +104,21 @@ class Way:
 
     def tile(self, tokens: tuple[TileToken, ...] = ()) -> StageTile:
         """The stage-file line of this way (auto-snapped onto the tile before)."""
-        return StageTile(tile=self.face.id, turn=self.turn, climb=self.climb, tokens=list(tokens))
+        return StageTile(
+            tile=self.face.id,
+            turn=self.turn,
+            climb=self.climb,
+            enter=self.enter,
+            road=self.road,
+            tokens=list(tokens),
+        )
+
+    def probe(self) -> StageTile:
+        """The line that lays this way on its own, placed by hand (``at``/``dir``): its
+        entry and road named outright for a GT piece driven again."""
+        if self.again and self.drives is not None:
+            return StageTile(tile=self.face.id, enter=self.drives[1], road=self.drives[0])
+        return self.tile()
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +182,8 @@ def _check_boxes(boxes: tuple[str, ...], library: TileLibrary) -> None:
         if box not in dirt:
             raise GenerateError(
                 "--boxes",
-                f"{box} is a Rallyman: GT box: generate builds DIRT stages (GT circuits come "
-                f"later); the DIRT boxes: {known}",
+                f"{box} is a Rallyman: GT box: add --ruleset gt for a GT track (from GT boxes "
+                f"only), or name DIRT boxes: {known}",
             )
 
 
@@ -231,8 +268,29 @@ def check_request(request: Request, library: TileLibrary | None = None) -> tuple
         road length out of reach, a surface the boxes do not hold (or not enough of it),
         tokens or fillers the boxes do not hold.
     """
+    if request.ruleset == "gt":
+        from trackkit.generate.circuit import check_gt_request
+
+        return check_gt_request(request, library)
     if request.ruleset != "dirt":
-        raise GenerateError("--ruleset", "generate builds DIRT stages only (GT circuits later)")
+        raise GenerateError("--ruleset", f"{request.ruleset!r}: the rulesets are dirt and gt")
+    gt_only = (
+        ("--laps", request.laps is not None),
+        ("--players", request.players is not None),
+        ("--pit", request.pit),
+        ("--crossings", bool(request.crossings)),
+    )
+    for option, given in gt_only:
+        if given:
+            raise GenerateError(
+                option, "is a Rallyman: GT option: add --ruleset gt (and GT boxes), or leave it out"
+            )
+    if request.kind.series != "dirt":
+        raise GenerateError(
+            "--kind",
+            f"{request.kind.value} is a Rallyman: GT track: add --ruleset gt, or use --kind "
+            "rally or hillclimb",
+        )
     pal = palette(request.boxes, request.kind, library)
     owned = _box_list(request.boxes)
     if not pal.starts or not pal.finishes:

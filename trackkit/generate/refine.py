@@ -51,7 +51,18 @@ from trackkit.sim.race import prepare
 from trackkit.sim.simulate import simulate_files
 from trackkit.validate import validate
 
-__all__ = ["BOTS", "SimResult", "sim_score", "simulate_finalist", "simulate_finalists"]
+__all__ = [
+    "BOTS",
+    "GT_FINALISTS",
+    "GtSimResult",
+    "SimResult",
+    "gt_sim_score",
+    "race_gt_finalist",
+    "refine_gt",
+    "sim_score",
+    "simulate_finalist",
+    "simulate_finalists",
+]
 
 #: One driver per bot: the spread between them is one of the measures.
 BOTS = ("cautious", "aggressive", "planner")
@@ -190,4 +201,150 @@ def sim_score(result: SimResult, band_distance: float, par: float | None) -> dic
     parts["finish"] = WEIGHTS["finish"] * max(0.0, FINISH_RATE - result.finish_rate)
     spread = result.spread if result.spread is not None else 2 * SPREAD
     parts["spread"] = WEIGHTS["spread"] * max(0.0, spread - SPREAD) / SPREAD
+    return {k: round(v, 4) for k, v in parts.items()}
+
+
+# --- Rallyman: GT -------------------------------------------------------------------------
+
+#: Weights of the parts of the GT race score.
+GT_WEIGHTS = {
+    "difficulty": 3.0,
+    "overtaking": 2.0,
+    "pole": 3.0,
+    "lap_1": 1.5,
+    "warning": 1.0,
+    "error": 5.0,
+    "finish": 10.0,
+}
+#: Finalists raced per GT track by default: the structure hardly predicts how GT races
+#: go, so more are raced than for a DIRT stage.
+GT_FINALISTS = 6
+#: Overtakes per lap a circuit should give at least (below it, ``overtaking`` counts).
+GT_OVERTAKES_PER_LAP = 2.0
+#: Share of races decided on lap 1 beyond which ``lap_1`` counts (P610's threshold).
+GT_LAP_1_SHARE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class GtSimResult:
+    """What the GT races of one finalist showed (:func:`refine_gt`)."""
+
+    races: int
+    seed: int
+    players: int
+    laps: int
+    loc_rate: float
+    """Losses of control per driver per 10 tiles driven (laps x tiles)."""
+    loc_per_race: float
+    finish_rate: float
+    overtakes_per_lap: float
+    win_rate_by_slot: dict[str, float]
+    decided_on_lap_1: float
+    findings: tuple[tuple[str, str, str], ...]
+    """Playability findings (P601-P603, P606-P610): (code, severity, message)."""
+
+    @property
+    def pole_edge(self) -> float:
+        """How decisive pole is: its win rate above a fair share (1 / players), as a share
+        of what is left above it (0: no better than any slot; 1: pole always wins)."""
+        fair = 1.0 / max(self.players, 1)
+        pole = self.win_rate_by_slot.get("1", 0.0)
+        return max(0.0, pole - fair) / (1.0 - fair) if self.players > 1 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready fields."""
+        return {
+            "races": self.races,
+            "seed": self.seed,
+            "players": self.players,
+            "laps": self.laps,
+            "bots": list(BOTS),
+            "loss_of_control_rate": round(self.loc_rate, 4),
+            "losses_per_race": self.loc_per_race,
+            "finish_rate": self.finish_rate,
+            "overtakes_per_lap": self.overtakes_per_lap,
+            "win_rate_by_grid_slot": self.win_rate_by_slot,
+            "pole_edge": round(self.pole_edge, 4),
+            "decided_on_lap_1": self.decided_on_lap_1,
+            "findings": [{"code": c, "severity": s, "message": m} for c, s, m in self.findings],
+        }
+
+
+def race_gt_finalist(task: tuple[Stage, int, int, int]) -> GtSimResult:
+    """Race one GT track: ``(stage, races, seed, players)``. A plain function, for worker
+    processes: :func:`trackkit.sim.playability.gt_playability`, as ``validate --simulate``
+    races it (the three bots in turn on the grid, drawn grids, the track's laps)."""
+    from trackkit.sim.playability import gt_playability
+
+    stage, races, seed, players = task
+    report = validate(stage, players=players)
+    found, extras = gt_playability(report, races=races, seed=seed, players=players)
+    sim = extras["simulation"]
+    laps = int(sim["laps"])
+    tiles = max(1, len(report.layout.chain))
+    per_race = float(sim["losses_per_race"])
+    return GtSimResult(
+        races=races,
+        seed=seed,
+        players=players,
+        laps=laps,
+        loc_rate=per_race / players / max(laps, 1) / tiles * 10,
+        loc_per_race=per_race,
+        finish_rate=float(sim["finish_rate"]),
+        overtakes_per_lap=float(sim["overtakes_per_lap"]),
+        win_rate_by_slot={k: float(v) for k, v in sim["win_rate_by_grid_slot"].items()},
+        decided_on_lap_1=float(sim["decided_on_lap_1"]),
+        findings=tuple((f.code, f.severity.value, f.message) for f in found),
+    )
+
+
+def refine_gt(
+    stages: Sequence[Stage],
+    seeds: Sequence[int],
+    *,
+    races: int,
+    players: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[GtSimResult]:
+    """Race every GT finalist with its seed, in ``jobs`` worker processes (same results)."""
+    tasks = [(stage, races, seed, players) for stage, seed in zip(stages, seeds, strict=True)]
+    out: list[GtSimResult] = []
+    if jobs <= 1 or len(tasks) < 2:
+        for task in tasks:
+            out.append(race_gt_finalist(task))
+            if progress:
+                progress(1)
+        return out
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        for result in pool.map(race_gt_finalist, tasks):
+            out.append(result)
+            if progress:
+                progress(1)
+    return out
+
+
+def gt_sim_score(result: GtSimResult, band_distance: float) -> dict[str, float]:
+    """The parts of a GT finalist's race score (see :mod:`trackkit.generate.gt_score`).
+
+    ``band_distance`` is the distance of the simulated loss-of-control rate from the
+    difficulty band's centre (:meth:`trackkit.generate.score.Band.distance`).
+    """
+    w = GT_WEIGHTS
+    parts = {"difficulty": w["difficulty"] * band_distance}
+    parts["overtaking"] = w["overtaking"] * max(
+        0.0, 1.0 - result.overtakes_per_lap / GT_OVERTAKES_PER_LAP
+    )
+    parts["pole"] = w["pole"] * result.pole_edge
+    parts["lap_1"] = (
+        w["lap_1"] * max(0.0, result.decided_on_lap_1 - GT_LAP_1_SHARE) / (1.0 - GT_LAP_1_SHARE)
+    )
+    # P606 and P610 are what ``pole`` and ``lap_1`` measure: not counted twice
+    counted = [(c, s) for c, s, _m in result.findings]
+    warnings = sum(
+        1 for c, s in counted if s == Severity.WARNING.value and c not in ("P606", "P610")
+    )
+    errors = sum(1 for _c, s in counted if s == Severity.ERROR.value)
+    parts["playability"] = w["warning"] * warnings + w["error"] * errors
+    parts["finish"] = w["finish"] * max(0.0, FINISH_RATE - result.finish_rate)
     return {k: round(v, 4) for k, v in parts.items()}

@@ -24,7 +24,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from trackkit.generate.refine import BOTS
+from trackkit.generate.gt_score import OVERTAKE_SPACES, TILES_PER_CHANCE, GtStructure
+from trackkit.generate.refine import BOTS, GT_OVERTAKES_PER_LAP, GtSimResult, SimResult
 from trackkit.generate.request import Request
 from trackkit.generate.run import Finalist, Generation, Outcome
 from trackkit.models.stage import TileToken
@@ -65,12 +66,20 @@ def file_names(index: int, fmt: str, maps: Sequence[str]) -> dict[str, Any]:
 def command_line(request: Request, *, fmt: str = "native", maps: Sequence[str] = ("svg",)) -> str:
     """The ``trackkit generate`` command that makes the same stages (without ``-o``)."""
     args = ["trackkit generate"]
+    if request.ruleset != "dirt":
+        args.append(f"--ruleset {request.ruleset}")
     args += [f"--boxes {b}" for b in request.boxes]
     if request.length_mm is not None:
         args.append(f"--length-mm {request.length_mm:g}")
     else:
         args.append(f"--tiles {request.tiles}")
     args.append(f"--kind {request.kind.value}")
+    if request.laps is not None:
+        args.append(f"--laps {request.laps}")
+    if request.players is not None:
+        args.append(f"--players {request.players}")
+    if request.pit:
+        args.append("--pit")
     if request.surfaces:
         args.append("--surface " + ",".join(f"{s}={v:g}" for s, v in request.surfaces))
     args.append(f"--difficulty {request.difficulty.value}")
@@ -127,7 +136,7 @@ def _target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str, st
     r = generation.request
     s = outcome.chosen.candidate.structure
     summary = outcome.report.summary
-    sim = outcome.chosen.sim
+    sim = _dirt_sim(outcome.chosen)
     band = generation.aim.band
     rows = [
         ("kind", r.kind.value, summary["kind"]),
@@ -165,7 +174,7 @@ def _target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str, st
 def _finalist_row(f: Finalist, chosen: Finalist) -> str:
     c = f.candidate
     mark = f"**{c.number} (chosen)**" if f is chosen else str(c.number)
-    sim = f.sim
+    sim = _dirt_sim(f)
     cells = [mark, f"{c.total:.2f}", f"{c.structure.difficulty:.2f}"]
     if sim is not None:
         play = ", ".join(code for code, _, _ in sim.findings) or "-"
@@ -194,6 +203,8 @@ def stage_report(
     maps: Sequence[str] = ("svg",),
 ) -> str:
     """The Markdown report of one stage; ``files`` are its :func:`file_names`."""
+    if generation.request.ruleset == "gt":
+        return gt_stage_report(generation, outcome, files, fmt=fmt, maps=maps)
     r = generation.request
     chosen = outcome.chosen
     cand = chosen.candidate
@@ -259,8 +270,14 @@ def _not_raced(request: Request) -> str:
     return "not raced: --races 0" if request.races <= 0 else "not raced"
 
 
-def _races(f: Finalist) -> list[str]:
+def _dirt_sim(f: Finalist) -> SimResult | None:
     sim = f.sim
+    assert sim is None or isinstance(sim, SimResult)
+    return sim
+
+
+def _races(f: Finalist) -> list[str]:
+    sim = _dirt_sim(f)
     assert sim is not None
     times = ", ".join(f"{bot} {_seconds(t)}" for bot, t in sim.times.items())
     spread = "-" if sim.spread is None else f"{sim.spread:.2f}"
@@ -317,6 +334,8 @@ def index_markdown(
 ) -> str:
     """The Markdown index of a run: one row per stage, with its files."""
     r = generation.request
+    if r.ruleset == "gt":
+        return gt_index_markdown(generation, files, fmt=fmt, maps=maps)
     lines = [
         f"# {r.count} generated {r.kind.value} stage{'s' if r.count != 1 else ''}",
         "",
@@ -333,7 +352,7 @@ def index_markdown(
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for outcome, names in zip(generation.outcomes, files, strict=True):
         s = outcome.chosen.candidate.structure
-        sim = outcome.chosen.sim
+        sim = _dirt_sim(outcome.chosen)
         cells = [
             str(outcome.index),
             f"[{names['stage']}]({names['stage']})",
@@ -391,6 +410,15 @@ def index_json(
                         "total": f.total,
                         "difficulty": round(f.candidate.structure.difficulty, 4),
                         "loss_of_control_rate": round(f.sim.loc_rate, 4) if f.sim else None,
+                        **(
+                            {
+                                "overtakes_per_lap": f.sim.overtakes_per_lap,
+                                "pole_edge": round(f.sim.pole_edge, 4),
+                                "decided_on_lap_1": f.sim.decided_on_lap_1,
+                            }
+                            if isinstance(f.sim, GtSimResult)
+                            else {}
+                        ),
                     }
                     for f in outcome.finalists
                 ],
@@ -415,6 +443,10 @@ def index_json(
             "candidates": r.candidates,
             "finalists": r.finalists,
             "races": r.races,
+            "ruleset": r.ruleset,
+            "laps": r.laps,
+            "players": r.players,
+            "pit": r.pit,
             "format": fmt,
             "maps": list(maps),
         },
@@ -426,3 +458,257 @@ def index_json(
         "stages": stages,
         "stats": generation.stats,
     }
+
+
+# --- Rallyman: GT -------------------------------------------------------------------------
+
+
+def _gt_structure(f: Finalist) -> GtStructure:
+    s = f.candidate.structure
+    assert isinstance(s, GtStructure)
+    return s
+
+
+def _gt_sim(f: Finalist) -> GtSimResult | None:
+    sim = f.sim
+    assert sim is None or isinstance(sim, GtSimResult)
+    return sim
+
+
+def _slots(sim: GtSimResult) -> str:
+    """``1 40 %, 2 25 %, 3 20 %, 4 15 %``: the win rate by grid slot."""
+    return ", ".join(f"{k} {_pct(v)}" for k, v in sim.win_rate_by_slot.items())
+
+
+def _gt_target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str, str, str]]:
+    r = generation.request
+    chosen = outcome.chosen
+    s = _gt_structure(chosen)
+    sim = _gt_sim(chosen)
+    summary = outcome.report.summary
+    band = generation.aim.band
+    circuit = summary["lap_length_mm"] is not None
+    lap = "lap" if circuit else "start to finish"
+    rows = [
+        ("kind", r.kind.value, summary["kind"]),
+        (
+            "size",
+            _size_asked(generation),
+            f"{s.tiles} tiles, {lap} {s.length_mm / 1000:.2f} m ({s.moves} moves)",
+        ),
+    ]
+    if circuit:
+        rows.append(("laps", str(r.laps or summary["laps"]), str(summary["laps"])))
+    rows += [
+        (
+            "grid",
+            f"{r.players} cars",
+            f"{s.grid_slots} slots; pole {s.pole_to_corner} moves from the first corner "
+            f"(limit {s.first_corner}), the last slot {s.back_to_corner}",
+        ),
+        (
+            "difficulty",
+            f"{band.words()} losses of control per driver per 10 tiles",
+            f"{sim.loc_rate:.2f} in the races" if sim else "not measured (not raced)",
+        ),
+        (
+            "overtaking",
+            f"at least one chance per {TILES_PER_CHANCE} tiles; races: {GT_OVERTAKES_PER_LAP:g}"
+            " overtakes per lap or more",
+            f"{s.overtaking:g} chances (straights of {OVERTAKE_SPACES}+ spaces into a corner)"
+            + (f"; {sim.overtakes_per_lap:.2f} overtakes per lap in the races" if sim else ""),
+        ),
+        (
+            "grid fairness",
+            "pole wins no more often than any slot; few races decided on lap 1",
+            f"win rate by grid slot {_slots(sim)}; {_pct(sim.decided_on_lap_1)} decided on lap 1"
+            if sim
+            else "not raced",
+        ),
+        ("lanes", "3 or more", f"{_pct(s.lanes_share)} of the tiles 3 lanes or more"),
+        ("pit", "beside the road" if r.pit else "none", "beside the road" if s.pit else "none"),
+        ("boxes", ", ".join(r.boxes), ", ".join(sorted(summary["boxes"]))),
+    ]
+    return rows
+
+
+def _gt_finalist_row(f: Finalist, chosen: Finalist) -> str:
+    c = f.candidate
+    s = _gt_structure(f)
+    mark = f"**{c.number} (chosen)**" if f is chosen else str(c.number)
+    cells = [mark, f"{c.total:.2f}", f"{s.overtaking:g}", f"{s.difficulty:.3f}"]
+    sim = _gt_sim(f)
+    if sim is not None:
+        play = ", ".join(sorted({code for code, sev, _ in sim.findings if sev != "info"})) or "-"
+        cells += [
+            f"{sim.loc_rate:.3f}",
+            f"{sim.overtakes_per_lap:.2f}",
+            _pct(sim.win_rate_by_slot.get("1", 0.0)),
+            _pct(sim.decided_on_lap_1),
+            play,
+        ]
+    cells.append(f"{f.total:.2f}")
+    return "| " + " | ".join(cells) + " |"
+
+
+def gt_stage_report(
+    generation: Generation,
+    outcome: Outcome,
+    files: dict[str, Any],
+    *,
+    fmt: str = "native",
+    maps: Sequence[str] = ("svg",),
+) -> str:
+    """The Markdown report of one GT track (:func:`stage_report` for a GT run)."""
+    r = generation.request
+    chosen = outcome.chosen
+    cand = chosen.candidate
+    sim = _gt_sim(chosen)
+    what = "circuit" if r.kind.value == "circuit" else "track"
+    lines = [
+        f"# {outcome.stage.name}",
+        "",
+        f"Track {outcome.index} of {r.count}, made by `{command_line(r, fmt=fmt, maps=maps)}`.",
+        "",
+        f"Track file: [{files['stage']}]({files['stage']})"
+        + "".join(f" · map: [{m}]({m})" for m in files["maps"]),
+        "",
+    ]
+    if files["maps"]:
+        lines += [f"![the map of {outcome.stage.name}]({files['maps'][0]})", ""]
+    how = (
+        f"the best of the {len(outcome.finalists)} finalists raced (the lowest total score: "
+        "overtakes per lap, grid fairness and losses of control as the races measured them)"
+        if sim
+        else f"the best by structure (the lowest score; {_not_raced(r)})"
+    )
+    lines += [
+        f"## Why this {what}",
+        "",
+        f"Candidate {cand.number} of the {outcome.built} roads built for it: {how}.",
+        "",
+        "| | asked for | this track |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in _gt_target_rows(generation, outcome)]
+    lines += ["", "### Finalists", ""]
+    head = ["candidate", "structure score", "overtaking chances", "demand (structure)"]
+    if sim is not None:
+        head += [
+            "losses of control (races)",
+            "overtakes per lap",
+            "pole wins",
+            "decided on lap 1",
+            "playability",
+        ]
+    head.append("total score")
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += [_gt_finalist_row(f, chosen) for f in outcome.finalists]
+    lines += [
+        "",
+        f"Scores are lower for better; the chosen track's parts: {_parts(chosen.parts)}. "
+        "Losses of control are per driver per 10 tiles driven; the demand is the "
+        "structure's estimate of them (see `trackkit/generate/gt_score.py`).",
+        "",
+        "## Summary",
+        "",
+        "```",
+        *summary_text(outcome.report.summary),
+        "```",
+        "",
+    ]
+    if sim is not None:
+        lines += _gt_races(sim)
+    lines += ["## Straights", "", "Stretches of 2 spaces or more between two corners:", ""]
+    s = _gt_structure(chosen)
+    runs = [st for st in s.straights if st.spaces >= 2]
+    lines += [
+        f"- from tile {st.tile}: {st.spaces} spaces, {st.lanes} lanes, into a corner of "
+        f"limit {st.corner}" + (" (an overtaking chance)" if st.chance else "")
+        if st.corner is not None
+        else f"- from tile {st.tile}: {st.spaces} spaces to the finish"
+        for st in runs
+    ] or ["- none"]
+    lines += ["", "## Tiles in driving order", ""]
+    lines += _tile_lines(outcome)
+    return "\n".join(lines) + "\n"
+
+
+def _gt_races(sim: GtSimResult) -> list[str]:
+    bots = ", ".join(BOTS[i % len(BOTS)] for i in range(sim.players))
+    play = [f"- {code} ({sev}): {msg}" for code, sev, msg in sim.findings] or ["- none"]
+    return [
+        "## Races",
+        "",
+        f"{sim.races} races of {sim.laps} laps, {sim.players} GT bots on a drawn grid "
+        f"({bots}), seed {sim.seed}: finish rate {_pct(sim.finish_rate)}, "
+        f"{sim.loc_per_race:.2f} losses of control per race ({sim.loc_rate:.3f} per driver "
+        f"per 10 tiles), {sim.overtakes_per_lap:.2f} overtakes per lap.",
+        "",
+        f"Win rate by grid slot: {_slots(sim)} (pole's edge over a fair share "
+        f"{sim.pole_edge:.2f}); the car leading after lap 1 won {_pct(sim.decided_on_lap_1)} "
+        "of the races.",
+        "",
+        "Playability findings (as `trackkit validate --simulate` reports them):",
+        "",
+        *play,
+        "",
+    ]
+
+
+def gt_index_markdown(
+    generation: Generation,
+    files: Sequence[dict[str, Any]],
+    *,
+    fmt: str = "native",
+    maps: Sequence[str] = ("svg",),
+) -> str:
+    """The Markdown index of a GT run."""
+    r = generation.request
+    what = "circuit" if r.kind.value == "circuit" else "point-to-point track"
+    lines = [
+        f"# {r.count} generated {what}{'s' if r.count != 1 else ''}",
+        "",
+        f"Made by `{command_line(r, fmt=fmt, maps=maps)}`.",
+        "",
+        f"Difficulty {generation.aim.band.words()}: losses of control per driver per 10 "
+        "tiles driven, measured in GT races.",
+        "",
+    ]
+    head = ["track", "file", "report", "tiles", "lap", "corners", "overtaking chances"]
+    if r.races > 0:
+        head += ["losses of control", "overtakes per lap", "pole wins", "decided on lap 1"]
+    head.append("score")
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for outcome, names in zip(generation.outcomes, files, strict=True):
+        s = _gt_structure(outcome.chosen)
+        sim = _gt_sim(outcome.chosen)
+        cells = [
+            str(outcome.index),
+            f"[{names['stage']}]({names['stage']})",
+            f"[{names['report']}]({names['report']})",
+            str(s.tiles),
+            f"{s.length_mm / 1000:.2f} m",
+            str(s.corners),
+            f"{s.overtaking:g}",
+        ]
+        if r.races > 0:
+            cells += (
+                [
+                    f"{sim.loc_rate:.3f}",
+                    f"{sim.overtakes_per_lap:.2f}",
+                    _pct(sim.win_rate_by_slot.get("1", 0.0)),
+                    _pct(sim.decided_on_lap_1),
+                ]
+                if sim
+                else ["-"] * 4
+            )
+        cells.append(f"{outcome.chosen.total:.2f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    st = generation.stats
+    lines += [
+        "",
+        f"{st['candidates']} candidate roads built and validated ({st['dropped']} dropped), "
+        f"{st['raced']} finalists raced.",
+    ]
+    return "\n".join(lines) + "\n"

@@ -81,7 +81,8 @@ class Request:
     length_mm : float, optional
         Length of road from the start line to the finish line, in mm (instead of tiles).
     kind : Kind
-        Rally or hillclimb.
+        Rally or hillclimb (DIRT), circuit or point-to-point (GT); left out, a rally or a
+        circuit.
     surfaces : tuple of (surface, share)
         Wanted share of the road tiles per surface; surfaces not named share the rest.
     difficulty : Difficulty
@@ -97,8 +98,19 @@ class Request:
     fillers : int
         Scenery tiles (fillers) to put beside the road.
     ruleset : str
-        ``dirt``: point-to-point stages. (GT circuits, ``gt`` with laps, come later: the
-        search then closes the road on its start instead of ending it on a finish tile.)
+        ``dirt`` (rallies and hillclimbs) or ``gt`` (Rallyman: GT circuits, closed on their
+        start/finish tile, and point-to-point tracks; :mod:`trackkit.generate.circuit`).
+        DIRT options (surfaces, tokens, fillers, par) are refused with ``gt``, GT ones
+        (laps, players, pit, crossings) with ``dirt``.
+    laps : int, optional
+        GT circuits: the laps of the race (the stage file's ``laps``; default 3).
+    players : int, optional
+        GT: the cars the grid of the start/finish tile must hold (default 4, S127).
+    pit : bool
+        GT: lay the pit tile 101 beside the road (GT-2).
+    crossings : int
+        GT circuits: tiles the track drives twice (a crossing such as 141b, a bridge, or
+        parallel roads): 0, 1 or 2.
     candidates : int
         Roads built and scored by structure for each stage.
     finalists : int
@@ -110,7 +122,7 @@ class Request:
     boxes: tuple[str, ...]
     tiles: int | None = None
     length_mm: float | None = None
-    kind: Kind = Kind.RALLY
+    kind: Kind = None  # type: ignore[assignment]  # settled in __post_init__
     surfaces: tuple[tuple[str, float], ...] = ()
     difficulty: Difficulty = Difficulty.MEDIUM
     par: float | None = None
@@ -122,6 +134,16 @@ class Request:
     candidates: int = 24
     finalists: int = 3
     races: int = 30
+    laps: int | None = None
+    players: int | None = None
+    pit: bool = False
+    crossings: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind is None:
+            # left out: a rally for DIRT, a circuit for GT
+            default = Kind.CIRCUIT if self.ruleset == "gt" else Kind.RALLY
+            object.__setattr__(self, "kind", default)
 
     def token_count(self, kind: str) -> int:
         """How many tokens of ``kind`` are asked for."""

@@ -21,9 +21,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from trackkit.generate.circuit import CircuitGoal, check_gt_request, place_pit, tiles_for_length
 from trackkit.generate.decorate import place_fillers, stage_of, token_plan
+from trackkit.generate.gt_score import GtStructure, gt_aim, gt_structure_of, gt_structure_score
 from trackkit.generate.pieces import Palette, Way, check_request
-from trackkit.generate.refine import SimResult, sim_score, simulate_finalists
+from trackkit.generate.refine import (
+    GtSimResult,
+    SimResult,
+    gt_sim_score,
+    refine_gt,
+    sim_score,
+    simulate_finalists,
+)
 from trackkit.generate.request import GenerateError, Request
 from trackkit.generate.score import Aim, Structure, structure_of, structure_score
 from trackkit.generate.search import ChainGoal, Goal, Placer, Road, SearchFailed, build_road
@@ -50,7 +59,7 @@ class Candidate:
     """Its number in its stage's pool, from 1."""
     ways: tuple[Way, ...]
     stage: Stage
-    structure: Structure
+    structure: Structure | GtStructure
     score: dict[str, float]
     """The parts of its structural score."""
     report: Report = field(repr=False, compare=False)
@@ -67,15 +76,20 @@ class Finalist:
     """A candidate raced (or not), with its total score."""
 
     candidate: Candidate
-    sim: SimResult | None = None
+    sim: SimResult | GtSimResult | None = None
     sim_parts: dict[str, float] = field(default_factory=dict)
 
     @property
     def parts(self) -> dict[str, float]:
-        """Every part of the total: simulated difficulty in place of the structural one."""
+        """Every part of the total: what the races measured in place of the structure's
+        estimate of it (difficulty; GT: overtaking, and the grid's fairness as ``pole``)."""
         parts = dict(self.candidate.score)
         if self.sim is not None:
-            parts.pop("difficulty", None)
+            for key in ("difficulty", "overtaking"):
+                if key in self.sim_parts:
+                    parts.pop(key, None)
+            if "pole" in self.sim_parts:
+                parts.pop("grid", None)
             parts.update(self.sim_parts)
         return parts
 
@@ -113,8 +127,14 @@ class Generation:
     """Counts of the run: roads built, candidates dropped, placements asked."""
 
 
-def _goal(request: Request, pal: Palette) -> Goal:
-    """The DIRT goal of a request (a GT circuit would close its road instead)."""
+def _goal(request: Request, pal: Palette, library: TileLibrary | None = None) -> Goal:
+    """The goal of a request: a DIRT stage or GT point-to-point track from its start to
+    its finish, or a GT circuit closing on its start/finish tile."""
+    if request.ruleset == "gt":
+        tiles = request.tiles or tiles_for_length(request, pal)
+        if request.kind is Kind.CIRCUIT:
+            return CircuitGoal.of(tiles, pal, library)
+        return ChainGoal(tiles=tiles, lines_counted=True)
     hill = request.kind is Kind.HILLCLIMB
     climb_tokens = request.token_count("climb")
     most = pal.climb_pieces if hill else 0
@@ -132,7 +152,11 @@ def _goal(request: Request, pal: Palette) -> Goal:
 
 
 def _name(request: Request, index: int) -> str:
-    kind = "Hillclimb" if request.kind is Kind.HILLCLIMB else "Rally"
+    kind = {
+        Kind.HILLCLIMB: "Hillclimb",
+        Kind.CIRCUIT: "Circuit",
+        Kind.POINT_TO_POINT: "Track",
+    }.get(request.kind, "Rally")
     boxes = ", ".join(request.boxes)
     return f"{kind} {index} ({boxes}; seed {request.seed})"
 
@@ -182,6 +206,42 @@ def _candidate(
     return Candidate(index, number, ways, stage, structure, score, report)
 
 
+def _gt_candidate(
+    request: Request,
+    pal: Palette,
+    aim: Aim,
+    ways: tuple[Way, ...],
+    hexes: list[tuple[int, int]],
+    exits: list[int],
+    rng: random.Random,
+    index: int,
+    number: int,
+    library: TileLibrary | None,
+) -> Candidate | None:
+    """The candidate GT track of a road (with the pit beside it when asked), or None if
+    it is not clean (counted by the caller)."""
+    name = _name(request, index)
+    stage = stage_of(
+        ways,
+        name=name,
+        kind=request.kind,
+        boxes=request.boxes,
+        ruleset="gt",
+        laps=request.laps if request.kind is Kind.CIRCUIT else None,
+    )
+    report = validate(stage, library=library, players=request.players)
+    if not _clean(report) or [t.hex for t in report.layout.chain] != hexes:
+        return None
+    if request.pit:
+        placed = place_pit(stage, report, pal, rng, library=library, players=request.players)
+        if placed is None:
+            return None
+        stage, report = placed
+    structure = gt_structure_of(report.summary, report.graph, report.layout, ways)
+    score = gt_structure_score(structure, aim)
+    return Candidate(index, number, ways, stage, structure, score, report)
+
+
 def generate(
     request: Request,
     *,
@@ -205,9 +265,14 @@ def generate(
         For a request the boxes cannot meet, naming the option.
     """
     library = default_library()  # the one the simulator races on, too
-    request, pal = check_request(request, library)
-    aim = Aim.of(request, pal)
-    goal = _goal(request, pal)
+    gt = request.ruleset == "gt"
+    if gt:
+        request, pal = check_gt_request(request, library)
+        aim = gt_aim(request, pal)
+    else:
+        request, pal = check_request(request, library)
+        aim = Aim.of(request, pal)
+    goal = _goal(request, pal, library)
     rng = random.Random(request.seed)
     placer = Placer(library)
     seen: set[tuple[str, ...]] = set()
@@ -223,7 +288,8 @@ def generate(
             if road is None:
                 exhausted = True
                 break
-            cand = _candidate(
+            make = _gt_candidate if gt else _candidate
+            cand = make(
                 request,
                 pal,
                 aim,
@@ -247,9 +313,10 @@ def generate(
         raise GenerateError(_size_option(request), _no_road(request))
     if not pools[-1]:
         have = sum(1 for p in pools if p)
+        what = "tracks" if request.ruleset == "gt" else "stages"
         raise GenerateError(
             "--count",
-            f"only {have} different stages of {_size(request)} were found from these "
+            f"only {have} different {what} of {_size(request)} were found from these "
             f"boxes: ask for --count {have}, or more tiles",
         )
     built = [len(p) for p in pools]
@@ -309,16 +376,25 @@ def _race(
         if progress:
             progress("racing", done[0], len(flat))
 
-    results = simulate_finalists(
-        [c.stage for c in flat], seeds, races=request.races, jobs=jobs, progress=step
-    )
+    stages = [c.stage for c in flat]
+    results: list[SimResult | GtSimResult] = []
+    if request.ruleset == "gt":
+        players = request.players or 4
+        results += refine_gt(
+            stages, seeds, races=request.races, players=players, jobs=jobs, progress=step
+        )
+    else:
+        results += simulate_finalists(stages, seeds, races=request.races, jobs=jobs, progress=step)
     by_id = {id(c): r for c, r in zip(flat, results, strict=True)}
     out = []
     for group in finalists:
         row = []
         for c in group:
             sim = by_id[id(c)]
-            parts = sim_score(sim, aim.band.distance(sim.loc_rate), request.par)
+            if isinstance(sim, GtSimResult):
+                parts = gt_sim_score(sim, aim.band.distance(sim.loc_rate))
+            else:
+                parts = sim_score(sim, aim.band.distance(sim.loc_rate), request.par)
             row.append(Finalist(c, sim, parts))
         out.append(row)
     return out
@@ -336,6 +412,12 @@ def _size(request: Request) -> str:
 
 def _no_road(request: Request) -> str:
     size = _size(request)
+    if request.ruleset == "gt" and request.kind is Kind.CIRCUIT:
+        return (
+            f"no circuit of {size} closes with these pieces (lanes and skew edges must "
+            "meet at every edge, the last tile leading into the start/finish): ask for "
+            "another size, or name another box (gt-core has the most bends)"
+        )
     return (
         f"no road of {size} that does not run into itself could be laid with these pieces "
         "and options: ask for fewer tiles, or name another box"

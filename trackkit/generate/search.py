@@ -46,9 +46,10 @@ from typing import Protocol
 
 from trackkit import hexgrid
 from trackkit.assemble import lay_out
+from trackkit.generate.circuit import CircuitGoal
 from trackkit.generate.pieces import Palette, Piece, Way
 from trackkit.generate.score import Aim, way_weights
-from trackkit.library import TileLibrary
+from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import Stage, StageTile
 
 __all__ = ["ChainGoal", "Goal", "Placer", "Road", "SearchFailed", "Step", "build_road"]
@@ -89,12 +90,14 @@ class Placer:
         self.library = library
         self._memo: dict[tuple[str, int, str], Step | None] = {}
         self._first: dict[str, Step | None] = {}
+        self._gt: dict[tuple[str, str], Step | None] = {}
+        self._pairs: set[tuple[str, str]] = set()
         self.layouts = 0
         """How many small stages were laid out (for the benchmark)."""
 
-    def _lay(self, tiles: list[StageTile]) -> Step | None:
+    def _lay(self, tiles: list[StageTile], *, counted: bool = True) -> Step | None:
         """The last tile of ``tiles`` as laid out, or None if the placement refuses it."""
-        self.layouts += 1
+        self.layouts += counted
         layout = lay_out(Stage(format="trackkit-stage/1", tiles=tiles), self.library)
         if len(layout.chain) != len(tiles) or any(
             f.location.tile_index == len(tiles) for f in layout.findings
@@ -113,12 +116,48 @@ class Placer:
         return self._first[way.key]
 
     def after(self, prev: Way, rotation: int, way: Way) -> Step | None:
-        """Where ``way`` lands after ``prev`` laid with ``rotation``."""
+        """Where ``way`` lands after ``prev`` laid with ``rotation``.
+
+        A GT answer is asked once per pair of ways, ``prev`` laid unturned, and turned
+        with it: auto-snap is the same in every direction (the hex the road leads to, the
+        turn that meets it), and GT pieces are asked about far more often (every way is
+        placed before the search picks one, :func:`_close`). The answers of the shipped
+        library are shared by the process; ``layouts`` counts the questions of this
+        placer all the same, so the run's figures do not depend on what ran before.
+        """
+        if prev.face.series == "gt":
+            return self._gt_after(prev, rotation, way)
         key = (prev.key, rotation, way.key)
         if key not in self._memo:
-            before = prev.tile().model_copy(update={"at": (0, 0), "dir": rotation})
+            before = prev.probe().model_copy(update={"at": (0, 0), "dir": rotation})
             self._memo[key] = self._lay([before, way.tile()])
         return self._memo[key]
+
+    def _gt_after(self, prev: Way, rotation: int, way: Way) -> Step | None:
+        pair = (prev.key, way.key)
+        if pair not in self._pairs:
+            self._pairs.add(pair)
+            self.layouts += 1
+        shared = self.library is None or self.library is default_library()
+        memo = _GT_STEPS if shared else self._gt
+        if pair not in memo:
+            before = prev.probe().model_copy(update={"at": (0, 0), "dir": 0})
+            memo[pair] = self._lay([before, way.tile()], counted=False)
+        base = memo[pair]
+        if base is None:
+            return None
+        if rotation == 0:
+            return base
+        d = hexgrid.DIRECTIONS.index(base.offset)
+        return Step(
+            hexgrid.DIRECTIONS[(d + rotation) % 6],
+            (base.exit + rotation) % 6,
+            (base.rotation + rotation) % 6,
+        )
+
+
+#: GT placement answers of the shipped library, by pair of way keys (see Placer.after).
+_GT_STEPS: dict[tuple[str, str], Step | None] = {}
 
 
 @dataclass(slots=True)
@@ -142,8 +181,9 @@ class Road:
         self.hexes.append(at)
         self.exits.append(step.exit)
         self.rotations.append(step.rotation)
-        self.used[way.piece] += 1
-        self.surfaces[way.face.surface.value] += 1
+        if not way.again:  # a piece driven again is no new piece
+            self.used[way.piece] += 1
+            self.surfaces[way.face.surface.value] += 1
         self.length_mm += way.length_mm
         self.climbs += way.is_climb
         self.risk += way.risk
@@ -154,11 +194,17 @@ class Road:
         self.hexes.pop()
         self.exits.pop()
         self.rotations.pop()
-        self.used[way.piece] -= 1
-        self.surfaces[way.face.surface.value] -= 1
+        if not way.again:
+            self.used[way.piece] -= 1
+            self.surfaces[way.face.surface.value] -= 1
         self.length_mm -= way.length_mm
         self.climbs -= way.is_climb
         self.risk -= way.risk
+
+    @property
+    def pieces(self) -> int:
+        """Tiles on the table: the ways laid, a piece driven again counted once."""
+        return sum(1 for w in self.ways if not w.again)
 
     @property
     def signature(self) -> tuple[str, ...]:
@@ -198,6 +244,9 @@ class ChainGoal:
     length_mm: float | None = None
     min_tiles: int = 2
     climbs: tuple[int, int] = (0, 0)
+    lines_counted: bool = False
+    """Finish faces only of pieces left (GT: a start/finish piece is the start or the
+    finish; DIRT's start and finish pieces differ)."""
 
     def _finishing(self, road: Road, pal: Palette) -> bool:
         n = len(road.ways)
@@ -217,6 +266,9 @@ class ChainGoal:
         if not road.ways:
             return pal.starts, False
         if self._finishing(road, pal):
+            if self.lines_counted:
+                left = [w for w in pal.finishes if road.used[w.piece] < pal.copies[w.piece]]
+                return left, True
             return pal.finishes, True
         free = [w for w in pal.middles if road.used[w.piece] < pal.copies[w.piece]]
         least, most = self.climbs
@@ -294,7 +346,10 @@ def build_road(pal: Palette, goal: Goal, aim: Aim, rng: random.Random, placer: P
     for _ in range(RESTARTS):
         road = Road()
         budget = [STEPS_PER_TILE * max(4, goal.room_needed(road, pal))]
-        if _extend(road, pal, goal, aim, rng, placer, budget):
+        if isinstance(goal, CircuitGoal):
+            if _close(road, pal, goal, aim, rng, placer, budget):
+                return road
+        elif _extend(road, pal, goal, aim, rng, placer, budget):
             return road
     raise SearchFailed("no road found")
 
@@ -343,4 +398,82 @@ def _extend(
             continue
         road.push(way, at, step)
         return True
+    return False
+
+
+def _distances(target: hexgrid.Hex, taken: set[hexgrid.Hex], reach: int) -> dict[hexgrid.Hex, int]:
+    """Free hexes within ``reach`` steps of ``target``, by their distance (a BFS)."""
+    if target in taken:
+        return {}
+    out = {target: 0}
+    frontier = deque([target])
+    while frontier:
+        h = frontier.popleft()
+        d = out[h]
+        if d >= reach:
+            continue
+        for k in range(6):
+            n = hexgrid.neighbour(h, k)
+            if n not in out and n not in taken:
+                out[n] = d + 1
+                frontier.append(n)
+    return out
+
+
+def _close(
+    road: Road,
+    pal: Palette,
+    goal: CircuitGoal,
+    aim: Aim,
+    rng: random.Random,
+    placer: Placer,
+    budget: list[int],
+) -> bool:
+    """:func:`_extend` for a circuit: every way is placed first, those that leave the
+    road end too far from the start to close are refused, the rest weighted toward it."""
+    ways, completes = goal.next_ways(road, pal)
+    taken = set(road.hexes)
+    left = goal.tiles - len(road.ways) - 1  # tiles to lay after this one
+    near = _distances(goal.target(road), taken, left) if road.ways and not completes else {}
+    options: list[tuple[Way, hexgrid.Hex, Step, int]] = []
+    for way in ways:
+        if not road.ways:
+            first = placer.first(way)
+            if first is None:
+                continue
+            options.append((way, first.offset, first, left))
+            continue
+        found = placer.after(road.ways[-1], road.rotations[-1], way)
+        if found is None:
+            continue
+        q, r = road.hexes[-1]
+        at = (q + found.offset[0], r + found.offset[1])
+        if at in taken:
+            continue
+        if completes:
+            if goal.closes(road, way, at, found.rotation, placer):
+                options.append((way, at, found, 0))
+            continue
+        ahead = hexgrid.neighbour(at, found.exit)
+        if ahead == at or ahead in taken or ahead not in near:
+            continue
+        slack = left - 1 - near[ahead]
+        if slack >= 0:
+            options.append((way, at, found, slack))
+    if not options:
+        return False
+    weights = way_weights([o[0] for o in options], road, aim)
+    weights = [w * goal.weight(o[3], left) for w, o in zip(weights, options, strict=True)]
+    keyed = sorted(((rng.random() ** (1.0 / w), i) for i, w in enumerate(weights)), reverse=True)
+    for _, i in keyed:
+        way, at, step, _slack = options[i]
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        road.push(way, at, step)
+        if completes or _close(road, pal, goal, aim, rng, placer, budget):
+            return True
+        road.pop()
+        if budget[0] < 0:
+            return False
     return False

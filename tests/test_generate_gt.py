@@ -1,0 +1,346 @@
+"""``trackkit generate --ruleset gt`` (issue 13, item 4): Rallyman: GT circuits and
+point-to-point tracks from the GT boxes owned, closed by the search, valid by
+construction, chosen by overtakes and grid fairness measured in GT races.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from trackkit import hexgrid
+from trackkit.cli import app
+from trackkit.convert import dump_stage
+from trackkit.formats import parse_stage
+from trackkit.generate import Difficulty, GenerateError, Request, generate
+from trackkit.generate.circuit import CircuitGoal, check_gt_request, gt_palette
+from trackkit.generate.gt_score import GT_BANDS, gt_aim
+from trackkit.generate.refine import GtSimResult, gt_sim_score, race_gt_finalist
+from trackkit.generate.run import Candidate, Finalist
+from trackkit.generate.search import Placer, build_road
+from trackkit.library import default_library
+from trackkit.models.stage import Kind, Stage
+from trackkit.sim.playability import gt_playability
+from trackkit.validate import Report, validate
+
+runner = CliRunner()
+LIB = default_library()
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["generate", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def owned(boxes: tuple[str, ...]) -> Counter[tuple[str, int]]:
+    """Pieces the boxes hold, a piece of two boxes (122, 124, 125) from either."""
+    named = Counter(boxes)
+    out: Counter[tuple[str, int]] = Counter()
+    for box in LIB.boxes():
+        for f in LIB.in_box(box):
+            have = f.copies * named[f.box] + sum(n * named[b] for b, n in f.also_in.items())
+            out[(f.box, f.number)] = have
+    return out
+
+
+def check_track(report: Report, boxes: tuple[str, ...], tiles: int, kind: Kind) -> None:
+    """Clean (no error, no warning), owned pieces only, ``tiles`` long, closed (a circuit)."""
+    bad = [(f.code, f.message) for f in report.findings if f.severity.value != "info"]
+    assert bad == [], bad
+    assert report.kind is kind and report.layout.series == "gt"
+    assert report.summary["tiles"] == tiles
+    used = Counter((t.face.box, t.face.number) for t in report.layout.tiles if t.face)
+    have = owned(boxes)
+    assert all(n <= have[piece] for piece, n in used.items()), used
+    if kind is Kind.CIRCUIT:
+        assert report.layout.closes and report.summary["closed"] is True
+        assert len(report.summary["start_finish"]) == 1
+    else:
+        assert report.summary["start_finish"] == [1, tiles]
+    # every edge meets with equal lanes and skew hands (S104, S128 would be findings)
+    chain = report.layout.chain
+    pairs = list(zip(chain, chain[1:] + ([chain[0]] if kind is Kind.CIRCUIT else []), strict=False))
+    for a, b in pairs:
+        assert a.face and b.face and a.road and b.road
+        assert a.face.lanes[a.road.exit] == b.face.lanes[b.road.entry]
+        assert a.face.skews.get(a.road.exit) == b.face.skews.get(b.road.entry)
+
+
+# --- 100 circuits per box combination, structural path ----------------------------------
+
+COMBINATIONS: list[tuple[tuple[str, ...], tuple[int, ...]]] = [
+    (("gt-core",), (6, 10, 14, 20)),
+    (("gt-core", "gt-championship", "gt-world-tour"), (8, 12, 16, 24)),
+]
+
+
+@pytest.mark.parametrize(
+    ("boxes", "sizes"), COMBINATIONS, ids=["+".join(c[0]) for c in COMBINATIONS]
+)
+def test_100_circuits_per_box_combination_close_and_validate_clean(
+    boxes: tuple[str, ...], sizes: tuple[int, ...]
+) -> None:
+    seeds = random.Random("+".join(boxes)).sample(range(1, 10**6), len(sizes))
+    tracks = 0
+    for tiles, seed in zip(sizes, seeds, strict=True):
+        request = Request(
+            boxes=boxes,
+            ruleset="gt",
+            tiles=tiles,
+            count=25,
+            seed=seed,
+            candidates=1,
+            finalists=1,
+            races=0,
+        )
+        generation = generate(request)
+        assert generation.stats["dropped"] == 0
+        for n, outcome in enumerate(generation.outcomes):
+            report = outcome.report
+            if n % 10 == 0:  # read back from its file, as a user meets it
+                back = parse_stage(dump_stage(outcome.stage, "native-yaml"), file="t.yaml")
+                assert back == outcome.stage
+                report = validate(back)
+            check_track(report, boxes, tiles, Kind.CIRCUIT)
+            tracks += 1
+        assert len({tuple(t.tile for t in o.stage.tiles) for o in generation.outcomes}) == 25
+    assert tracks == 100
+
+
+def test_point_to_point_tracks_start_and_finish_on_two_lines() -> None:
+    boxes = ("gt-core", "gt-world-tour")
+    request = Request(
+        boxes=boxes,
+        ruleset="gt",
+        kind=Kind.POINT_TO_POINT,
+        tiles=9,
+        count=10,
+        candidates=1,
+        finalists=1,
+        races=0,
+        seed=3,
+    )
+    for outcome in generate(request).outcomes:
+        check_track(outcome.report, boxes, 9, Kind.POINT_TO_POINT)
+        assert outcome.stage.laps is None
+
+
+def test_the_last_tile_leads_into_the_start_tiles_entry() -> None:
+    request, pal = check_gt_request(Request(boxes=("gt-core",), ruleset="gt", tiles=10))
+    goal = CircuitGoal.of(10, pal)
+    road = build_road(pal, goal, gt_aim(request, pal), random.Random(5), Placer())
+    start = LIB.get(road.ways[0].face.id)
+    assert start is not None and start.layout is not None and start.layout.start_finish
+    target, _rotation = goal.ends[road.ways[0].key]
+    # the last tile lies on the hex the start's entry faces, and its exit faces the start
+    assert road.hexes[-1] == target
+    assert hexgrid.neighbour(road.hexes[-1], road.exits[-1]) == road.hexes[0]
+    assert len(set(road.hexes)) == 10
+
+
+def test_the_search_refuses_a_road_end_too_far_to_close() -> None:
+    # with one tile left the road end must be the target itself
+    request, pal = check_gt_request(Request(boxes=("gt-core",), ruleset="gt", tiles=8))
+    goal = CircuitGoal.of(8, pal)
+    road = build_road(pal, goal, gt_aim(request, pal), random.Random(2), Placer())
+    target = goal.ends[road.ways[0].key][0]
+    for k in range(1, 7):  # after tile k, 8 - k tiles are left: the end is within reach
+        ahead = hexgrid.neighbour(road.hexes[k - 1], road.exits[k - 1])
+        assert hexgrid.distance(ahead, target) <= 8 - k
+
+
+def test_pieces_of_two_boxes_come_from_either_and_add_up() -> None:
+    tour = gt_palette(("gt-world-tour",))
+    both = gt_palette(("gt-championship", "gt-world-tour"))
+    for number in (122, 124, 125):
+        piece = ("gt-championship", number)
+        assert any(w.piece == piece for w in tour.middles)
+        assert tour.copies[piece] == 1 and both.copies[piece] == 2
+    assert ("gt-championship", 121) not in tour.copies  # only Championship holds 121
+
+
+def test_the_pit_stands_beside_the_road_with_access() -> None:
+    request = Request(
+        boxes=("gt-core",), ruleset="gt", tiles=12, pit=True, candidates=2, races=0, seed=4
+    )
+    outcome = generate(request).outcomes[0]
+    pits = outcome.report.summary["pit"]
+    assert len(pits) == 1 and pits[0]["access"] > 0
+    assert outcome.stage.tiles[-1].tile == "101" and outcome.stage.tiles[-1].at is not None
+    check_track(outcome.report, ("gt-core",), 12, Kind.CIRCUIT)
+
+
+def test_players_and_laps_reach_the_file_and_the_grid() -> None:
+    request = Request(boxes=("gt-core",), ruleset="gt", tiles=8, laps=5, players=6, races=0, seed=2)
+    outcome = generate(request).outcomes[0]
+    assert outcome.stage.laps == 5 and outcome.stage.ruleset == "gt"
+    assert outcome.report.summary["grid_slots"] >= 6
+
+
+# --- refinement by GT races -----------------------------------------------------------------
+
+
+def test_refinement_measures_what_validate_simulate_measures() -> None:
+    request = Request(
+        boxes=("gt-core",), ruleset="gt", tiles=8, laps=1, races=6, finalists=2, candidates=3
+    )
+    generation = generate(request)
+    outcome = generation.outcomes[0]
+    for f in outcome.finalists:
+        sim = f.sim
+        assert isinstance(sim, GtSimResult)
+        # the same races as validate --simulate with that seed
+        _found, extras = gt_playability(
+            validate(f.candidate.stage, players=4), races=6, seed=sim.seed, players=4
+        )
+        doc = extras["simulation"]
+        assert sim.overtakes_per_lap == doc["overtakes_per_lap"]
+        assert sim.win_rate_by_slot == doc["win_rate_by_grid_slot"]
+        assert sim.loc_per_race == doc["losses_per_race"]
+        assert sim.loc_rate == pytest.approx(sim.loc_per_race / 4 / 1 / 8 * 10)
+        # measured parts replace the structure's guesses at them
+        assert "grid" not in f.parts and f.parts["pole"] == f.sim_parts["pole"]
+        assert f.parts["overtaking"] == f.sim_parts["overtaking"]
+    assert outcome.chosen is min(outcome.finalists, key=lambda f: (f.total, f.candidate.number))
+
+
+def _sim(per_lap: float, pole: float, lap_1: float) -> GtSimResult:
+    slots = {"1": pole, "2": (1 - pole) / 3, "3": (1 - pole) / 3, "4": (1 - pole) / 3}
+    return GtSimResult(20, 1, 4, 3, 0.13, 1.5, 1.0, per_lap, slots, lap_1, ())
+
+
+def test_races_overturn_the_structures_choice_on_grid_fairness() -> None:
+    """Two candidates: the first has the better structure (more overtaking chances on
+    paper), but in the races pole wins 80 % and 90 % are decided on lap 1; the second's
+    races are open. Refinement chooses the second."""
+    request, pal = check_gt_request(Request(boxes=("gt-core",), ruleset="gt", tiles=8))
+    stage = Stage(format="trackkit-stage/1", tiles=[])
+    report = validate(stage)
+    base = generate(Request(boxes=("gt-core",), ruleset="gt", tiles=8, races=0)).outcomes[0]
+    structure = base.chosen.candidate.structure
+    good = Candidate(1, 1, (), stage, structure, {"overtaking": 0.0, "grid": 0.0}, report)
+    poor = Candidate(1, 2, (), stage, structure, {"overtaking": 1.0, "grid": 0.9}, report)
+    band = gt_aim(request, pal).band.distance(0.13)
+    closed = _sim(1.0, 0.8, 0.9)
+    open_ = _sim(4.0, 0.25, 0.4)
+    by_structure = min((good, poor), key=lambda c: c.total)
+    raced = [
+        Finalist(good, closed, gt_sim_score(closed, band)),
+        Finalist(poor, open_, gt_sim_score(open_, band)),
+    ]
+    assert by_structure is good
+    assert min(raced, key=lambda f: f.total).candidate is poor
+    assert raced[0].parts["pole"] == pytest.approx(3.0 * (0.8 - 0.25) / 0.75, abs=1e-3)
+    assert raced[1].parts["pole"] == 0.0 and raced[1].parts["lap_1"] == 0.0
+
+
+def test_difficulty_levels_give_different_simulated_losses_of_control() -> None:
+    rates: dict[str, list[float]] = {}
+    for level in (Difficulty.EASY, Difficulty.HARD):
+        request = Request(
+            boxes=("gt-core",),
+            ruleset="gt",
+            tiles=8,
+            laps=2,
+            difficulty=level,
+            count=2,
+            races=10,
+            finalists=5,
+            candidates=5,
+            seed=1,
+        )
+        for outcome in generate(request).outcomes:
+            sim = outcome.chosen.sim
+            assert isinstance(sim, GtSimResult)
+            rates.setdefault(level.value, []).append(sim.loc_rate)
+    assert max(rates["easy"]) < min(rates["hard"]), rates
+    assert max(rates["easy"]) < GT_BANDS["hard"][0] <= min(rates["hard"]) + 0.03, rates
+
+
+def test_race_gt_finalist_is_seeded() -> None:
+    stage = generate(Request(boxes=("gt-core",), ruleset="gt", tiles=6, races=0)).outcomes[0]
+    a = race_gt_finalist((stage.stage, 4, 11, 3))
+    b = race_gt_finalist((stage.stage, 4, 11, 3))
+    assert a == b and a.players == 3 and a.races == 4
+
+
+# --- the command line -----------------------------------------------------------------------
+
+
+def test_cli_writes_tracks_reports_maps_and_is_the_same_with_any_jobs(tmp_path: Path) -> None:
+    args = (
+        "--ruleset", "gt", "--boxes", "gt-core", "--laps", "1", "--tiles", "8", "--count", "2",
+        "--candidates", "3", "--finalists", "2", "--races", "3", "--seed", "9",
+    )  # fmt: skip
+    one, two = tmp_path / "one", tmp_path / "two"
+    code, out, err = cli(*args, "-o", str(one))
+    assert code == 0, err
+    assert "overtakes per lap" in out
+    code, _out, err = cli(*args, "--jobs", "2", "-o", str(two))
+    assert code == 0, err
+    names = sorted(p.name for p in one.iterdir())
+    assert names == sorted(p.name for p in two.iterdir())
+    assert {"stage-01.yaml", "stage-01.md", "stage-01.svg", "index.md", "index.json"} <= set(names)
+    for name in names:
+        assert (one / name).read_bytes() == (two / name).read_bytes(), name
+    text = (one / "stage-01.md").read_text()
+    assert "Win rate by grid slot" in text and "overtakes per lap" in text
+    assert "--ruleset gt" in (one / "index.md").read_text()
+    assert validate(parse_stage((one / "stage-02.yaml").read_text(), file="s")).valid
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "hint"),
+    [
+        (["--boxes", "gt-core", "--surface", "asphalt=1"], "--surface", "DIRT option"),
+        (["--boxes", "gt-core", "--kind", "rally"], "--kind", "point-to-point"),
+        (["--boxes", "dirt-core"], "--boxes", "DIRT box"),
+        (["--boxes", "gt-championship"], "--boxes", "gt-core (102)"),
+        (["--boxes", "gt-core", "--kind", "point-to-point"], "--kind", "gt-world-tour"),
+        (["--boxes", "gt-core", "--tiles", "4"], "--tiles", "--tiles 6+"),
+        (["--boxes", "gt-core", "--tiles", "40"], "--tiles", "--tiles 31 or fewer"),
+        (["--boxes", "gt-core", "--players", "7"], "--players", "--players 6 or fewer"),
+        (["--boxes", "gt-core", "--crossings", "1"], "--crossings", "leave --crossings out"),
+        (["--boxes", "gt-core", "--length-mm", "100"], "--length-mm", "in that range"),
+        (
+            [
+                "--boxes",
+                "gt-core",
+                "--kind",
+                "point-to-point",
+                "--boxes",
+                "gt-world-tour",
+                "--laps",
+                "2",
+            ],
+            "--laps",
+            "raced once",
+        ),
+    ],
+)
+def test_cli_impossible_gt_requests_exit_2_naming_the_option(
+    args: list[str], option: str, hint: str, tmp_path: Path
+) -> None:
+    code, _out, err = cli("--ruleset", "gt", *args, "-o", str(tmp_path / "x"))
+    assert code == 2, err
+    assert option in err and hint in err, err
+    assert "Traceback" not in err and not (tmp_path / "x").exists()
+
+
+def test_gt_options_without_ruleset_gt_exit_2(tmp_path: Path) -> None:
+    for args in (["--laps", "3"], ["--pit"], ["--kind", "circuit"], ["--boxes", "gt-core"]):
+        extra = [] if "--boxes" in args else ["--boxes", "dirt-core"]
+        code, _out, err = cli(*extra, *args, "-o", str(tmp_path / "x"))
+        assert code == 2 and "--ruleset gt" in err, (args, err)
+
+
+def test_library_errors_name_the_option() -> None:
+    with pytest.raises(GenerateError) as info:
+        check_gt_request(Request(boxes=("gt-core",), ruleset="gt", tokens=(("cloud", 1),)))
+    assert info.value.option == "--tokens"
+    assert Request(boxes=("gt-core",), ruleset="gt").kind is Kind.CIRCUIT
+    assert Request(boxes=("dirt-core",)).kind is Kind.RALLY
