@@ -81,15 +81,25 @@ def test_the_home_folder_of_another_user_means_no_cache(tmp_path: Path) -> None:
         home.chmod(0o755)
 
 
+@pytest.fixture(scope="module")
+def cache_name(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The name trackkit gives its cache file (one run writes it)."""
+    home = tmp_path_factory.mktemp("home")
+    works_quietly(run({"HOME": str(home), "XDG_CACHE_HOME": str(home / "cache")}))
+    (cache,) = (home / "cache" / "trackkit").glob("tiles-*.json")
+    return cache.name
+
+
 @POSIX
 @pytest.mark.parametrize(
     "planted", ["fifo", "folder", "deep", "garbage", "huge", "number", "empty-list", "one-box"]
 )
-def test_a_cache_file_that_is_not_a_cache_is_not_used(tmp_path: Path, planted: str) -> None:
+def test_a_cache_file_that_is_not_a_cache_is_not_used(
+    tmp_path: Path, planted: str, cache_name: str
+) -> None:
     env = {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    works_quietly(run(env))  # writes the cache
-    (cache,) = (tmp_path / "cache" / "trackkit").glob("tiles-*.json")
-    cache.unlink()
+    cache = tmp_path / "cache" / "trackkit" / cache_name  # where trackkit looks for it
+    cache.parent.mkdir(parents=True)
     if planted == "fifo":
         os.mkfifo(cache)
     elif planted == "folder":
