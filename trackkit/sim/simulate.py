@@ -45,7 +45,7 @@ def simulate_files(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     want_replay: bool = False,
-    max_rounds: int = MAX_ROUNDS,
+    max_rounds: int | None = None,
     kind: Kind | None = None,
     note: Callable[[str], None] | None = None,
     sources: Sequence[StageSource | None] | None = None,
@@ -65,7 +65,10 @@ def simulate_files(
 
     A Rallyman: GT track is raced alone, as a GT race (:mod:`trackkit.sim.gt`): ``laps``
     (default: the file's), ``weather`` (``dry`` or ``rain``; default: the ruleset's) and
-    ``grid`` (``drawn`` or ``given``); ``cars`` are GT cars (``gt4``, ``gt5``, ``gt6``).
+    ``grid`` (``drawn`` or ``given``); ``cars`` are GT cars (``gt4``, ``gt5``, ``gt6``). A
+    point-to-point GT track has no laps: ``laps`` is refused there. ``max_rounds`` None:
+    200 rounds, and on a GT track as many as its laps need
+    (:func:`~trackkit.sim.gt.gt_round_cap`).
 
     Raises
     ------
@@ -75,7 +78,8 @@ def simulate_files(
         If an Unlimited car file has track-type tokens for other surfaces than a stage's.
     InputError
         For GT options on a DIRT stage, a GT track raced with other stages, or cars of
-        the other series (``--laps``, ``--weather``, ``--car`` named).
+        the other series, or laps of a point-to-point track (``--laps``, ``--weather``,
+        ``--car`` named).
     """
     per_stage: list[list[RaceSummary]] = []
     docs = []
@@ -117,6 +121,8 @@ def simulate_files(
     if laps is not None or weather is not None:
         option = "--laps" if laps is not None else "--weather"
         raise InputError(option, "is for Rallyman: GT tracks; these stages are DIRT stages")
+    if max_rounds is None:
+        max_rounds = MAX_ROUNDS
     for car in cars or ():
         if isinstance(car, str) and car in _GT_CARS:
             raise InputError(
@@ -219,14 +225,14 @@ def _simulate_gt(
     jobs: int,
     progress: Callable[[int], None] | None,
     want_replay: bool,
-    max_rounds: int,
+    max_rounds: int | None,
     laps: int | None,
     weather: str | None,
     grid: str,
 ) -> tuple[dict[str, Any], str | None]:
     """Race one GT track (:func:`simulate_files` with a GT track)."""
     from trackkit.rules.ruleset import load_ruleset
-    from trackkit.sim.gt import GtOptions
+    from trackkit.sim.gt import GtOptions, gt_round_cap
 
     if len(stages) != 1:
         raise InputError(
@@ -245,6 +251,12 @@ def _simulate_gt(
     if grid not in ("drawn", "given"):
         raise InputError("--grid", f"'{grid}': the grid is drawn or given")
     report = reports[0]
+    if laps is not None and not report.layout.circuit:
+        raise InputError(
+            "--laps",
+            f"{report.file or 'the track'} is a point-to-point track: it is raced once from "
+            "the grid to the finish and has no laps (laps are for a circuit, kind: circuit)",
+        )
     rules = load_ruleset("gt")
     assert rules.gt is not None
     options = GtOptions(
@@ -252,8 +264,11 @@ def _simulate_gt(
         weather="rain" if (weather or rules.gt.weather) == "rain" else "dry",
         grid="given" if grid == "given" else "drawn",
     )
+    track = Track.from_graph(report.graph, report.layout)
+    if max_rounds is None:  # as many rounds as the laps need
+        max_rounds = gt_round_cap(track, options.laps)
     settings = Settings.default(players, cars=cars, bots=bots, max_rounds=max_rounds, gt=options)
-    prepared = prepare(Track.from_graph(report.graph, report.layout), rules)
+    prepared = prepare(track, rules)
     results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs, progress=progress)
     tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
     doc = summarize_races(results, settings, seed=seed, tiles=tiles)
