@@ -341,3 +341,55 @@ def test_no_decided_on_lap_1_figure_nor_p610_for_one_lap_or_one_car():
     assert "P610" not in [f.code for f in gt_findings(doc, report, races=20, players=4)]
     doc["settings"] = {"laps": 3, "races": 20}
     assert "P610" in [f.code for f in gt_findings(doc, report, races=20, players=4)]
+
+
+# --- 5. a loss of control is charged to the step that broke the limit --------------------
+
+
+def test_a_flat_out_loss_is_charged_to_the_step_that_broke_the_limit_not_the_moves_end():
+    # rule: TURN-4 (flat out, the dice are placed again: control is lost as late as they
+    # allow), TURN-6, CORNER-5 (the triangle of 117a in gear 4 adds a danger)
+    from trackkit.rules import Mode, ScriptedDice, legal_plans, new_table, position, resolve
+    from trackkit.sim.gt import _blame
+
+    ctx = position(CORE.track, space="10:A1c", gear=3, car="gt6", ruleset=GT)
+    plan = next(
+        p for p in legal_plans(ctx) if str(p) == "11:A1a G4 > 11:A23b C > 11:A2c G5 > 12:A1b G6"
+    )
+    rng = random.Random(1)
+    out = resolve(
+        ctx, plan, Mode.FLAT_OUT, rng, table=new_table(GT, rng), dice=ScriptedDice(["danger"] * 4)
+    )
+    assert out.lost_control and out.car.space == "12:A1b"  # the move ends on the straight
+    # 1 die, then 1 + 1 + the triangle (3, the limit), then a fourth on 11:A2c: over it
+    assert _blame(GT, plan, Mode.FLAT_OUT, out.events) == "11:A2c"
+    # one by one, the loss happens on the step that broke the limit: charged there
+    one = resolve(
+        ctx, plan, Mode.ONE_BY_ONE, rng, table=new_table(GT, rng), dice=ScriptedDice(["danger"] * 4)
+    )
+    assert one.lost_control and one.car.space == "11:A2c"
+    assert _blame(GT, plan, Mode.ONE_BY_ONE, one.events) == "11:A2c"
+
+
+def test_gt_races_charge_each_loss_to_its_blame_and_some_are_not_where_the_car_stopped():
+    from trackkit.rules.plans import Plan
+    from trackkit.rules.resolve import Mode
+    from trackkit.sim.gt import _blame
+
+    settings = Settings.default(6, bots=("aggressive",), gt=GtOptions(laps=2))
+    elsewhere = 0
+    for i in range(3):
+        result = run_race(CORE, settings, race_seed(3, i))
+        for driver, d in enumerate(result.drivers):
+            turns = [
+                t
+                for t in result.log
+                if t.driver == driver and any(e.kind == "loss-of-control" for e in t.events)
+            ]
+            assert len(turns) == len(d.losses)
+            for t, (tile, space) in zip(turns, d.losses, strict=True):
+                loss = next(e for e in t.events if e.kind == "loss-of-control")
+                assert space == _blame(GT, Plan(tuple(t.steps)), Mode(t.mode), t.events)
+                assert tile == CORE.track.spaces[space].tile
+                elsewhere += space != loss.space
+    assert elsewhere > 0  # flat out, the car often stops past the step that broke the limit

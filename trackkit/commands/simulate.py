@@ -333,7 +333,7 @@ def gt_text_report(doc: dict[str, Any]) -> str:
     if losses:
         worst = sorted(losses.items(), key=lambda kv: (-kv[1]["count"], int(kv[0])))[:3]
         lines.append(
-            "control lost most on: "
+            "control lost most on (the step that broke the limit): "
             + ", ".join(f"tile {k} ({v['tile']}) {v['per_race']:.2f}/race" for k, v in worst)
         )
     lines.append(

@@ -15,6 +15,10 @@ nobody won, for races of one lap and for one car. A point-to-point track has no 
 ``settings.laps``, ``overtakes.per_lap``, ``laps_led`` (and each driver's
 ``laps_led_per_race``) and ``decided_on_lap_1`` are None, ``overtakes.by_lap`` is empty and
 ``settings.point_to_point`` is true; its figures are per race.
+
+A loss of control is charged (``loss_of_control.by_tile``, ``by_space``) to the step that
+broke the danger limit, not to the end of a flat-out move whose dice were placed again
+(:func:`~trackkit.sim.gt._blame`).
 """
 
 from __future__ import annotations
