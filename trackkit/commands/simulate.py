@@ -85,7 +85,11 @@ def simulate(
     ] = None,
     weather: Annotated[
         str | None,
-        typer.Option(help="GT tracks: the weather at the start, dry or rain (default dry)."),
+        typer.Option(
+            help="GT tracks: the weather at the start, dry or rain (default dry). The cars "
+            "start on the tyres for it and only wrong tyres cost (GT-3), so a race that "
+            "starts in the rain is the race that starts in the dry, but for the label."
+        ),
     ] = None,
     grid: Annotated[
         str,
@@ -109,7 +113,7 @@ def simulate(
     """
     from trackkit.formats import load_source, write_text_atomic
     from trackkit.sim.bots import BOTS
-    from trackkit.sim.simulate import SimulationError, simulate_files
+    from trackkit.sim.simulate import NotAGtCar, SimulationError, simulate_files
 
     as_json = output is OutputFormat.json
 
@@ -168,6 +172,9 @@ def simulate(
                 weather=weather,
                 grid=grid,
             )
+        except NotAGtCar as exc:  # a car file on a GT track: named by the path typed
+            path = next((p for m, p in car_files if m is exc.car), exc.car.name)
+            raise failed(exc.naming(path), file=exc.file) from None
         except InputError as exc:  # GT options or cars that do not fit the stage
             raise failed(exc.message, file=exc.file) from None
         except SimulationError as exc:

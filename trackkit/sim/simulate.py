@@ -18,7 +18,7 @@ from trackkit.sim.replay import replay_document
 from trackkit.sim.stats import RaceSummary, race_seed, run_many, summarize_races
 from trackkit.validate import Report, validate
 
-__all__ = ["SimulationError", "simulate_files"]
+__all__ = ["NotAGtCar", "SimulationError", "simulate_files"]
 
 
 class SimulationError(TrackkitError):
@@ -27,6 +27,26 @@ class SimulationError(TrackkitError):
     def __init__(self, message: str, reports: Sequence[Report] = ()) -> None:
         super().__init__(message)
         self.reports = list(reports)
+
+
+class NotAGtCar(InputError):
+    """A car file given for a Rallyman: GT track (``--car``): GT tracks take GT cars.
+
+    ``car`` is the file's car, so that the command line can name the path the user typed
+    (:meth:`naming`).
+    """
+
+    def __init__(self, car: CarFile) -> None:
+        self.car = car
+        super().__init__("--car", self._text(f"'{car.name}'"))
+
+    @staticmethod
+    def _text(what: str) -> str:
+        return f"{what} is no Rallyman: GT car: a GT track takes {', '.join(_GT_CARS)}"
+
+    def naming(self, path: str) -> str:
+        """The message, naming the car file by ``path``."""
+        return self._text(f"the car file {path} ('{self.car.name}')")
 
 
 def _errors(report: Report) -> list[str]:
@@ -241,11 +261,10 @@ def _simulate_gt(
             f"({len(stages)} files given)",
         )
     for car in cars or ():
-        if not isinstance(car, str) or car not in _GT_CARS:
-            name = car if isinstance(car, str) else car.name
-            raise InputError(
-                "--car", f"'{name}' is no Rallyman: GT car: a GT track takes {', '.join(_GT_CARS)}"
-            )
+        if isinstance(car, CarFile):
+            raise NotAGtCar(car)
+        if car not in _GT_CARS:
+            raise InputError("--car", NotAGtCar._text(f"'{car}'"))
     if weather not in (None, "dry", "rain"):
         raise InputError("--weather", f"'{weather}': the weather is dry or rain")
     if grid not in ("drawn", "given"):
