@@ -61,26 +61,35 @@ def simulate(
         typer.Option(help="Write the full turn log of the first race to this JSON file."),
     ] = None,
     max_rounds: Annotated[
-        int,
+        int | None,
         typer.Option(
             min=1,
             max=10_000,
             help="Round cap: a race ends after this many rounds, and cars still racing "
             'then are DNF "round cap". (A car that can never get past a spot is DNF '
-            '"stuck" at once.)',
+            '"stuck" at once.) Default 200; on a GT track as many as its laps need '
+            "(a round for every 100 mm of the race, at least 200).",
+            show_default=False,
         ),
-    ] = 200,  # trackkit.sim.race.MAX_ROUNDS (not imported here: the help stays fast)
+    ] = None,  # trackkit.sim.race.MAX_ROUNDS, trackkit.sim.gt.gt_round_cap
     kind: KindOption = None,
     force: ForceOption = False,
     laps: Annotated[
         int | None,
         typer.Option(
-            min=1, max=100, help="GT circuits: laps of the race (default: the file's, else 3)."
+            min=1,
+            max=100,
+            help="GT circuits: laps of the race (default: the file's, else 3). A "
+            "point-to-point GT track has no laps: --laps is refused there.",
         ),
     ] = None,
     weather: Annotated[
         str | None,
-        typer.Option(help="GT tracks: the weather at the start, dry or rain (default dry)."),
+        typer.Option(
+            help="GT tracks: the weather at the start, dry or rain (default dry). The cars "
+            "start on the tyres for it and only wrong tyres cost (GT-3), so a race that "
+            "starts in the rain is the race that starts in the dry, but for the label."
+        ),
     ] = None,
     grid: Annotated[
         str,
@@ -104,7 +113,7 @@ def simulate(
     """
     from trackkit.formats import load_source, write_text_atomic
     from trackkit.sim.bots import BOTS
-    from trackkit.sim.simulate import SimulationError, simulate_files
+    from trackkit.sim.simulate import NotAGtCar, SimulationError, simulate_files
 
     as_json = output is OutputFormat.json
 
@@ -163,6 +172,9 @@ def simulate(
                 weather=weather,
                 grid=grid,
             )
+        except NotAGtCar as exc:  # a car file on a GT track: named by the path typed
+            path = next((p for m, p in car_files if m is exc.car), exc.car.name)
+            raise failed(exc.naming(path), file=exc.file) from None
         except InputError as exc:  # GT options or cars that do not fit the stage
             raise failed(exc.message, file=exc.file) from None
         except SimulationError as exc:
@@ -275,26 +287,41 @@ def text_report(doc: dict[str, Any]) -> str:
 
 
 def gt_text_report(doc: dict[str, Any]) -> str:
-    """The GT simulation document as a readable table: places, the grid, overtakes."""
+    """The GT simulation document as a readable table: places, the grid, overtakes.
+
+    A point-to-point track has no laps: its figures are per race, with no laps led and
+    no "decided on lap 1" (nor where nobody won, in races of one lap or for one car).
+    """
     s = doc["settings"]
+    laps = s["laps"]
+    overtakes = doc["overtakes"]
+    course = "point to point" if laps is None else f"of {plural(laps, 'lap')}"
+    figures = [f"finish rate {doc['finish_rate']:.0%}"]
+    if overtakes["per_lap"] is not None:
+        figures.append(f"overtakes per lap {overtakes['per_lap']:.2f}")
+    else:
+        figures.append(f"overtakes per race {overtakes['per_race']:.2f}")
+    figures.append(f"losses of control per race {doc['loss_of_control']['per_race']:.2f}")
+    if doc["decided_on_lap_1"] is not None:
+        figures.append(f"races decided on lap 1 {doc['decided_on_lap_1']:.0%}")
+    led = laps is not None
     lines = [
-        f"{plural(s['races'], 'race')} of {plural(s['laps'], 'lap')}, "
+        f"{plural(s['races'], 'race')} {course}, "
         f"{plural(s['players'], 'driver')}, seed {s['seed']}, {s['weather']} at the start, "
         f"grid {s['grid']}",
-        f"finish rate {doc['finish_rate']:.0%}, overtakes per lap "
-        f"{doc['overtakes']['per_lap']:.2f}, losses of control per race "
-        f"{doc['loss_of_control']['per_race']:.2f}, races decided on lap 1 "
-        f"{doc['decided_on_lap_1']:.0%}",
+        ", ".join(figures),
         "",
         f"{'driver':<10} {'car':<6} {'bot':<11} {'wins':>5} {'place':>6} {'finish':>7} "
-        f"{'led':>5} {'passes':>7} {'losses':>7} {'pits':>5}",
+        + (f"{'led':>5} " if led else "")
+        + f"{'passes':>7} {'losses':>7} {'pits':>5}",
     ]
     for d in doc["drivers"]:
         place = d["place"]["mean"]
         lines.append(
             f"{d['name']:<10} {d['car'][:6]:<6} {d['bot']:<11} {d['wins']:>5} "
             f"{'-' if place is None else f'{place:.2f}':>6} {d['finish_rate']:>7.0%} "
-            f"{d['laps_led_per_race']:>5.2f} {d['overtakes_per_race']:>7.2f} "
+            + (f"{d['laps_led_per_race']:>5.2f} " if led else "")
+            + f"{d['overtakes_per_race']:>7.2f} "
             f"{d['losses_per_race']:>7.2f} {d['pit_stops_per_race']:>5.2f}"
         )
     slots = doc["win_rate_by_grid_slot"]
@@ -313,7 +340,7 @@ def gt_text_report(doc: dict[str, Any]) -> str:
     if losses:
         worst = sorted(losses.items(), key=lambda kv: (-kv[1]["count"], int(kv[0])))[:3]
         lines.append(
-            "control lost most on: "
+            "control lost most on (the step that broke the limit): "
             + ", ".join(f"tile {k} ({v['tile']}) {v['per_race']:.2f}/race" for k, v in worst)
         )
     lines.append(
@@ -324,7 +351,9 @@ def gt_text_report(doc: dict[str, Any]) -> str:
     capped = sum(d["dnf"]["round cap"] for d in doc["drivers"])
     stuck = sum(d["dnf"]["stuck"] for d in doc["drivers"])
     if capped or stuck:
-        lines.append(f"did not finish: {stuck} stuck, {capped} at the round cap")
+        lines.append(
+            f"did not finish: {stuck} stuck, {capped} at the round cap ({s['max_rounds']} rounds)"
+        )
     return "\n".join(lines)
 
 

@@ -23,6 +23,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,11 +32,12 @@ from typing import TYPE_CHECKING, Literal
 from trackkit.rules.dashboard import Dashboard, dashboard
 from trackkit.rules.dice import Dice
 from trackkit.rules.order import play_order
-from trackkit.rules.plans import GtTurn, PlanContext, legal_plans
-from trackkit.rules.resolve import Event, resolve
+from trackkit.rules.plans import GtTurn, Plan, PlanContext, legal_plans
+from trackkit.rules.resolve import Event, Mode, resolve
 from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.state import CarState, Damage, OtherCar
 from trackkit.rules.table import Table, new_table
+from trackkit.rules.track import Track
 from trackkit.sim.gtbots import GtBot, Wish, make_gt_bot
 from trackkit.sim.script import Script, Scripted, ScriptError
 
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
         TurnLog,
     )
 
-__all__ = ["GtOptions", "GtRace", "Overtake", "PitStop", "run_gt_race"]
+__all__ = ["GtOptions", "GtRace", "Overtake", "PitStop", "gt_round_cap", "run_gt_race"]
 
 Weather = Literal["dry", "rain"]
 
@@ -70,6 +72,34 @@ class GtOptions:
     grid: Literal["drawn", "given"] = "drawn"
     pit_stops: bool | None = None
     flying_start: bool | None = None
+
+
+#: The road a car covers in a round, at the least, that the default round cap allows for
+#: (mm: about one space; the slowest car of a six-car race drives three or four).
+ROUND_MM = 100.0
+#: The default round cap, at the least and at the most (replay files hold up to 10,000).
+MIN_ROUNDS, MAX_CAP = 200, 10_000
+
+
+def gt_round_cap(track: Track, laps: int | None) -> int:
+    """The default round cap of a GT race: enough for the laps, whatever their number.
+
+    At least 200 rounds (DIRT's cap), and as many as a car covering :data:`ROUND_MM` a
+    round needs for the race's road (``laps`` times the lap; a point-to-point track's
+    length once): a race of 3 laps of the example circuit keeps 200, one of 100 laps gets
+    4,245. At most 10,000.
+
+    >>> from trackkit.rules.positions import track_of
+    >>> ring = ["102a", *[t for bend in ("105a", "115a", "117a", "106a", "113a", "118a")
+    ...         for t in ({"tile": bend, "turn": "left"}, "103a")]][:12]
+    >>> gt_round_cap(track_of(ring), 3), gt_round_cap(track_of(ring), 100)
+    (200, 2820)
+    """
+    if track.lap_length is not None:
+        road = track.lap_length * (laps or 1)
+    else:
+        road = max((info.progress for info in track.spaces.values()), default=0.0)
+    return max(MIN_ROUNDS, min(MAX_CAP, math.ceil(road / ROUND_MM)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +129,9 @@ class PitStop:
 class GtRace:
     """What a GT race adds to a :class:`~trackkit.sim.race.RaceResult`."""
 
-    laps: int
+    laps: int | None
+    """The laps of the race (None: a point-to-point track, raced once from the grid to
+    the finish, has no laps)."""
     grid: list[int]
     """The driver on each grid slot, pole first."""
     order: list[int] = field(default_factory=list)
@@ -118,6 +150,9 @@ class GtRace:
     gear_00: list[int] = field(default_factory=list)
     """Per driver, losses of control that sent it off the road (gear 00, LOC-6)."""
     start_weather: str = "dry"
+    laps_driven: int = 0
+    """The laps the leader began, the last perhaps unfinished (a race stopped at the round
+    cap); all of them in a race that was won; 0 on a point-to-point track."""
 
     @property
     def winner(self) -> int | None:
@@ -125,8 +160,11 @@ class GtRace:
         return self.order[0] if self.order else None
 
     @property
-    def decided_on_lap_1(self) -> bool:
-        """Whether the car that led lap 1 went on to win."""
+    def decided_on_lap_1(self) -> bool | None:
+        """Whether the car that led lap 1 went on to win (None: the question does not
+        arise, with no winner, one lap or none, or one car)."""
+        if self.winner is None or not self.laps or self.laps < 2 or len(self.grid) < 2:
+            return None
         return bool(self.lap_leaders) and self.winner == self.lap_leaders[0]
 
     def gaps(self) -> list[int | None]:
@@ -254,6 +292,9 @@ def run_gt_race(
     options = settings.gt
     assert gt is not None and options is not None
     track = prepared.track
+    circuit = track.lap_length is not None
+    # a point-to-point track has no laps: the cars race once from the grid to its finish
+    # spaces (BOARD-3), and no crossing of a line is ever a last lap's
     laps = options.laps or track.laps or rules.laps or 3
     weather: str = options.weather or gt.weather
     pits = gt.pit_stops if options.pit_stops is None else options.pit_stops
@@ -285,7 +326,7 @@ def run_gt_race(
     if start is not None:
         rnd = _place(prepared, seats, start)
     race = GtRace(
-        laps,
+        laps if circuit else None,
         grid,
         finish_round=[None] * n,
         laps_led=[0] * n,
@@ -328,7 +369,7 @@ def run_gt_race(
                 for j, s in enumerate(seats)
                 if j != i and s.car.space and not s.car.finished and not s.done
             )
-            final = car.crossings >= laps
+            final = circuit and car.crossings >= laps
             ctx = PlanContext(
                 track,
                 board,
@@ -372,7 +413,9 @@ def run_gt_race(
                     race.yellow_flags += 1
                     events.append(Event("yellow-flag", e.space, note="out"))
             if outcome.lost_control:
-                where = seat.car.space or ""
+                where = _blame(rules, choice.plan, choice.mode, outcome.events) or (
+                    seat.car.space or ""
+                )
                 res.losses.append((track.spaces[where].tile if where in track.spaces else 0, where))
                 if not seat.car.on_track and not seat.car.finished:
                     seat.off = "00"  # rule: LOC-6 (off the road: out for its next turn)
@@ -426,9 +469,38 @@ def run_gt_race(
         if not seat.done:
             results[i].stuck_at = seat.car.space
             results[i].out = Dnf.ROUND_CAP
+    race.laps_driven = min(laps, led_to) if circuit else 0
     result = RaceResult(results, rnd, log)
     result.gt = race
     return result
+
+
+def _blame(ruleset: Ruleset, plan: Plan, mode: Mode, events: Sequence[Event]) -> str | None:
+    """The space a loss of control is charged to: the step that broke the limit.
+
+    Flat out, the thrown dice are placed again so that control is lost as late as it can
+    be (TURN-4): the car stops at the end of its move, often a straight past the corner
+    that did it. The loss is charged to the first step where the danger results so far
+    (the dice thrown on the steps so far, and the steps' own dangers: warning signs and
+    triangles, CORNER-4, CORNER-5) went over the limit (TURN-6), which a designer can
+    ease. A track element (a corner or dotted line taken too fast) and a loss rolled one
+    by one are charged where they happen (None: the event's own space).
+    """
+    loss = next((e for e in events if e.kind == "loss-of-control"), None)
+    if loss is None or loss.note != "dangers" or mode is not Mode.FLAT_OUT:
+        return loss.space if loss is not None else None
+    hits = [e.value or 0 for e in events if e.kind == "roll"]
+    if len(hits) != sum(len(step.dice) for step in plan.steps):
+        return loss.space  # not the plan's throw (it cannot be told): where it happened
+    exceed = ruleset.danger_limit_rule != "reach"
+    dangers, low, k = 0, 99, 0
+    for step in plan.steps:
+        dangers += sum(hits[k : k + len(step.dice)]) + step.hazards + (1 if step.cloud else 0)
+        k += len(step.dice)
+        low = min(low, step.limit)
+        if dangers > low if exceed else dangers >= low:
+            return step.space
+    return loss.space
 
 
 def _sit_out(

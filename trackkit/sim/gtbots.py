@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from trackkit.rules.dashboard import Dashboard
@@ -54,6 +54,9 @@ class GtRoad:
     ahead (corner limits and dotted lines), slowing one gear a move (MOVE-2)."""
     reach: dict[str, tuple[float, ...]]
     """Per space, for k = 0..MAX_STEPS moves: the most road (mm) k moves can gain."""
+    windows: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Per space (filled as asked, :func:`ahead_window`): the spaces ahead within reach of
+    a plan, where a car counts for the planner's overtakes."""
 
 
 _ROADS: dict[int, tuple[Track, GtRoad]] = {}
@@ -159,15 +162,32 @@ def _scorer(
     return score
 
 
+def ahead_window(track: Track, road: GtRoad, here: str) -> frozenset[str]:
+    """The spaces ahead of ``here`` within the road a plan can gain (see :func:`_ahead`).
+
+    Cars on them count for the planner's overtakes wherever they stand, reachable or not
+    (a car in another lane just ahead is got past by driving by it): the plan memo keys
+    the planner's plans on them (:class:`~trackkit.sim.memo.PlanMemo`).
+    """
+    hit = road.windows.get(here)
+    if hit is None:
+        most = road.reach[here][MAX_STEPS]
+        hit = road.windows[here] = frozenset(
+            s for s in track.spaces if 0 < track.gain(here, s) <= most
+        )
+    return hit
+
+
 def _ahead(ctx: PlanContext, road: GtRoad) -> list[float]:
-    """How far ahead the blocking cars within reach of a plan are, mm, nearest first."""
+    """How far ahead the blocking cars within reach of a plan are, mm, nearest first.
+
+    Exactly the cars on :func:`ahead_window`'s spaces.
+    """
     track = ctx.track
     here = ctx.car.space
     assert here is not None
-    most = road.reach[here][MAX_STEPS]
-    return sorted(
-        g for o in ctx.others if o.blocks and 0 < (g := track.gain(here, o.space)) <= most
-    )
+    window = ahead_window(track, road, here)
+    return sorted(track.gain(here, o.space) for o in ctx.others if o.blocks and o.space in window)
 
 
 def _greedy(ctx: PlanContext, wish: Wish, *, max_risk: float) -> tuple[Plan, set[str] | None]:
@@ -279,7 +299,10 @@ def _bounded(ctx: PlanContext, wish: Wish) -> tuple[Plan, set[str] | None]:
     walk(RiskSoFar(), 0)
     if not best or not best[0][1].steps:
         return _safest(ctx), None
-    return best[0][1], None
+    # what the walk read of the other cars: the traffic of the spaces the builder examined
+    # (TRAFFIC-1..3) and the cars within reach ahead, which its overtakes count (anywhere on
+    # the road, reachable or not: the memo's zone of reachable spaces misses some)
+    return best[0][1], builder.examined | ahead_window(ctx.track, road, here)
 
 
 class _CarefulPolicy(DefaultPolicy):

@@ -7,6 +7,18 @@ the DIRT document's shape where it applies (``settings``, ``finish_rate``,
 decisive?), ``overtakes`` per race and per lap, by lap, tile and space (the map's heat view
 reads ``overtakes.by_space`` as it reads ``loss_of_control.by_space``), ``laps_led``,
 ``gaps`` in rounds, ``decided_on_lap_1``, ``pit_stops`` and ``weather_changes``.
+
+Overtakes per lap divide by the laps the leaders drove (``overtakes.laps_driven``: fewer
+than the laps of the race where the round cap stopped it). ``decided_on_lap_1`` is the
+share of the races with a winner where the car leading after lap 1 won; it is None where
+nobody won, for races of one lap and for one car. A point-to-point track has no laps:
+``settings.laps``, ``overtakes.per_lap``, ``laps_led`` (and each driver's
+``laps_led_per_race``) and ``decided_on_lap_1`` are None, ``overtakes.by_lap`` is empty and
+``settings.point_to_point`` is true; its figures are per race.
+
+A loss of control is charged (``loss_of_control.by_tile``, ``by_space``) to the step that
+broke the danger limit, not to the end of a flat-out move whose dice were placed again
+(:func:`~trackkit.sim.gt._blame`).
 """
 
 from __future__ import annotations
@@ -29,7 +41,8 @@ __all__ = ["GtSummary", "gt_summary", "summarize_gt"]
 class GtSummary:
     """What the GT statistics need of one race (small, picklable)."""
 
-    laps: int
+    laps: int | None
+    """None: a point-to-point track (no laps)."""
     grid: tuple[int, ...]
     order: tuple[int, ...]
     finish_round: tuple[int | None, ...]
@@ -43,8 +56,11 @@ class GtSummary:
     """(round, the new weather) of every change."""
     yellow_flags: int
     gear_00: tuple[int, ...]
-    decided_on_lap_1: bool
+    decided_on_lap_1: bool | None
+    """None: not asked (no winner, a race of one lap or none, one car)."""
     gaps: tuple[int | None, ...]
+    laps_driven: int = 0
+    """The laps the leader began (:attr:`~trackkit.sim.gt.GtRace.laps_driven`)."""
 
 
 def gt_summary(race: GtRace) -> GtSummary:
@@ -63,6 +79,7 @@ def gt_summary(race: GtRace) -> GtSummary:
         gear_00=tuple(race.gear_00),
         decided_on_lap_1=race.decided_on_lap_1,
         gaps=tuple(race.gaps()),
+        laps_driven=race.laps_driven,
     )
 
 
@@ -93,7 +110,10 @@ def summarize_gt(
     players = len(drivers)
     gts = [r.gt for r in races if r.gt is not None]
     options = settings.gt
-    laps = gts[0].laps if gts else (options.laps if options and options.laps else 0)
+    laps = gts[0].laps if gts else (options.laps if options and options.laps else None)
+    laps_driven = sum(g.laps_driven for g in gts)
+    # who led lap 1 and won, among the races where that is asked (a winner, two laps, cars)
+    asked = [g.decided_on_lap_1 for g in gts if g.decided_on_lap_1 is not None]
     per_driver = []
     passes = Counter(o[0] for g in gts for o in g.overtakes)
     losses = Counter(lo[0] for r in races for lo in r.losses)
@@ -107,7 +127,9 @@ def summarize_gt(
                 "finish_rate": _rate(sum(r.finished[i] for r in races), n),
                 "wins": sum(1 for g in gts if g.order and g.order[0] == i),
                 "place": _dist([float(p) for p in places]),
-                "laps_led_per_race": _rate(sum(g.laps_led[i] for g in gts), n),
+                "laps_led_per_race": (
+                    _rate(sum(g.laps_led[i] for g in gts), n) if laps is not None else None
+                ),
                 "overtakes_per_race": _rate(passes.get(i, 0), n),
                 "losses_per_race": _rate(losses.get(i, 0), n),
                 "gear_00_per_race": _rate(sum(g.gear_00[i] for g in gts), n),
@@ -149,6 +171,7 @@ def summarize_gt(
             "cars": [d.car_label for d in drivers],
             "bots": [d.bot_label for d in drivers],
             "laps": laps,
+            "point_to_point": laps is None,
             "weather": options.weather if options and options.weather else None,
             "grid": options.grid if options else "drawn",
             "max_rounds": settings.max_rounds,
@@ -160,13 +183,19 @@ def summarize_gt(
         "win_rate_by_grid_slot": {
             str(s + 1): _rate(slot_wins.get(s, 0), slot_starts.get(s, 0)) for s in range(players)
         },
-        "laps_led": {d.name: per_driver[i]["laps_led_per_race"] for i, d in enumerate(drivers)},
-        "decided_on_lap_1": _rate(sum(1 for g in gts if g.decided_on_lap_1), n),
+        "laps_led": (
+            {d.name: per_driver[i]["laps_led_per_race"] for i, d in enumerate(drivers)}
+            if laps is not None
+            else None
+        ),
+        "decided_on_lap_1": _rate(sum(asked), len(asked)) if asked else None,
         "overtakes": {
             "total": len(overtakes),
             "per_race": _rate(len(overtakes), n),
-            "per_lap": _rate(len(overtakes), n * laps) if laps else 0.0,
-            "by_lap": {str(k): c for k, c in sorted(by_lap.items())},
+            # per lap the leader drove (a race stopped at the round cap drove fewer)
+            "per_lap": _rate(len(overtakes), laps_driven) if laps_driven else None,
+            "laps_driven": laps_driven,
+            "by_lap": {str(k): c for k, c in sorted(by_lap.items())} if laps is not None else {},
             "by_tile": {
                 str(t): {"tile": tiles.get(t, "?"), "count": c, "per_race": _rate(c, n)}
                 for t, c in sorted(by_tile.items())

@@ -19,7 +19,9 @@ A position is looked up in two parts:
   corners (TRAFFIC-1, TRAFFIC-3); for any other search, on the cars within reach of a
   plan (:data:`~trackkit.sim.bots.MAX_STEPS` moves, jump landings included), see
   :meth:`PlanMemo.zone`. The same cars (space and gear) on those spaces: the same reads,
-  so the same plan. A car further away shares the plan.
+  so the same plan. A car further away shares the plan. A search that reads cars beyond
+  the spaces a plan can reach says so in its spaces (the GT planner counts the cars it
+  gets past, in any lane: :func:`~trackkit.sim.gtbots.ahead_window`).
 
 Examples
 --------

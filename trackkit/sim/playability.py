@@ -12,7 +12,7 @@ from trackkit.models.stage import Kind
 from trackkit.rules.track import Track
 from trackkit.sim.garage import stage_profile, unlimited_bound
 from trackkit.sim.par import par_time
-from trackkit.sim.race import Settings, prepare
+from trackkit.sim.race import MAX_ROUNDS, Settings, prepare
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.validate import Report
 from trackkit.words import plural
@@ -45,16 +45,19 @@ def playability(
     seed: int = 1,
     players: int = 4,
     jobs: int = 1,
-    max_rounds: int = 200,
+    max_rounds: int | None = None,
 ) -> tuple[list[Finding], dict[str, Any]]:
     """Race a valid stage ``races`` times with cautious bots; findings and summary extras.
 
-    A Rallyman: GT track is raced as GT races (:func:`gt_playability`).
+    A Rallyman: GT track is raced as GT races (:func:`gt_playability`). ``max_rounds``
+    None: 200 (a GT track: as many as its laps need, :func:`~trackkit.sim.gt.gt_round_cap`).
     """
     if report.layout.series == "gt":
         return gt_playability(
             report, races=races, seed=seed, players=players, jobs=jobs, max_rounds=max_rounds
         )
+    if max_rounds is None:
+        max_rounds = MAX_ROUNDS
     prepared = prepare(Track.from_graph(report.graph, report.layout))
     settings = replace(
         Settings.default(players, hillclimb=report.kind is Kind.HILLCLIMB), max_rounds=max_rounds
@@ -172,7 +175,7 @@ def gt_playability(
     seed: int = 1,
     players: int = 4,
     jobs: int = 1,
-    max_rounds: int = 200,
+    max_rounds: int | None = None,
 ) -> tuple[list[Finding], dict[str, Any]]:
     """Race a valid GT track ``races`` times with a mix of the three bots (drawn grids).
 
@@ -181,14 +184,18 @@ def gt_playability(
     what a circuit designer asks: win rate by grid slot, overtakes per lap and where, the
     corners where control is lost most, how many races were decided on lap 1.
     """
-    from trackkit.sim.gt import GtOptions
+    from trackkit.sim.gt import GtOptions, gt_round_cap
 
-    prepared = prepare(Track.from_graph(report.graph, report.layout))
+    laps = report.layout.laps if report.layout.circuit else None
+    track = Track.from_graph(report.graph, report.layout)
+    if max_rounds is None:
+        max_rounds = gt_round_cap(track, laps)
+    prepared = prepare(track)
     settings = Settings.default(
         players,
         bots=("cautious", "aggressive", "planner"),
         max_rounds=max_rounds,
-        gt=GtOptions(laps=report.layout.laps),
+        gt=GtOptions(laps=laps),
     )
     results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs)
     tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
@@ -216,6 +223,7 @@ def gt_playability(
             "finish_rate": doc["finish_rate"],
             "win_rate_by_grid_slot": doc["win_rate_by_grid_slot"],
             "overtakes_per_lap": doc["overtakes"]["per_lap"],
+            "overtakes_per_race": doc["overtakes"]["per_race"],
             "overtakes_by_lap": doc["overtakes"]["by_lap"],
             "overtakes_most_on": _most(doc["overtakes"]["by_tile"]),
             "losses_per_race": doc["loss_of_control"]["per_race"],
@@ -267,7 +275,12 @@ def _loss_corners(doc: dict[str, Any], report: Report) -> list[dict[str, Any]]:
 
 
 def gt_findings(doc: dict[str, Any], report: Report, *, races: int, players: int) -> list[Finding]:
-    """The GT playability findings (P606-P610) from a GT ``simulate`` document."""
+    """The GT playability findings (P606-P610) from a GT ``simulate`` document.
+
+    A point-to-point track (no laps) counts its overtakes per race (P607, P608: one race
+    drives the track once, as a lap of a circuit does); P610 asks about lap 1 only where
+    the document has the figure (two laps or more, two cars or more, a winner).
+    """
     by_index = {t.index: t for t in report.layout.chain if t.index is not None}
     out: list[Finding] = []
     here = Location(path="simulation")
@@ -292,20 +305,26 @@ def gt_findings(doc: dict[str, Any], report: Report, *, races: int, players: int
     spots = ", ".join(
         f"tile {m['tile_index']} ({m['tile']}) {m['per_race']:.2f}/race" for m in most
     )
+    per_lap = overtakes.get("per_lap")
     out.append(
         finding(
             "P607",
-            f"{overtakes['per_lap']:.2f} overtakes per lap ({overtakes['per_race']:.2f} per race)"
+            (
+                f"{per_lap:.2f} overtakes per lap ({overtakes['per_race']:.2f} per race)"
+                if per_lap is not None
+                else f"{overtakes['per_race']:.2f} overtakes per race (point to point: no laps)"
+            )
             + (f"; most on {spots}" if spots else ""),
             by_index[most[0]["tile_index"]].location() if most else here,
         )
     )
-    if players > 1 and overtakes["per_lap"] < FEW_OVERTAKES_PER_LAP:
+    # a point-to-point race drives the track once: its overtakes per race stand for a lap's
+    few, unit = (per_lap, "lap") if per_lap is not None else (overtakes["per_race"], "race")
+    if players > 1 and few < FEW_OVERTAKES_PER_LAP:
         out.append(
             finding(
                 "P608",
-                f"only {overtakes['per_lap']:.2f} overtakes per lap in {races} races: the "
-                "cars keep their places",
+                f"only {few:.2f} overtakes per {unit} in {races} races: the cars keep their places",
                 here,
             )
         )
@@ -320,7 +339,15 @@ def gt_findings(doc: dict[str, Any], report: Report, *, races: int, players: int
                 tile.location() if tile else here,
             )
         )
-    if players > 1 and races >= MIN_RACES and doc["decided_on_lap_1"] > LAP_1_SHARE:
+    laps = doc.get("settings", {}).get("laps")
+    decided = doc.get("decided_on_lap_1")
+    if (  # a one-lap race is decided on lap 1 by definition; a lone car races nobody
+        players > 1
+        and races >= MIN_RACES
+        and (laps is None or laps > 1)
+        and decided is not None
+        and decided > LAP_1_SHARE
+    ):
         out.append(
             finding(
                 "P610",

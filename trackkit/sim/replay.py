@@ -16,6 +16,7 @@ turns checked on the fields it has.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,7 +28,7 @@ from trackkit.models.car import CarFile
 from trackkit.models.stage import Stage
 from trackkit.rules.cars import car_problems
 from trackkit.rules.plans import PlanStep
-from trackkit.rules.resolve import Mode
+from trackkit.rules.resolve import Event, Mode
 from trackkit.rules.track import Track
 from trackkit.sim.race import DriverSpec, RaceResult, Settings, prepare, run_race
 from trackkit.sim.script import Script, ScriptedTurn, ScriptError
@@ -98,7 +99,23 @@ def _settings_dict(settings: Settings) -> dict[str, Any]:
     return out
 
 
+def _events(events: Sequence[Event], gt: bool) -> list[dict[str, Any]]:
+    """A turn's events as a replay holds them.
+
+    A GT race counts no time: the rules engine's ``seconds`` event (the second tokens a
+    flat-out throw earns, TURN-4) is, on a GT track, the focus tokens earned (GT-5) and
+    is written ``focus``.
+    """
+    out = [e._asdict() for e in events]
+    if gt:
+        for e in out:
+            if e["kind"] == "seconds":
+                e["kind"] = "focus"
+    return out
+
+
 def _log(result: RaceResult) -> list[dict[str, Any]]:
+    gt = result.gt is not None
     return [
         {
             "round": t.round,
@@ -109,7 +126,7 @@ def _log(result: RaceResult) -> list[dict[str, Any]]:
             "plan": t.plan,
             "steps": [_step_dict(s) for s in t.steps],
             "mode": t.mode,
-            "events": [e._asdict() for e in t.events],
+            "events": _events(t.events, gt),
         }
         for t in result.log
     ]
@@ -207,6 +224,50 @@ class _ReplayFile(BaseModel):
     log: list[dict[str, Any]] = Field(description="Every turn and its events.")
 
 
+def _difference(key: str, recorded: object, replayed: object) -> str:
+    """What differs in a turn's field, as users read it.
+
+    Drivers are counted from 1, as everywhere users see them (the log holds them from
+    0); of two lists (the events, the steps) the first item that differs is shown, with
+    its place, rather than both lists cut short before it.
+    """
+    if key == "driver" and isinstance(recorded, int) and isinstance(replayed, int):
+        return f"its driver: recorded driver {recorded + 1}, replayed driver {replayed + 1}"
+    if isinstance(recorded, list) and isinstance(replayed, list):
+        item = key[:-1] if key.endswith("s") else key
+        for i, (x, y) in enumerate(zip(recorded, replayed, strict=False)):
+            if x != y:
+                return (
+                    f"its {key}, {item} {i + 1} of {len(recorded)}: recorded {_item(x)}, "
+                    f"replayed {_item(y)}"
+                )
+        shorter, more = (
+            ("replayed", recorded) if len(recorded) > len(replayed) else ("recorded", replayed)
+        )
+        i = min(len(recorded), len(replayed))
+        return (
+            f"its {key}: {len(recorded)} recorded, {len(replayed)} replayed; the {shorter} "
+            f"turn stops before {item} {i + 1}, {_item(more[i])}"
+        )
+    return f"its {key}: recorded {_short(recorded)}, replayed {_short(replayed)}"
+
+
+def _renamed(events: list[Any]) -> list[Any]:
+    """A GT turn's recorded events with ``seconds`` read as ``focus`` (see :func:`_events`)."""
+    return [
+        {**e, "kind": "focus"} if isinstance(e, dict) and e.get("kind") == "seconds" else e
+        for e in events
+    ]
+
+
+def _item(value: object) -> str:
+    """An event or step of a turn in a line: its fields that are set, ``key=value``."""
+    if not isinstance(value, dict):
+        return _short(value)
+    text = "{" + ", ".join(f"{k}={v!r}" for k, v in value.items() if v is not None) + "}"
+    return text if len(text) <= 160 else text[:159] + "…"
+
+
 def _short(value: object, limit: int = 160) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -284,6 +345,13 @@ def check_replay(doc: object) -> tuple[bool, str]:
         raise ReplayError(str(exc)) from None
     again = _log(result)
     want = rep.log
+    if raw.gt is not None:  # GT replays written before focus events had seconds events
+        want = [
+            {**turn, "events": _renamed(turn["events"])}
+            if isinstance(turn.get("events"), list)
+            else turn
+            for turn in want
+        ]
     if rep.format == REPLAY_FORMAT_1:  # what the first version recorded of each turn
         again = [{k: turn[k] for k in _FIELDS_1} for turn in again]
     for k, (a, b) in enumerate(zip(want, again, strict=False)):
@@ -292,7 +360,7 @@ def check_replay(doc: object) -> tuple[bool, str]:
             key = next((f for f in (*b, *a) if a.get(f) != b.get(f)), "plan")
             return False, (
                 f"turn {k + 1} (round {a.get('round')}, driver {b['driver'] + 1}) differs in "
-                f"its {key}: recorded {_short(a.get(key))}, replayed {_short(b.get(key))}"
+                + _difference(key, a.get(key), b.get(key))
             )
     if len(want) != len(again):
         return False, f"recorded {len(want)} turns, replayed {len(again)}"

@@ -18,7 +18,7 @@ from trackkit.sim.replay import replay_document
 from trackkit.sim.stats import RaceSummary, race_seed, run_many, summarize_races
 from trackkit.validate import Report, validate
 
-__all__ = ["SimulationError", "simulate_files"]
+__all__ = ["NotAGtCar", "SimulationError", "simulate_files"]
 
 
 class SimulationError(TrackkitError):
@@ -27,6 +27,26 @@ class SimulationError(TrackkitError):
     def __init__(self, message: str, reports: Sequence[Report] = ()) -> None:
         super().__init__(message)
         self.reports = list(reports)
+
+
+class NotAGtCar(InputError):
+    """A car file given for a Rallyman: GT track (``--car``): GT tracks take GT cars.
+
+    ``car`` is the file's car, so that the command line can name the path the user typed
+    (:meth:`naming`).
+    """
+
+    def __init__(self, car: CarFile) -> None:
+        self.car = car
+        super().__init__("--car", self._text(f"'{car.name}'"))
+
+    @staticmethod
+    def _text(what: str) -> str:
+        return f"{what} is no Rallyman: GT car: a GT track takes {', '.join(_GT_CARS)}"
+
+    def naming(self, path: str) -> str:
+        """The message, naming the car file by ``path``."""
+        return self._text(f"the car file {path} ('{self.car.name}')")
 
 
 def _errors(report: Report) -> list[str]:
@@ -45,7 +65,7 @@ def simulate_files(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     want_replay: bool = False,
-    max_rounds: int = MAX_ROUNDS,
+    max_rounds: int | None = None,
     kind: Kind | None = None,
     note: Callable[[str], None] | None = None,
     sources: Sequence[StageSource | None] | None = None,
@@ -65,7 +85,10 @@ def simulate_files(
 
     A Rallyman: GT track is raced alone, as a GT race (:mod:`trackkit.sim.gt`): ``laps``
     (default: the file's), ``weather`` (``dry`` or ``rain``; default: the ruleset's) and
-    ``grid`` (``drawn`` or ``given``); ``cars`` are GT cars (``gt4``, ``gt5``, ``gt6``).
+    ``grid`` (``drawn`` or ``given``); ``cars`` are GT cars (``gt4``, ``gt5``, ``gt6``). A
+    point-to-point GT track has no laps: ``laps`` is refused there. ``max_rounds`` None:
+    200 rounds, and on a GT track as many as its laps need
+    (:func:`~trackkit.sim.gt.gt_round_cap`).
 
     Raises
     ------
@@ -75,7 +98,8 @@ def simulate_files(
         If an Unlimited car file has track-type tokens for other surfaces than a stage's.
     InputError
         For GT options on a DIRT stage, a GT track raced with other stages, or cars of
-        the other series (``--laps``, ``--weather``, ``--car`` named).
+        the other series, or laps of a point-to-point track (``--laps``, ``--weather``,
+        ``--car`` named).
     """
     per_stage: list[list[RaceSummary]] = []
     docs = []
@@ -117,6 +141,8 @@ def simulate_files(
     if laps is not None or weather is not None:
         option = "--laps" if laps is not None else "--weather"
         raise InputError(option, "is for Rallyman: GT tracks; these stages are DIRT stages")
+    if max_rounds is None:
+        max_rounds = MAX_ROUNDS
     for car in cars or ():
         if isinstance(car, str) and car in _GT_CARS:
             raise InputError(
@@ -219,14 +245,14 @@ def _simulate_gt(
     jobs: int,
     progress: Callable[[int], None] | None,
     want_replay: bool,
-    max_rounds: int,
+    max_rounds: int | None,
     laps: int | None,
     weather: str | None,
     grid: str,
 ) -> tuple[dict[str, Any], str | None]:
     """Race one GT track (:func:`simulate_files` with a GT track)."""
     from trackkit.rules.ruleset import load_ruleset
-    from trackkit.sim.gt import GtOptions
+    from trackkit.sim.gt import GtOptions, gt_round_cap
 
     if len(stages) != 1:
         raise InputError(
@@ -235,16 +261,21 @@ def _simulate_gt(
             f"({len(stages)} files given)",
         )
     for car in cars or ():
-        if not isinstance(car, str) or car not in _GT_CARS:
-            name = car if isinstance(car, str) else car.name
-            raise InputError(
-                "--car", f"'{name}' is no Rallyman: GT car: a GT track takes {', '.join(_GT_CARS)}"
-            )
+        if isinstance(car, CarFile):
+            raise NotAGtCar(car)
+        if car not in _GT_CARS:
+            raise InputError("--car", NotAGtCar._text(f"'{car}'"))
     if weather not in (None, "dry", "rain"):
         raise InputError("--weather", f"'{weather}': the weather is dry or rain")
     if grid not in ("drawn", "given"):
         raise InputError("--grid", f"'{grid}': the grid is drawn or given")
     report = reports[0]
+    if laps is not None and not report.layout.circuit:
+        raise InputError(
+            "--laps",
+            f"{report.file or 'the track'} is a point-to-point track: it is raced once from "
+            "the grid to the finish and has no laps (laps are for a circuit, kind: circuit)",
+        )
     rules = load_ruleset("gt")
     assert rules.gt is not None
     options = GtOptions(
@@ -252,8 +283,11 @@ def _simulate_gt(
         weather="rain" if (weather or rules.gt.weather) == "rain" else "dry",
         grid="given" if grid == "given" else "drawn",
     )
+    track = Track.from_graph(report.graph, report.layout)
+    if max_rounds is None:  # as many rounds as the laps need
+        max_rounds = gt_round_cap(track, options.laps)
     settings = Settings.default(players, cars=cars, bots=bots, max_rounds=max_rounds, gt=options)
-    prepared = prepare(Track.from_graph(report.graph, report.layout), rules)
+    prepared = prepare(track, rules)
     results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs, progress=progress)
     tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
     doc = summarize_races(results, settings, seed=seed, tiles=tiles)

@@ -158,10 +158,17 @@ def _gt_text(summary: dict[str, Any]) -> list[str]:
     sim = summary.get("simulation")
     if sim:  # validate --simulate: GT races (trackkit.sim.playability.gt_playability)
         slots = ", ".join(f"{k} {v:.0%}" for k, v in sim["win_rate_by_grid_slot"].items())
-        lines.append(
-            f"simulated {sim['races']} races of {plural(sim['laps'], 'lap')}: finish rate "
-            f"{sim['finish_rate']:.0%}, win rate by grid slot {slots}; overtakes per lap "
-            f"{sim['overtakes_per_lap']:.2f}; decided on lap 1: {sim['decided_on_lap_1']:.0%}"
+        laps, per_lap, decided = sim["laps"], sim["overtakes_per_lap"], sim["decided_on_lap_1"]
+        lines.append(  # a point-to-point track has no laps; lap 1 is asked where it can be
+            f"simulated {sim['races']} races "
+            + ("point to point" if laps is None else f"of {plural(laps, 'lap')}")
+            + f": finish rate {sim['finish_rate']:.0%}, win rate by grid slot {slots}; "
+            + (
+                f"overtakes per lap {per_lap:.2f}"
+                if per_lap is not None
+                else f"overtakes per race {sim['overtakes_per_race']:.2f}"
+            )
+            + (f"; decided on lap 1: {decided:.0%}" if decided is not None else "")
         )
     if summary["boxes"]:
         lines.append(
