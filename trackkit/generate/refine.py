@@ -239,7 +239,9 @@ class GtSimResult:
     finish_rate: float
     overtakes_per_lap: float
     win_rate_by_slot: dict[str, float]
-    decided_on_lap_1: float
+    decided_on_lap_1: float | None
+    """Share of the won races that the car leading after lap 1 won (None: one lap, one
+    car, point to point, or no race won)."""
     findings: tuple[tuple[str, str, str], ...]
     """Playability findings (P601-P603, P606-P610): (code, severity, message)."""
 
@@ -280,7 +282,7 @@ def race_gt_finalist(task: tuple[Stage, int, int, int]) -> GtSimResult:
     report = validate(stage, players=players)
     found, extras = gt_playability(report, races=races, seed=seed, players=players)
     sim = extras["simulation"]
-    laps = int(sim["laps"])
+    laps = int(sim["laps"] or 1)  # a point-to-point run counts as one lap
     tiles = max(1, len(report.layout.chain))
     per_race = float(sim["losses_per_race"])
     return GtSimResult(
@@ -291,9 +293,15 @@ def race_gt_finalist(task: tuple[Stage, int, int, int]) -> GtSimResult:
         loc_rate=per_race / players / max(laps, 1) / tiles * 10,
         loc_per_race=per_race,
         finish_rate=float(sim["finish_rate"]),
-        overtakes_per_lap=float(sim["overtakes_per_lap"]),
+        overtakes_per_lap=float(
+            sim["overtakes_per_lap"]
+            if sim["overtakes_per_lap"] is not None
+            else sim["overtakes_per_race"]
+        ),
         win_rate_by_slot={k: float(v) for k, v in sim["win_rate_by_grid_slot"].items()},
-        decided_on_lap_1=float(sim["decided_on_lap_1"]),
+        decided_on_lap_1=None
+        if sim["decided_on_lap_1"] is None
+        else float(sim["decided_on_lap_1"]),
         findings=tuple((f.code, f.severity.value, f.message) for f in found),
     )
 
@@ -337,7 +345,9 @@ def gt_sim_score(result: GtSimResult, band_distance: float) -> dict[str, float]:
     )
     parts["pole"] = w["pole"] * result.pole_edge
     parts["lap_1"] = (
-        w["lap_1"] * max(0.0, result.decided_on_lap_1 - GT_LAP_1_SHARE) / (1.0 - GT_LAP_1_SHARE)
+        w["lap_1"]
+        * max(0.0, (result.decided_on_lap_1 or 0.0) - GT_LAP_1_SHARE)
+        / (1.0 - GT_LAP_1_SHARE)
     )
     # P606 and P610 are what ``pole`` and ``lap_1`` measure: not counted twice
     counted = [(c, s) for c, s, _m in result.findings]

@@ -101,8 +101,8 @@ def command_line(request: Request, *, fmt: str = "native", maps: Sequence[str] =
     return " ".join(args)
 
 
-def _pct(share: float) -> str:
-    return f"{100 * share:.0f} %"
+def _pct(share: float | None) -> str:
+    return "–" if share is None else f"{100 * share:.0f} %"
 
 
 def _surfaces_asked(request: Request) -> str:

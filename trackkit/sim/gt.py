@@ -556,7 +556,9 @@ def _record_passes(
             continue
         if was > mine and now > was:
             # a pass in the move that ends the race belongs to the last lap
-            lap = min(max(1, car.crossings), race.laps)
+            lap = max(1, car.crossings)
+            if race.laps is not None:
+                lap = min(lap, race.laps)
             race.overtakes.append(Overtake(rnd, i, j, tile, space, lap))
 
 
