@@ -341,7 +341,9 @@ def main(quick: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--memory":
+    if "--help" in sys.argv or "-h" in sys.argv:  # not a benchmark run of several minutes
+        print(__doc__)
+    elif len(sys.argv) == 3 and sys.argv[1] == "--memory":
         _memory(int(sys.argv[2]))
     elif "--hillclimb" in sys.argv:
         hillclimb()

@@ -450,6 +450,11 @@ def run_gt_race(
                 res.finished = True
                 race.order.append(i)
                 race.finish_round[i] = rnd
+            if seat.done and seat.yellow:
+                # rule: GT-4 DEFAULT (a car out of the race has no next move: its flag
+                # comes down as it leaves, or it would hold the others to the end)
+                seat.yellow = False
+                events.append(Event("yellow-flag", note="down"))
             log.append(
                 TurnLog(
                     rnd,
