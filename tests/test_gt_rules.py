@@ -159,6 +159,19 @@ def test_turn_2_gt_level_on_speed_and_distance_the_inner_lane_of_the_next_corner
     assert [c.car_id for c in play_order([inner, ahead], CORE, GT)] == [0, 1]
 
 
+def test_turn_2_gt_the_inner_lane_where_the_corner_s_inner_space_spans_two_lanes():
+    # rule: TURN-2 (the grid of the core circuit lies before the line: its next corner is
+    # the first of the next lap, 107a, whose inner space 2:A12a spans lanes 1 and 2; lane 1
+    # of the road, 1:A3*, is its inner lane, so pole 1:A3b plays before slot 2 on 1:A1b)
+    outside, pole = CarState(0, "1:A1b", 0), CarState(1, "1:A3b", 0)
+    assert [c.car_id for c in play_order([outside, pole], CORE, GT)] == [1, 0]
+    assert [c.car_id for c in play_order([pole, outside], CORE, GT)] == [1, 0]
+    # and before 111a (tile 4), whose inner space spans lanes 2 and 3: lane 3 is inner
+    left, right = CarState(0, "3:A1b", 2), CarState(1, "3:A3b", 2)
+    assert [c.car_id for c in play_order([left, right], CORE, GT)] == [1, 0]
+    assert [c.car_id for c in play_order([right, left], CORE, GT)] == [1, 0]
+
+
 # --- CORNER-4: warning signs ------------------------------------------------------------
 
 

@@ -91,20 +91,29 @@ def inner_lanes(track: Track) -> frozenset[str]:
     hit = _INNER.get(id(track))
     if hit is not None and hit[0] is track:
         return hit[1]
-    side_of_next: dict[str, tuple[int, ...] | None] = {}
-    for node in sorted(track.spaces, key=lambda n: -track.spaces[n].progress):
+    side_of_next: dict[str, int | None] = {}
+    backwards = sorted(track.spaces, key=lambda n: -track.spaces[n].progress)
+    # twice round: on a circuit the spaces before the line (the grid) look ahead to the
+    # first corner of the next lap
+    for node in backwards + backwards:
         info = track.spaces[node]
         if info.corner_lane == "inner":
-            side_of_next[node] = info.lanes
+            # the lane at the road's edge: an inner space may span lanes (1-2 of 3)
+            side_of_next[node] = 1 if min(info.lanes) == 1 else max(info.lanes)
             continue
-        nxt = [side_of_next.get(s) for s, _ in track.successors[node]]
-        known = [x for x in nxt if x]
-        side_of_next[node] = known[0] if known else None
+        if info.corner_lane is not None:
+            side_of_next[node] = 0  # the outside of the corner it is in: no inner lane
+            continue
+        if side_of_next.get(node) is not None:
+            continue
+        known = [x for s, _ in track.successors[node] if (x := side_of_next.get(s)) is not None]
+        edges = [x for x in known if x > 0]  # an inner lane ahead rather than an outside
+        side_of_next[node] = edges[0] if edges else (known[0] if known else None)
     inner = frozenset(
         n
         for n, info in track.spaces.items()
         if info.corner_lane == "inner"
-        or (len(info.lanes) == 1 and side_of_next.get(n) == info.lanes)
+        or (len(info.lanes) == 1 and side_of_next.get(n) == info.lanes[0])
     )
     if len(_INNER) >= 16:
         _INNER.clear()
