@@ -21,7 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from trackkit.generate.circuit import CircuitGoal, check_gt_request, place_pit, tiles_for_length
+from trackkit.generate.circuit import (
+    LEAST_TILES,
+    CircuitGoal,
+    check_gt_request,
+    place_pit,
+    tiles_for_length,
+)
 from trackkit.generate.decorate import place_fillers, stage_of, token_plan
 from trackkit.generate.gt_score import GtStructure, gt_aim, gt_structure_of, gt_structure_score
 from trackkit.generate.pieces import Palette, Way, check_request
@@ -273,6 +279,8 @@ def generate(
         request, pal = check_request(request, library)
         aim = Aim.of(request, pal)
     goal = _goal(request, pal, library)
+    if isinstance(goal, CircuitGoal) and (why := goal.why_not(pal)) is not None:
+        raise GenerateError(_size_option(request), f"{why}: {_fewer_or_more(goal, pal)}")
     rng = random.Random(request.seed)
     placer = Placer(library)
     seen: set[tuple[str, ...]] = set()
@@ -398,6 +406,16 @@ def _race(
             row.append(Finalist(c, sim, parts))
         out.append(row)
     return out
+
+
+def _fewer_or_more(goal: CircuitGoal, pal: Palette) -> str:
+    """What to ask instead of a circuit size that no start/finish way can open."""
+    opening = [
+        n for n in range(LEAST_TILES, goal.tiles) if CircuitGoal.of(n, pal).why_not(pal) is None
+    ]
+    if opening:
+        return f"ask for --tiles {max(opening)} or fewer, or add gt-core (it has the most bends)"
+    return "add gt-core (it has the most bends, and a start/finish tile)"
 
 
 def _size_option(request: Request) -> str:
