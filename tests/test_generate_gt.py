@@ -17,11 +17,12 @@ from trackkit.cli import app
 from trackkit.convert import dump_stage
 from trackkit.formats import parse_stage
 from trackkit.generate import Difficulty, GenerateError, Request, generate
-from trackkit.generate.circuit import CircuitGoal, check_gt_request, gt_palette
+from trackkit.generate.circuit import GT_BOXES, CircuitGoal, check_gt_request, gt_palette
 from trackkit.generate.gt_score import GT_BANDS, gt_aim
+from trackkit.generate.pieces import Palette
 from trackkit.generate.refine import GtSimResult, gt_sim_score, race_gt_finalist
 from trackkit.generate.run import Candidate, Finalist
-from trackkit.generate.search import Placer, build_road
+from trackkit.generate.search import Placer, Road, build_road
 from trackkit.library import default_library
 from trackkit.models.stage import Kind, Stage
 from trackkit.sim.playability import gt_playability
@@ -344,3 +345,104 @@ def test_library_errors_name_the_option() -> None:
     assert info.value.option == "--tokens"
     assert Request(boxes=("gt-core",), ruleset="gt").kind is Kind.CIRCUIT
     assert Request(boxes=("dirt-core",)).kind is Kind.RALLY
+
+
+# --- the search's closing checks (issue 13 item 4 follow-ups) --------------------------------
+
+
+def _unpruned_roads(
+    boxes: tuple[str, ...], tiles: int, n: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[Road], Palette]:
+    """Circuits found with the closing checks switched off (distance alone)."""
+    request, pal = check_gt_request(Request(boxes=boxes, ruleset="gt", tiles=tiles))
+    with monkeypatch.context() as m:
+        m.setattr(CircuitGoal, "can_close", lambda *_a, **_k: True)
+        goal = CircuitGoal.of(tiles, pal)
+        goal.opens.clear()
+        rng, placer = random.Random(tiles), Placer()
+        roads = [build_road(pal, goal, gt_aim(request, pal), rng, placer) for _ in range(n)]
+    return roads, pal
+
+
+@pytest.mark.parametrize(
+    ("boxes", "tiles"),
+    [
+        (("gt-world-tour",), 8),  # few pieces to spare: tried piece by piece
+        (("gt-core", "gt-team-challenge"), 9),  # the bends and edges summed
+        (("gt-core",), 7),
+    ],
+)
+def test_the_closing_checks_accept_every_step_of_circuits_found_without_them(
+    boxes: tuple[str, ...], tiles: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    roads, pal = _unpruned_roads(boxes, tiles, 6, monkeypatch)
+    goal = CircuitGoal.of(tiles, pal)
+    for road in roads:
+        assert sum(w.bend for w in road.ways) in (6, -6)  # once round
+        assert goal.opens[road.ways[0].key]
+        prefix = Road()
+        placer = Placer()
+        for k, way in enumerate(road.ways[:-1]):
+            step = (
+                placer.first(way)
+                if k == 0
+                else placer.after(prefix.ways[-1], prefix.rotations[-1], way)
+            )
+            assert step is not None
+            if k:
+                ahead = hexgrid.neighbour(road.hexes[k], step.exit)
+                left = tiles - k - 1
+                assert goal.can_close(prefix, pal, way, ahead, step.exit, left), (road.signature, k)
+            prefix.push(way, road.hexes[k], step)
+
+
+def test_the_closing_checks_refuse_a_road_that_cannot_turn_back() -> None:
+    # gt-core, 8 tiles: the start and five straights leave two tiles that cannot turn
+    # the road round (the bends must add up to 6 or -6)
+    _request, pal = check_gt_request(Request(boxes=("gt-core",), ruleset="gt", tiles=8))
+    goal = CircuitGoal.of(8, pal)
+    placer = Placer()
+    straight = [w for w in pal.middles if w.bend == 0 and w.face.lanes.get(0) == 3]
+    start = next(w for w in pal.starts if w.face.id == "102a")
+    road = Road()
+    step = placer.first(start)
+    assert step is not None
+    road.push(start, step.offset, step)
+    for k in range(5):
+        way = straight[k % len(straight)]
+        found = placer.after(road.ways[-1], road.rotations[-1], way)
+        assert found is not None
+        q, r = road.hexes[-1]
+        at = (q + found.offset[0], r + found.offset[1])
+        ahead = hexgrid.neighbour(at, found.exit)
+        ok = goal.can_close(road, pal, way, ahead, found.exit, 8 - len(road.ways) - 1)
+        if k == 0:
+            assert ok  # one straight after the start: plenty of ways round
+        road.push(way, at, found)
+    assert not ok  # two tiles cannot turn 360 degrees
+
+
+def test_placement_answers_shared_by_the_edge_left_by_are_lay_outs_own() -> None:
+    pal = gt_palette(GT_BOXES)
+    ways = [*pal.starts, *pal.middles]
+    rng = random.Random(7)
+    shared, direct = Placer(), Placer()
+    for _ in range(300):
+        a, b = rng.choice(ways), rng.choice(ways)
+        rotation = rng.randrange(6)
+        before = a.probe().model_copy(update={"at": (0, 0), "dir": rotation})
+        assert shared.after(a, rotation, b) == direct._lay([before, b.tile()]), (a.key, b.key)
+
+
+def test_team_challenge_alone_fails_at_once_saying_what_it_holds(tmp_path: Path) -> None:
+    code, _out, err = cli(
+        "--ruleset", "gt", "--boxes", "gt-team-challenge", "-o", str(tmp_path / "x")
+    )
+    assert code == 2 and "--tiles" in err and "add gt-core" in err, err
+    # per road width, the pieces and bends held: 4 lanes 10 pieces, 4 of them bends
+    assert "4 lanes wide (start/finish 139a): 10 pieces, 4 of them bends" in err, err
+    assert not (tmp_path / "x").exists()
+    goal = CircuitGoal.of(
+        7, check_gt_request(Request(boxes=("gt-team-challenge",), ruleset="gt", tiles=7))[1]
+    )
+    assert not any(goal.opens.values())

@@ -371,6 +371,9 @@ FINISH_TILES = 3
 #: the pieces left finds that out in time).
 SCARCE_FINISH_TILES = 12
 SCARCE = 4
+#: With more pieces to spare than :data:`SCARCE`, the bends and edges of the pieces left
+#: are summed only while at most this many of them can change the kind of edge.
+FEW_CHANGING = 12
 
 
 @lru_cache(maxsize=16)
@@ -393,6 +396,11 @@ def _reach(bends: frozenset[int], tiles: int) -> tuple[frozenset[tuple[int, int,
         level = frozenset(nxt)
         out.append(level)
     return tuple(out)
+
+
+def _changes(kind: frozenset[tuple[int, int, int]]) -> bool:
+    """Whether a piece of this kind can join two kinds of edge (:attr:`CircuitGoal.kinds`)."""
+    return any(a != z for a, z, _b in kind)
 
 
 def _turned(h: hexgrid.Hex, steps: int) -> hexgrid.Hex:
@@ -459,7 +467,7 @@ class CircuitGoal:
     """Per start way: whether its pieces can close a circuit at all (their widths,
     bends and edge kinds; :meth:`can_close`)."""
     reach: tuple[frozenset[tuple[int, int, int]], ...] = ()
-    _sums: dict[tuple[str, tuple[int, ...]], dict[tuple[int, int], int]] = field(
+    _sums: dict[tuple[str, tuple[int, ...]], tuple[list[dict[int, int]], list[int]]] = field(
         default_factory=dict, repr=False
     )
     _finished: dict[tuple[object, ...], bool] = field(default_factory=dict, repr=False)
@@ -644,13 +652,30 @@ class CircuitGoal:
             rel = (ahead[0] - home[0], ahead[1] - home[1])
             cur = self.edges[way.key][1]
             return self._finish(start, rel, heading, cur, left, bent + way.bend, tuple(counts))
-        if not scarce and road is not None:
-            return True
-        sums = self._bend_sums(start, tuple(counts))
+        if road is not None and not scarce:
+            # the sums cost more the more pieces can change the edge kind, and with
+            # plenty of them to spare they seldom refuse a way
+            kinds = self.kinds[start]
+            turning = sum(n for n, kind in zip(counts, kinds, strict=True) if _changes(kind))
+            if turning > FEW_CHANGING:
+                return True
+        changing, through = self._bend_sums(start, tuple(counts))
         ends = (1 << self.edges[way.key][1]) ^ (1 << self.edges[start][0])
-        found = sums.get((left, ends), 0)
-        shift = self._offset - bent - way.bend
-        return bool(found >> (shift + 6) & 1 or (shift >= 6 and found >> (shift - 6) & 1))
+        # bit offset + s stands for a sum s: two sums add up to need at 2 * offset + need
+        for need in (6 - bent - way.bend, -6 - bent - way.bend):
+            at = need + 2 * self._offset
+            for k in range(min(left, len(changing) - 1) + 1):
+                bits = changing[k].get(ends, 0)
+                if not bits or left - k >= len(through):
+                    continue
+                other = through[left - k]
+                while bits:
+                    low = bits & -bits
+                    i = low.bit_length() - 1
+                    if i <= at and other >> (at - i) & 1:
+                        return True
+                    bits ^= low
+        return False
 
     def _finish(
         self,
@@ -701,25 +726,44 @@ class CircuitGoal:
     def _offset(self) -> int:
         return 2 * self.tiles + 8
 
-    def _bend_sums(self, start: str, counts: tuple[int, ...]) -> dict[tuple[int, int], int]:
-        """What ``k`` of the pieces left can be laid as, for every ``k`` up to the tiles:
-        per ``(k, mask)`` (``mask``: the edge kinds an odd number of them join), the sums
-        of their bends, as a bit set (bit ``offset + s`` for sum ``s``)."""
+    def _bend_sums(
+        self, start: str, counts: tuple[int, ...]
+    ) -> tuple[list[dict[int, int]], list[int]]:
+        """What ``k`` of the pieces left can be laid as, for every ``k`` up to the tiles,
+        as bit sets of the sums of their bends (bit ``offset + s`` for a sum ``s``):
+
+        - the pieces that can change the kind of edge (lanes, skew hand): per ``k``, per
+          ``mask`` (the edge kinds an odd number of their ends are of);
+        - the others, which leave it as they find it: per ``k``, their bends alone.
+        """
         hit = self._sums.get((start, counts))
         if hit is not None:
             return hit
         most = min(sum(counts), self.tiles)
-        sums: dict[tuple[int, int], int] = {(0, 0): 1 << self._offset}
+        changing: list[dict[int, int]] = [{} for _ in range(most + 1)]
+        changing[0][0] = 1 << self._offset
+        through = [0] * (most + 1)
+        through[0] = 1 << self._offset
         for kind, n in zip(self.kinds[start], counts, strict=True):
+            if not _changes(kind):
+                bends = {b for _a, _z, b in kind}
+                for _ in range(n):
+                    for k in range(most - 1, -1, -1):
+                        if through[k]:
+                            more = 0
+                            for b in bends:
+                                more |= through[k] << b if b >= 0 else through[k] >> -b
+                            through[k + 1] |= more
+                continue
             for _ in range(n):
-                for (k, mask), bits in list(sums.items()):
-                    if k >= most:
-                        continue
-                    for a, z, b in kind:
-                        key = (k + 1, mask ^ (1 << a) ^ (1 << z))
-                        sums[key] = sums.get(key, 0) | (bits << b if b >= 0 else bits >> -b)
-        self._sums[(start, counts)] = sums
-        return sums
+                for k in range(most - 1, -1, -1):
+                    for mask, bits in list(changing[k].items()):
+                        for a, z, b in kind:
+                            flip = mask ^ (1 << a) ^ (1 << z)
+                            moved = bits << b if b >= 0 else bits >> -b
+                            changing[k + 1][flip] = changing[k + 1].get(flip, 0) | moved
+        self._sums[(start, counts)] = (changing, through)
+        return changing, through
 
     def closes(self, road: Road, way: Way, at: hexgrid.Hex, rotation: int, placer: Placer) -> bool:
         """Whether the start tile snaps onto ``way`` (laid on ``at``) where it lies."""
