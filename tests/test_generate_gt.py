@@ -5,6 +5,7 @@ construction, chosen by overtakes and grid fairness measured in GT races.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -446,3 +447,33 @@ def test_team_challenge_alone_fails_at_once_saying_what_it_holds(tmp_path: Path)
         7, check_gt_request(Request(boxes=("gt-team-challenge",), ruleset="gt", tiles=7))[1]
     )
     assert not any(goal.opens.values())
+
+
+def test_point_to_point_figures_are_per_race(tmp_path: Path) -> None:
+    """A point-to-point track has no laps: overtakes per race in the output line, the
+    reports and the index; losses of control per tile driven once."""
+    code, out, err = cli(
+        "--ruleset", "gt", "--boxes", "gt-core", "--boxes", "gt-world-tour",
+        "--kind", "point-to-point", "--tiles", "7", "--candidates", "1", "--finalists", "1",
+        "--races", "2", "--map", "none", "--seed", "4", "-o", str(tmp_path),
+    )  # fmt: skip
+    assert code == 0, err
+    assert "overtakes per race" in out and "per lap" not in out, out
+    report = (tmp_path / "stage-01.md").read_text()
+    index = (tmp_path / "index.md").read_text()
+    # P607's own words (the simulator's) aside, no lap figures
+    ours = [line for line in report.splitlines() if "P607" not in line]
+    assert not any("per lap" in line or "lap 1" in line for line in ours), report
+    assert "overtakes per race" in report and "overtakes per race" in index
+    assert "per lap" not in index and "lap 1" not in index
+    doc = json.loads((tmp_path / "index.json").read_text())
+    sim = doc["stages"][0]["simulation"]
+    assert "overtakes_per_lap" not in sim and "decided_on_lap_1" not in sim
+    raced = race_gt_finalist(
+        (parse_stage((tmp_path / "stage-01.yaml").read_text(), file="s"), 2, sim["seed"], 4)
+    )
+    assert sim["overtakes_per_race"] == pytest.approx(
+        raced.overtakes_per_lap * raced.laps, abs=1e-3
+    )
+    assert raced.point_to_point and raced.loc_rate == pytest.approx(raced.loc_per_race / 4 / 7 * 10)
+    assert "lap_1" not in gt_sim_score(raced, 0.0)

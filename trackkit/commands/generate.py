@@ -279,7 +279,7 @@ def generate(
         lap = "a lap" if request.kind.value == "circuit" else "start to finish"
         if isinstance(sim, GtSimResult):
             raced = (
-                f", {sim.overtakes_per_lap:.2f} overtakes per lap, pole won "
+                f", {sim.overtakes:.2f} overtakes {sim.overtakes_unit}, pole won "
                 f"{sim.win_rate_by_slot.get('1', 0.0):.0%}, {sim.loc_rate:.3f} losses of control"
             )
             typer.echo(
