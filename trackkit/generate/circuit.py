@@ -467,6 +467,8 @@ class CircuitGoal:
     """Per start way: whether its pieces can close a circuit at all (their widths,
     bends and edge kinds; :meth:`can_close`)."""
     reach: tuple[frozenset[tuple[int, int, int]], ...] = ()
+    failures: Counter[str] = field(default_factory=Counter)
+    """Per start way: the searches from it that ran out of budget in this run."""
     _sums: dict[tuple[str, tuple[int, ...]], tuple[list[dict[int, int]], list[int]]] = field(
         default_factory=dict, repr=False
     )
@@ -775,6 +777,12 @@ class CircuitGoal:
             return False
         land = (at[0] + back.offset[0], at[1] + back.offset[1])
         return land == road.hexes[0] and back.rotation == start_rotation
+
+    def start_weight(self, way: Way) -> float:
+        """How likely the search starts from ``way``: halved by each search from it that
+        ran out of its budget in this run (a start/finish tile whose circuits of this size
+        are rare or none, though the checks cannot tell), down to 1/64."""
+        return 0.5 ** min(self.failures[way.key], 6)
 
     def weight(self, slack: int, left: int) -> float:
         """The pull toward the start: 1 with slack to spare, less as it runs out."""

@@ -488,6 +488,8 @@ def _close(
         return False
     weights = way_weights([o[0] for o in options], road, aim)
     weights = [w * goal.weight(o[3], left) for w, o in zip(weights, options, strict=True)]
+    if not road.ways:
+        weights = [w * goal.start_weight(o[0]) for w, o in zip(weights, options, strict=True)]
     keyed = sorted(((rng.random() ** (1.0 / w), i) for i, w in enumerate(weights)), reverse=True)
     for _, i in keyed:
         way, at, step, _slack = options[i]
@@ -498,6 +500,8 @@ def _close(
         if completes or _close(road, pal, goal, aim, rng, placer, budget):
             return True
         road.pop()
+        if not road.ways:
+            goal.failures[way.key] += 1
         if budget[0] < 0:
             return False
     return False
