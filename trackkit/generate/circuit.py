@@ -55,7 +55,7 @@ from trackkit.geometry import road_turn
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import Kind, Stage, StageTile
 from trackkit.models.tile import FaceKind, TileFace
-from trackkit.spaces import drive, face_roads
+from trackkit.spaces import DrivenRoad, drive, face_roads
 from trackkit.validate import Report, validate
 
 if TYPE_CHECKING:
@@ -146,11 +146,25 @@ def _laid(ways: list[Way], library: TileLibrary) -> list[Way]:
         road = placed.road
         assert road is not None
         drives = (road.road_id or "A", road.entry)
+        if not _whole_width(road):
+            continue
         length = round(layout.road_length(placed), 3)
         risk = gt_road_risk(drive(way.face, road.entry, road.road_id))
         bend = _bend(road.entry, road.exit)
         out.append(replace(way, length_mm=length, risk=risk, drives=drives, bend=bend))
     return out
+
+
+def _whole_width(road: DrivenRoad) -> bool:
+    """Whether ``road`` takes every lane of the edges it joins (a branch of a junction,
+    such as 152a's one-lane hairpin C, takes some of the edge's slots only: laid on its
+    own, its lanes need not meet the next tile's, though the edge's lane counts do, so
+    the search leaves it out)."""
+    for edge in (road.entry, road.exit):
+        lanes = road.face.lanes.get(edge, 0)
+        if set(road.cut.edge_slots(edge, lanes)) != set(range(1, lanes + 1)):
+            return False
+    return True
 
 
 def _copies(faces: Sequence[TileFace], named: Counter[str]) -> dict[Piece, int]:
