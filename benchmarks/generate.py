@@ -9,8 +9,9 @@
   races have three runs each).
 
 ``python benchmarks/generate.py --gt`` gives the same figures for Rallyman: GT circuits
-(``--ruleset gt``): valid 12-tile circuits a second without races for gt-core, gt-core +
-Championship + World Tour and gt-core + Adrenaline (each the first run of its process, so
+(``--ruleset gt``): valid 12-tile circuits a second without races for each box that has
+a start/finish tile and the combinations players own (:data:`GT_COMBINATIONS`; each the
+first run of its process, so
 the placement answers are asked as a user's run asks them), and a full
 ``trackkit generate --ruleset gt --boxes gt-core --count 3`` with GT races (the defaults:
 24 candidates, 6 finalists of 30 races of 3 laps, four GT bots) on one core and with
@@ -215,14 +216,41 @@ def calibrate(per_set: int = 60) -> None:
         print(f"  {name:13s} {c:+.3f} ({used:+.2f})")
 
 
+#: The GT boxes alone and together, as players own them (Championship and Adrenaline
+#: alone hold no start/finish tile: they fail at once, as Team Challenge alone does).
+GT_COMBINATIONS: tuple[tuple[str, ...], ...] = (
+    ("gt-core",),
+    ("gt-world-tour",),
+    ("gt-team-challenge",),
+    ("gt-core", "gt-championship"),
+    ("gt-core", "gt-world-tour"),
+    ("gt-core", "gt-adrenaline"),
+    ("gt-core", "gt-team-challenge"),
+    ("gt-core", "gt-championship", "gt-world-tour"),
+    ("gt-world-tour", "gt-championship"),
+    ("gt-world-tour", "gt-adrenaline"),
+    ("gt-world-tour", "gt-team-challenge"),
+    ("gt-core", "gt-championship", "gt-world-tour", "gt-team-challenge", "gt-adrenaline"),
+)
+
+
 def _gt_rate(boxes: tuple[str, ...]) -> str:
-    """Valid 12-tile circuits a second for ``boxes``, in a new process (cold caches)."""
+    """Valid 12-tile circuits a second for ``boxes``, in a new process (cold caches), or
+    how long the refusal took."""
     code = (
         "import time\n"
-        "from trackkit.generate import Request, generate\n"
+        "from trackkit.generate import GenerateError, Request, generate\n"
         f"r = Request(boxes={boxes!r}, ruleset='gt', tiles=12, candidates=100, races=0)\n"
-        "t = time.perf_counter(); g = generate(r); s = time.perf_counter() - t\n"
-        "print(f\"{g.stats['candidates'] / s:.0f} ({g.stats['candidates']} built in {s:.1f} s)\")"
+        "t = time.perf_counter()\n"
+        "try:\n"
+        "    g = generate(r)\n"
+        "except GenerateError as e:\n"
+        "    s = time.perf_counter() - t\n"
+        "    print(f'refused in {s:.2f} s ({str(e)[:70]}...)')\n"
+        "else:\n"
+        "    s = time.perf_counter() - t\n"
+        "    n = g.stats['candidates']\n"
+        "    print(f'{n / s:.0f} ({n} built in {s:.1f} s)')"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
     return done.stdout.decode().strip()
@@ -230,11 +258,7 @@ def _gt_rate(boxes: tuple[str, ...]) -> str:
 
 def main_gt() -> None:
     """Print the GT figures."""
-    for boxes in (
-        ("gt-core",),
-        ("gt-core", "gt-championship", "gt-world-tour"),
-        ("gt-core", "gt-adrenaline"),
-    ):
+    for boxes in GT_COMBINATIONS:
         print(f"valid 12-tile circuits/s, {' + '.join(boxes)}: {_gt_rate(boxes)} (target >= 10)")
     gt = ("--ruleset", "gt")
     one = bench_cli(jobs=1, extra=gt, boxes=("gt-core",))

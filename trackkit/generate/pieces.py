@@ -61,6 +61,10 @@ class Way:
     """GT: the ``road`` the stage-file line names (None: the road the placement takes)."""
     drives: tuple[str, int] | None = None
     """GT: the road driven and its local entry edge, whatever the line names."""
+    bend: int = 0
+    """GT: how far the heading turns across the tile, in 60 degree steps (positive
+    toward the next of :data:`trackkit.hexgrid.DIRECTIONS`; 0 on a straight). Round a
+    circuit that does not cross itself they add up to 6 or -6."""
     again: bool = False
     """GT: the piece driven a second time, on another of its roads (a crossing): no new
     piece, and the search puts it where the first visit lies."""

@@ -219,7 +219,8 @@ GT_WEIGHTS = {
 #: Finalists raced per GT track by default: the structure hardly predicts how GT races
 #: go, so more are raced than for a DIRT stage.
 GT_FINALISTS = 6
-#: Overtakes per lap a circuit should give at least (below it, ``overtaking`` counts).
+#: Overtakes per lap a circuit should give at least (below it, ``overtaking`` counts); a
+#: point-to-point track, per race.
 GT_OVERTAKES_PER_LAP = 2.0
 #: Share of races decided on lap 1 beyond which ``lap_1`` counts (P610's threshold).
 GT_LAP_1_SHARE = 0.5
@@ -244,6 +245,25 @@ class GtSimResult:
     car, point to point, or no race won)."""
     findings: tuple[tuple[str, str, str], ...]
     """Playability findings (P601-P603, P606-P610): (code, severity, message)."""
+    point_to_point: bool = False
+    """A point-to-point track, raced once from start to finish: its figures are per race
+    (``laps`` is the simulator's setting, not laps driven)."""
+
+    @property
+    def overtakes_per_race(self) -> float:
+        """Overtakes in a race (the simulator's per-lap figure times its laps)."""
+        return round(self.overtakes_per_lap * self.laps, 4)
+
+    @property
+    def overtakes(self) -> float:
+        """The overtakes figure the reports show: per lap of a circuit, per race of a
+        point-to-point track (which has no laps)."""
+        return self.overtakes_per_race if self.point_to_point else self.overtakes_per_lap
+
+    @property
+    def overtakes_unit(self) -> str:
+        """``per lap`` or ``per race`` (:attr:`overtakes`)."""
+        return "per race" if self.point_to_point else "per lap"
 
     @property
     def pole_edge(self) -> float:
@@ -254,20 +274,27 @@ class GtSimResult:
         return max(0.0, pole - fair) / (1.0 - fair) if self.players > 1 else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready fields."""
+        """JSON-ready fields (a point-to-point track's per race: no laps, no lap 1)."""
+        laps: dict[str, Any] = (
+            {"overtakes_per_race": self.overtakes_per_race}
+            if self.point_to_point
+            else {
+                "laps": self.laps,
+                "overtakes_per_lap": self.overtakes_per_lap,
+                "decided_on_lap_1": self.decided_on_lap_1,
+            }
+        )
         return {
             "races": self.races,
             "seed": self.seed,
             "players": self.players,
-            "laps": self.laps,
             "bots": list(BOTS),
             "loss_of_control_rate": round(self.loc_rate, 4),
             "losses_per_race": self.loc_per_race,
             "finish_rate": self.finish_rate,
-            "overtakes_per_lap": self.overtakes_per_lap,
+            **laps,
             "win_rate_by_grid_slot": self.win_rate_by_slot,
             "pole_edge": round(self.pole_edge, 4),
-            "decided_on_lap_1": self.decided_on_lap_1,
             "findings": [{"code": c, "severity": s, "message": m} for c, s, m in self.findings],
         }
 
@@ -285,12 +312,14 @@ def race_gt_finalist(task: tuple[Stage, int, int, int]) -> GtSimResult:
     laps = int(sim["laps"] or 1)  # a point-to-point run counts as one lap
     tiles = max(1, len(report.layout.chain))
     per_race = float(sim["losses_per_race"])
+    p2p = report.kind is Kind.POINT_TO_POINT
+    driven = 1 if p2p else max(laps, 1)  # a point-to-point track is driven once
     return GtSimResult(
         races=races,
         seed=seed,
         players=players,
         laps=laps,
-        loc_rate=per_race / players / max(laps, 1) / tiles * 10,
+        loc_rate=per_race / players / driven / tiles * 10,
         loc_per_race=per_race,
         finish_rate=float(sim["finish_rate"]),
         overtakes_per_lap=float(
@@ -303,6 +332,7 @@ def race_gt_finalist(task: tuple[Stage, int, int, int]) -> GtSimResult:
         if sim["decided_on_lap_1"] is None
         else float(sim["decided_on_lap_1"]),
         findings=tuple((f.code, f.severity.value, f.message) for f in found),
+        point_to_point=p2p,
     )
 
 
@@ -340,15 +370,12 @@ def gt_sim_score(result: GtSimResult, band_distance: float) -> dict[str, float]:
     """
     w = GT_WEIGHTS
     parts = {"difficulty": w["difficulty"] * band_distance}
-    parts["overtaking"] = w["overtaking"] * max(
-        0.0, 1.0 - result.overtakes_per_lap / GT_OVERTAKES_PER_LAP
-    )
+    # a point-to-point track: its overtakes per race, and no lap 1 to be decided on
+    parts["overtaking"] = w["overtaking"] * max(0.0, 1.0 - result.overtakes / GT_OVERTAKES_PER_LAP)
     parts["pole"] = w["pole"] * result.pole_edge
-    parts["lap_1"] = (
-        w["lap_1"]
-        * max(0.0, (result.decided_on_lap_1 or 0.0) - GT_LAP_1_SHARE)
-        / (1.0 - GT_LAP_1_SHARE)
-    )
+    if not result.point_to_point:
+        lap_1 = result.decided_on_lap_1 or 0.0  # None: one lap, one car, no race won
+        parts["lap_1"] = w["lap_1"] * max(0.0, lap_1 - GT_LAP_1_SHARE) / (1.0 - GT_LAP_1_SHARE)
     # P606 and P610 are what ``pole`` and ``lap_1`` measure: not counted twice
     counted = [(c, s) for c, s, _m in result.findings]
     warnings = sum(

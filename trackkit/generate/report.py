@@ -412,9 +412,15 @@ def index_json(
                         "loss_of_control_rate": round(f.sim.loc_rate, 4) if f.sim else None,
                         **(
                             {
-                                "overtakes_per_lap": f.sim.overtakes_per_lap,
+                                **(
+                                    {"overtakes_per_race": f.sim.overtakes_per_race}
+                                    if f.sim.point_to_point
+                                    else {
+                                        "overtakes_per_lap": f.sim.overtakes_per_lap,
+                                        "decided_on_lap_1": f.sim.decided_on_lap_1,
+                                    }
+                                ),
                                 "pole_edge": round(f.sim.pole_edge, 4),
-                                "decided_on_lap_1": f.sim.decided_on_lap_1,
                             }
                             if isinstance(f.sim, GtSimResult)
                             else {}
@@ -514,14 +520,18 @@ def _gt_target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str,
         (
             "overtaking",
             f"at least one chance per {TILES_PER_CHANCE} tiles; races: {GT_OVERTAKES_PER_LAP:g}"
-            " overtakes per lap or more",
+            f" overtakes {'per lap' if circuit else 'per race'} or more",
             f"{s.overtaking:g} chances (straights of {OVERTAKE_SPACES}+ spaces into a corner)"
-            + (f"; {sim.overtakes_per_lap:.2f} overtakes per lap in the races" if sim else ""),
+            + (f"; {sim.overtakes:.2f} overtakes {sim.overtakes_unit} in the races" if sim else ""),
         ),
         (
             "grid fairness",
-            "pole wins no more often than any slot; few races decided on lap 1",
-            f"win rate by grid slot {_slots(sim)}; {_pct(sim.decided_on_lap_1)} decided on lap 1"
+            "pole wins no more often than any slot"
+            + ("; few races decided on lap 1" if circuit else ""),
+            (
+                f"win rate by grid slot {_slots(sim)}"
+                + (f"; {_pct(sim.decided_on_lap_1)} decided on lap 1" if circuit else "")
+            )
             if sim
             else "not raced",
         ),
@@ -540,13 +550,11 @@ def _gt_finalist_row(f: Finalist, chosen: Finalist) -> str:
     sim = _gt_sim(f)
     if sim is not None:
         play = ", ".join(sorted({code for code, sev, _ in sim.findings if sev != "info"})) or "-"
-        cells += [
-            f"{sim.loc_rate:.3f}",
-            f"{sim.overtakes_per_lap:.2f}",
-            _pct(sim.win_rate_by_slot.get("1", 0.0)),
-            _pct(sim.decided_on_lap_1),
-            play,
-        ]
+        cells += [f"{sim.loc_rate:.3f}", f"{sim.overtakes:.2f}"]
+        cells.append(_pct(sim.win_rate_by_slot.get("1", 0.0)))
+        if not sim.point_to_point:
+            cells.append(_pct(sim.decided_on_lap_1))
+        cells.append(play)
     cells.append(f"{f.total:.2f}")
     return "| " + " | ".join(cells) + " |"
 
@@ -578,7 +586,8 @@ def gt_stage_report(
         lines += [f"![the map of {outcome.stage.name}]({files['maps'][0]})", ""]
     how = (
         f"the best of the {len(outcome.finalists)} finalists raced (the lowest total score: "
-        "overtakes per lap, grid fairness and losses of control as the races measured them)"
+        f"overtakes {sim.overtakes_unit}, grid fairness and losses of control as the races "
+        "measured them)"
         if sim
         else f"the best by structure (the lowest score; {_not_raced(r)})"
     )
@@ -594,13 +603,9 @@ def gt_stage_report(
     lines += ["", "### Finalists", ""]
     head = ["candidate", "structure score", "overtaking chances", "demand (structure)"]
     if sim is not None:
-        head += [
-            "losses of control (races)",
-            "overtakes per lap",
-            "pole wins",
-            "decided on lap 1",
-            "playability",
-        ]
+        head += ["losses of control (races)", f"overtakes {sim.overtakes_unit}", "pole wins"]
+        head += [] if sim.point_to_point else ["decided on lap 1"]
+        head.append("playability")
     head.append("total score")
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += [_gt_finalist_row(f, chosen) for f in outcome.finalists]
@@ -637,17 +642,26 @@ def gt_stage_report(
 def _gt_races(sim: GtSimResult) -> list[str]:
     bots = ", ".join(BOTS[i % len(BOTS)] for i in range(sim.players))
     play = [f"- {code} ({sev}): {msg}" for code, sev, msg in sim.findings] or ["- none"]
+    races = (
+        f"{sim.races} races start to finish"
+        if sim.point_to_point
+        else f"{sim.races} races of {sim.laps} laps"
+    )
+    lap_1 = (
+        ""
+        if sim.point_to_point
+        else f"; the car leading after lap 1 won {_pct(sim.decided_on_lap_1)} of the races"
+    )
     return [
         "## Races",
         "",
-        f"{sim.races} races of {sim.laps} laps, {sim.players} GT bots on a drawn grid "
+        f"{races}, {sim.players} GT bots on a drawn grid "
         f"({bots}), seed {sim.seed}: finish rate {_pct(sim.finish_rate)}, "
         f"{sim.loc_per_race:.2f} losses of control per race ({sim.loc_rate:.3f} per driver "
-        f"per 10 tiles), {sim.overtakes_per_lap:.2f} overtakes per lap.",
+        f"per 10 tiles), {sim.overtakes:.2f} overtakes {sim.overtakes_unit}.",
         "",
         f"Win rate by grid slot: {_slots(sim)} (pole's edge over a fair share "
-        f"{sim.pole_edge:.2f}); the car leading after lap 1 won {_pct(sim.decided_on_lap_1)} "
-        "of the races.",
+        f"{sim.pole_edge:.2f}){lap_1}.",
         "",
         "Playability findings (as `trackkit validate --simulate` reports them):",
         "",
@@ -675,9 +689,12 @@ def gt_index_markdown(
         "tiles driven, measured in GT races.",
         "",
     ]
-    head = ["track", "file", "report", "tiles", "lap", "corners", "overtaking chances"]
+    p2p = r.kind.value != "circuit"
+    head = ["track", "file", "report", "tiles", "start to finish" if p2p else "lap"]
+    head += ["corners", "overtaking chances"]
     if r.races > 0:
-        head += ["losses of control", "overtakes per lap", "pole wins", "decided on lap 1"]
+        head += ["losses of control", f"overtakes {'per race' if p2p else 'per lap'}"]
+        head += ["pole wins"] if p2p else ["pole wins", "decided on lap 1"]
     head.append("score")
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for outcome, names in zip(generation.outcomes, files, strict=True):
@@ -693,16 +710,17 @@ def gt_index_markdown(
             f"{s.overtaking:g}",
         ]
         if r.races > 0:
-            cells += (
+            raced = (
                 [
                     f"{sim.loc_rate:.3f}",
-                    f"{sim.overtakes_per_lap:.2f}",
+                    f"{sim.overtakes:.2f}",
                     _pct(sim.win_rate_by_slot.get("1", 0.0)),
                     _pct(sim.decided_on_lap_1),
                 ]
                 if sim
                 else ["-"] * 4
             )
+            cells += raced[:3] if p2p else raced
         cells.append(f"{outcome.chosen.total:.2f}")
         lines.append("| " + " | ".join(cells) + " |")
     st = generation.stats

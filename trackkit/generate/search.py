@@ -90,8 +90,9 @@ class Placer:
         self.library = library
         self._memo: dict[tuple[str, int, str], Step | None] = {}
         self._first: dict[str, Step | None] = {}
-        self._gt: dict[tuple[str, str], Step | None] = {}
-        self._pairs: set[tuple[str, str]] = set()
+        self._gt: dict[tuple[tuple[int, int, str], str], Step | None] = {}
+        self._pairs: set[tuple[tuple[int, int, str], str]] = set()
+        self._exits: dict[str, tuple[int, int, str]] = {}
         self.layouts = 0
         """How many small stages were laid out (for the benchmark)."""
 
@@ -118,12 +119,14 @@ class Placer:
     def after(self, prev: Way, rotation: int, way: Way) -> Step | None:
         """Where ``way`` lands after ``prev`` laid with ``rotation``.
 
-        A GT answer is asked once per pair of ways, ``prev`` laid unturned, and turned
-        with it: auto-snap is the same in every direction (the hex the road leads to, the
-        turn that meets it), and GT pieces are asked about far more often (every way is
-        placed before the search picks one, :func:`_close`). The answers of the shipped
-        library are shared by the process; ``layouts`` counts the questions of this
-        placer all the same, so the run's figures do not depend on what ran before.
+        A GT answer is asked once per way and edge the tile before leaves by (its
+        number, lanes and skew hand, ``prev`` laid unturned: nothing else of it changes
+        where the next one lands), and turned with it: auto-snap is the same in every
+        direction (the hex the road leads to, the turn that meets it), and GT pieces are
+        asked about far more often (every way is placed before the search picks one,
+        :func:`_close`). The answers of the shipped library are shared by the process;
+        ``layouts`` counts the questions of this placer all the same, so the run's
+        figures do not depend on what ran before.
         """
         if prev.face.series == "gt":
             return self._gt_after(prev, rotation, way)
@@ -134,7 +137,10 @@ class Placer:
         return self._memo[key]
 
     def _gt_after(self, prev: Way, rotation: int, way: Way) -> Step | None:
-        pair = (prev.key, way.key)
+        leaves = self._exits.get(prev.key)
+        if leaves is None:
+            leaves = self._exits[prev.key] = _exit_of(prev)
+        pair = (leaves, way.key)
         if pair not in self._pairs:
             self._pairs.add(pair)
             self.layouts += 1
@@ -156,8 +162,21 @@ class Placer:
         )
 
 
-#: GT placement answers of the shipped library, by pair of way keys (see Placer.after).
-_GT_STEPS: dict[tuple[str, str], Step | None] = {}
+#: GT placement answers of the shipped library, by the edge a way leaves by and the key
+#: of the way after it (see Placer.after).
+_GT_STEPS: dict[tuple[tuple[int, int, str], str], Step | None] = {}
+
+
+def _exit_of(way: Way) -> tuple[int, int, str]:
+    """The edge a GT way leaves by, laid unturned: its number, lanes and skew hand.
+
+    Where the next tile lands depends on nothing else of the tile before (auto-snap
+    turns it to meet that edge; S104 and S128 compare its lanes and hand), so the
+    answers of all the ways that leave by one such edge are one answer."""
+    assert way.drives is not None
+    edge = (hexgrid.opposite(way.drives[1]) + way.bend) % 6
+    skew = way.face.skews.get(edge)
+    return (edge, way.face.lanes.get(edge, 0), skew.value if skew is not None else "")
 
 
 @dataclass(slots=True)
@@ -174,6 +193,9 @@ class Road:
     climbs: int = 0
     risk: float = 0.0
     """The sum of the laid ways' risks (:func:`trackkit.generate.score.way_risk`)."""
+    bend: int = 0
+    """The sum of the laid ways' bends (:attr:`Way.bend`): the heading at the road end,
+    from the start tile's entry, in 60 degree steps."""
 
     def push(self, way: Way, at: hexgrid.Hex, step: Step) -> None:
         """Lay ``way`` on hex ``at``, turned and leading on as ``step`` says."""
@@ -187,6 +209,7 @@ class Road:
         self.length_mm += way.length_mm
         self.climbs += way.is_climb
         self.risk += way.risk
+        self.bend += way.bend
 
     def pop(self) -> None:
         """Take the last tile off again."""
@@ -200,6 +223,7 @@ class Road:
         self.length_mm -= way.length_mm
         self.climbs -= way.is_climb
         self.risk -= way.risk
+        self.bend -= way.bend
 
     @property
     def pieces(self) -> int:
@@ -458,12 +482,14 @@ def _close(
         if ahead == at or ahead in taken or ahead not in near:
             continue
         slack = left - 1 - near[ahead]
-        if slack >= 0:
+        if slack >= 0 and goal.can_close(road, pal, way, ahead, found.exit, left):
             options.append((way, at, found, slack))
     if not options:
         return False
     weights = way_weights([o[0] for o in options], road, aim)
     weights = [w * goal.weight(o[3], left) for w, o in zip(weights, options, strict=True)]
+    if not road.ways:
+        weights = [w * goal.start_weight(o[0]) for w, o in zip(weights, options, strict=True)]
     keyed = sorted(((rng.random() ** (1.0 / w), i) for i, w in enumerate(weights)), reverse=True)
     for _, i in keyed:
         way, at, step, _slack = options[i]
@@ -474,6 +500,8 @@ def _close(
         if completes or _close(road, pal, goal, aim, rng, placer, budget):
             return True
         road.pop()
+        if not road.ways:
+            goal.failures[way.key] += 1
         if budget[0] < 0:
             return False
     return False
