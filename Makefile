@@ -59,7 +59,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/render.py
 	$(BIN)/python benchmarks/rules.py
 	$(BIN)/python benchmarks/sim.py
+	$(BIN)/python benchmarks/sim.py --gt
 	$(BIN)/python benchmarks/generate.py
+	$(BIN)/python benchmarks/generate.py --gt
 
 schema: $(STAMP)
 	$(BIN)/trackkit schema --out schemas
