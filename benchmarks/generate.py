@@ -271,7 +271,9 @@ def main_gt() -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 2 and sys.argv[1] == "--gt":
+    if len(sys.argv) >= 2 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+    elif len(sys.argv) >= 2 and sys.argv[1] == "--gt":
         main_gt()
     elif len(sys.argv) >= 2 and sys.argv[1] == "--calibrate":
         calibrate(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
