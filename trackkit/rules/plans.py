@@ -303,11 +303,20 @@ class PlanBuilder:
     """
 
     def __init__(
-        self, ctx: PlanContext, *, keep: Prune | None = None, keep_move: PruneMove | None = None
+        self,
+        ctx: PlanContext,
+        *,
+        keep: Prune | None = None,
+        keep_move: PruneMove | None = None,
+        moves_key: Hashable | None = None,
     ) -> None:
         self.ctx = ctx
         self.keep = keep
         self.keep_move = keep_move
+        self.moves_key = moves_key
+        """Given, on a GT track: ``keep_move`` reads the target space and the two speeds
+        alone (not the steps so far), and prunes alike for every builder on the track
+        given the same key, so its answers are remembered with the track's moves."""
         self.steps: list[PlanStep] = []
         self.examined: set[str] = set()
         """Spaces whose traffic the builder read (entering, coming beside; TRAFFIC-1..3).
@@ -407,6 +416,7 @@ class PlanBuilder:
                 keep=self.keep,
                 keep_move=self.keep_move,
                 ref=None,
+                moves_key=self.moves_key,
             )
         return self._options
 
@@ -423,6 +433,8 @@ class _Traffic:
     """If given, every space whose traffic is read is added to it."""
     ahead: float | None = None
     """GT, yellow flag out: how far ahead the nearest car is, mm (TRAFFIC-5)."""
+    moves: _GtMoves | None = None
+    """GT: the moves of the track and the car's dashboard (:func:`_gt_moves`)."""
 
     @classmethod
     def of(cls, ctx: PlanContext, examined: set[str] | None = None) -> _Traffic:
@@ -450,7 +462,8 @@ class _Traffic:
             # rule: TRAFFIC-5 (no overtaking under a yellow flag: the nearest car ahead)
             gains = [ctx.track.gain(here, o.space) for o in ctx.others if o.blocks]
             ahead = min((g for g in gains if g > 0), default=None)
-        return cls(frozenset(blocked), lanes_taken, cars_at, examined, ahead)
+        moves = _gt_table(ctx.track, ctx.dashboard) if gt else None
+        return cls(frozenset(blocked), lanes_taken, cars_at, examined, ahead, moves)
 
 
 def _start_walk(ctx: PlanContext, start: str, traffic: _Traffic) -> _Walk:
@@ -544,16 +557,27 @@ def _level(
     keep: Prune | None,
     keep_move: PruneMove | None,
     ref: PlanStep | None,
+    moves_key: Hashable | None = None,
 ) -> list[tuple[PlanStep, _Record | None]]:
     """The legal next steps from ``here`` at ``speed`` after ``stack`` (with ``walk``'s dice).
 
     Each comes with the dice it records in the walk (None for the free move of CLIMB-5);
-    with ``ref``, only that step (a prefix being re-walked, not pruned).
+    with ``ref``, only that step (a prefix being re-walked, not pruned). ``moves_key``: see
+    :attr:`PlanBuilder.moves_key`.
     """
+    gt = ctx.gt
+    if traffic.moves is not None and gt is not None and ref is None:
+        flying = gt.flying and not stack and speed == 0
+        if moves_key is not None and keep_move is not None:
+            moves = _gt_moves(ctx, traffic.moves, here, speed, flying, keep_move, moves_key)
+            keep_move = None  # applied once, in the table
+        else:
+            moves = _gt_moves(ctx, traffic.moves, here, speed, flying)
+        if moves is not None:
+            return _gt_level(ctx, moves, walk, stack, traffic, keep, keep_move)
     track = ctx.track
     first = not stack
     out: list[tuple[PlanStep, _Record | None]] = []
-    gt = ctx.gt
     marks = track.marks if gt is not None else None
     flying = gt is not None and gt.flying and first and speed == 0
     for target, climb in track.successors[here]:
@@ -809,6 +833,184 @@ def _try_gt_step(
         lap,
     )
     return [step], record
+
+
+#: A GT move worked out from the track and the dashboard alone (:func:`_gt_moves`): the
+#: dice, the speed after, brake and boost dice, the gear die's value (-1: a coast die), the
+#: step (and the step as a flying start, GT-1), and its record with no car come beside.
+_GtMove = tuple[tuple[Die, ...], int, int, int, int, PlanStep, PlanStep, _Record]
+#: The GT moves into one target: the space, its column's gear dice, coast, brake and boost
+#: dice (before damage), and the moves in the order of :func:`_die_options`.
+_GtTarget = tuple[SpaceInfo, frozenset[int], int, int, int, int, tuple[_GtMove, ...]]
+
+#: The GT moves of a track and a dashboard, by (space, speed, flying start, last lap, the
+#: key of the pruner applied: :attr:`PlanBuilder.moves_key`).
+_GtMoves = dict[tuple[str, int, bool, bool, Hashable], tuple[_GtTarget, ...] | None]
+#: Per track and dashboard (by what its columns hold: a race makes its own dashboards).
+_GT_MOVES: dict[tuple[int, Hashable], tuple[Track, _GtMoves]] = {}
+
+
+def _gt_table(track: Track, board: Dashboard) -> _GtMoves:
+    """The table of :func:`_gt_moves` for ``track`` and ``board`` (empty at first)."""
+    cols = tuple(
+        (s, tuple(c.gears), c.coast, c.brake, c.boost, c.danger_limit)
+        for s, c in sorted(board.columns.items())
+    )
+    hit = _GT_MOVES.get((id(track), cols))
+    if hit is None or hit[0] is not track:
+        if len(_GT_MOVES) >= 64:
+            _GT_MOVES.clear()
+        hit = _GT_MOVES[id(track), cols] = (track, {})
+    return hit[1]
+
+
+def _gt_moves(
+    ctx: PlanContext,
+    table: _GtMoves,
+    here: str,
+    speed: int,
+    flying: bool,
+    keep_move: PruneMove | None = None,
+    moves_key: Hashable | None = None,
+) -> tuple[_GtTarget, ...] | None:
+    """What of a GT step from ``here`` at ``speed`` depends on neither the plan nor the cars.
+
+    The steps of :func:`_try_gt_step` before the dice used, the damage and the traffic are
+    checked, made once per track and dashboard in ``table`` (a search weighs the same
+    moves again and again, from many positions). None where a successor is over a climb
+    line (CLIMB-2): :func:`_level`'s general walk takes those. With ``moves_key``, only
+    the moves ``keep_move`` keeps.
+    """
+    track, board, gt = ctx.track, ctx.dashboard, ctx.gt
+    assert gt is not None
+    key = (here, speed, flying, gt.final_lap, moves_key)
+    if key in table:
+        return table[key]
+    if any(climb is not None for _t, climb in track.successors[here]):
+        table[key] = None
+        return None
+    targets: list[_GtTarget] = []
+    for target, _climb in track.successors[here]:
+        info = track.spaces[target]
+        col = board.columns.get(info.surface) or board.column(info.surface)
+        gears = frozenset(col.gears)
+        mark = track.marks.get((here, target))
+        moves: list[_GtMove] = []
+        for dice, new_speed, brakes, boosts in (
+            _flying_options() if flying else _die_options(speed, None)
+        ):
+            if keep_move is not None and not keep_move([], target, speed, new_speed):
+                continue
+            lead = dice[0]
+            value = lead.value if lead.kind is _GEAR_KIND else -1
+            if value >= 0 and value not in gears:
+                continue  # rule: MOVE-7 (not a die of this surface's column)
+            hazards = 0
+            loc = None
+            limit = info.limit  # no mud on GT tracks (SHORTCUT-2 is DIRT's)
+            if limit is not None and info.kind in _CORNERS:
+                if new_speed > limit:
+                    loc = "corner"  # rule: CORNER-1 (over the limit: loss of control)
+                elif new_speed == limit and info.triangle:
+                    hazards += 1  # rule: CORNER-5 (the triangle's own gear: a danger result)
+            lap = False
+            if mark is not None:
+                line_limit, hazard, lap = mark
+                if line_limit is not None and new_speed > line_limit:
+                    loc = loc or "sharp"  # rule: CORNER-4 (straight over a dotted line)
+                if hazard:
+                    hazards += 1  # rule: CORNER-4 (a warning sign: a danger result)
+            finishes = info.finished or (lap and gt.final_lap)  # rule: BOARD-3
+            plain = PlanStep(
+                target, dice, new_speed, target, col.danger_limit, (), loc, False, False,
+                False, finishes, hazards, False, lap,
+            )  # fmt: skip
+            # rule: GT-1 (0 to 2 without a boost die, as the turn's first die)
+            fly = plain._replace(flying=True) if new_speed == 2 and not boosts else plain
+            record = (lead, brakes, boosts, info.tile, 0, ())
+            moves.append((dice, new_speed, brakes, boosts, value, plain, fly, record))
+        targets.append((info, gears, len(col.gears), col.coast, col.brake, col.boost, tuple(moves)))
+    out = table[key] = tuple(targets)
+    return out
+
+
+def _gt_level(
+    ctx: PlanContext,
+    moves: tuple[_GtTarget, ...],
+    walk: _Walk,
+    stack: list[PlanStep],
+    traffic: _Traffic,
+    keep: Prune | None,
+    keep_move: PruneMove | None,
+) -> list[tuple[PlanStep, _Record | None]]:
+    """:func:`_level` on a GT track from :func:`_gt_moves`: the same steps, in the same order.
+
+    What is left to check is :func:`_try_gt_step`'s: the dice used so far and the damage
+    (MOVE-7, DAMAGE-3), the cars come beside (TRAFFIC-1) and the yellow flag (TRAFFIC-5).
+    """
+    gt = ctx.gt
+    assert gt is not None
+    car = ctx.car
+    damage = car.damage
+    speed = stack[-1].speed if stack else car.gear
+    gears_used = walk.gears
+    n_gears = len(gears_used) + 1
+    coasts = walk.coasts + 1
+    brakes_used = walk.brakes
+    boosts_used = walk.boosts
+    alongside = walk.alongside
+    fly = not gears_used and not walk.coasts and car.gear == 0
+    cars_at = traffic.cars_at
+    beside = ctx.track.beside
+    ahead = traffic.ahead
+    here_at = car.space
+    out: list[tuple[PlanStep, _Record | None]] = []
+    for info, _gears, n_col, coast, brake, boost, options in moves:
+        if not _enterable(ctx, info, traffic):
+            continue
+        target = info.node
+        need = 0  # the gear die coming beside the cars there takes (TRAFFIC-1)
+        newly: tuple[str, ...] = ()
+        if cars_at:
+            near_cars = [near for near in beside.get(target, _NOTHING) if near in cars_at]
+            if near_cars and gt.yellow:
+                continue  # rule: TRAFFIC-5 (no coming up next to a car)
+            for near in near_cars:
+                if near not in alongside:
+                    need = max(need, cars_at[near])
+                    newly = (*newly, near)
+            if (
+                ahead is not None
+                and here_at is not None
+                and ctx.track.gain(here_at, target) >= ahead - 1e-6
+            ):
+                continue  # rule: TRAFFIC-5 (no overtaking: never level with the car ahead)
+        gear_cap = n_col - damage.gear
+        coast_cap = max(0, coast - damage.coast)
+        brake_cap = brake - damage.brake
+        for _dice, new_speed, brakes, boosts, value, plain, flying, record in options:
+            if keep_move is not None and not keep_move(stack, target, speed, new_speed):
+                continue
+            # rule: MOVE-7, DAMAGE-3 (the column, less damage; GT-3's wrong tyres are the
+            # column's)
+            if value >= 0:
+                if value in gears_used or n_gears > gear_cap:
+                    continue
+                if value < need:
+                    continue  # rule: TRAFFIC-1 (beside a car: a gear die at or above its gear)
+            elif coasts > coast_cap or newly:
+                continue
+            if brakes and brakes_used + brakes > brake_cap:
+                continue
+            if boosts and boosts_used + boosts > boost:
+                continue
+            step = flying if fly else plain
+            if keep is not None and not keep(stack, step):
+                continue
+            if newly:
+                record = (record[0], brakes, boosts, info.tile, 0, newly)
+            out.append((step, record))
+    return out
 
 
 #: What :func:`_unapply` needs to take a step back: the gear die's value (-1: a coast or

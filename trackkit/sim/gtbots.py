@@ -122,6 +122,11 @@ class Wish:
     pit: bool = False
 
 
+#: What the GT bots' move pruner reads: the road's safe speeds, no more (the plan builder
+#: remembers its answers per track: :attr:`~trackkit.rules.plans.PlanBuilder.moves_key`).
+_MOVES_KEY = "gtbots:safe"
+
+
 def _pruners(ctx: PlanContext, road: GtRoad) -> tuple[Prune, PruneMove]:
     safe = road.safe
 
@@ -194,7 +199,7 @@ def _greedy(ctx: PlanContext, wish: Wish, *, max_risk: float) -> tuple[Plan, set
     """Build a plan step by step: the best-scoring next step within ``max_risk``."""
     road = road_of(ctx.track)
     keep, keep_move = _pruners(ctx, road)
-    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
+    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=_MOVES_KEY)
     score_of = _scorer(ctx, road, wish, overtakes=False)
     risk = RiskSoFar()
     best_plan, best_score = Plan(()), float("-inf")
@@ -256,7 +261,7 @@ def _bounded(ctx: PlanContext, wish: Wish) -> tuple[Plan, set[str] | None]:
     road = road_of(ctx.track)
     keep, keep_move = _pruners(ctx, road)
     score_of = _scorer(ctx, road, wish, overtakes=True)
-    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
+    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=_MOVES_KEY)
     here = ctx.car.space
     assert here is not None
     reach = road.reach

@@ -1,0 +1,187 @@
+"""The GT speed-ups (issue 12's benchmark) change no plan and no route.
+
+The plan builder's GT moves worked out once per track and dashboard, the bots' pruner
+applied in that table, the thrown dice's re-routing: each gives what the plain walk
+gives, on random positions of the example circuits.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from trackkit.formats import load_stage
+from trackkit.rules import CarState, Damage, load_ruleset
+from trackkit.rules.plans import GtTurn, PlanBuilder, PlanContext, PlanStep, legal_plans
+from trackkit.rules.resolve import reroute
+from trackkit.rules.state import OtherCar
+from trackkit.rules.track import Track
+from trackkit.sim.gt import _boards
+from trackkit.sim.gtbots import _MOVES_KEY, _pruners, road_of
+from trackkit.sim.race import Prepared, prepare
+from trackkit.validate import validate
+
+REPO = Path(__file__).resolve().parents[1]
+GT = load_ruleset("gt")
+
+
+def _prepared(name: str) -> Prepared:
+    report = validate(load_stage(REPO / "examples" / name))
+    return prepare(Track.from_graph(report.graph, report.layout), GT)
+
+
+CORE = _prepared("gt-core-circuit.yaml")
+EIGHT = _prepared("gt-figure-eight.rekee.json")
+
+
+def _positions(stage: Prepared, seed: int, count: int) -> list[PlanContext]:
+    """Random cars close around (beside, ahead, behind, off the road), gears 0-6, damage,
+    right or wrong tyres, last lap, flying start, a yellow flag."""
+    track = stage.track
+    rng = random.Random(seed)
+    order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
+    boards = [b for car in ("gt4", "gt5", "gt6") for b in _boards(stage, car).values()]
+    out = []
+    for _ in range(count):
+        me = rng.choice([s for s in order if track.successors[s]])
+        taken = {me} | set(track.overlaps.get(me, ()))
+        others = []
+        for _ in range(rng.randint(0, 5)):
+            space = order[(order.index(me) + rng.randint(-3, 12)) % len(order)]
+            if space not in taken:
+                taken |= {space} | set(track.overlaps.get(space, ()))
+                others.append(OtherCar(space, rng.randint(0, 6), rng.random() < 0.85))
+        car = CarState(
+            car_id=0,
+            space=me,
+            gear=rng.randint(0, 6),
+            damage=Damage(
+                gear=rng.choice([0, 0, 1, 2]),
+                brake=rng.choice([0, 0, 1, 3]),
+                coast=rng.choice([0, 0, 1, 2]),
+            ),
+        )
+        gt = GtTurn(
+            final_lap=rng.random() < 0.3, yellow=rng.random() < 0.15, flying=rng.random() < 0.5
+        )
+        out.append(PlanContext(track, rng.choice(boards), GT, car, tuple(others), gt=gt))
+    return out
+
+
+def _plain(builder: PlanBuilder) -> PlanBuilder:
+    """The builder walking every move itself (no table of GT moves)."""
+    builder._traffic = replace(builder._traffic, moves=None)
+    return builder
+
+
+def _same_walk(a: PlanBuilder, b: PlanBuilder, depth: int) -> int:
+    """Walk both builders together ``depth`` steps deep: the same options everywhere."""
+    options = a.options()
+    assert options == b.options(), [str(s) for s in a.steps]
+    assert [o.flying for o in options] == [o.flying for o in b.options()]
+    count = len(options)
+    if depth > 1:
+        for step in options:
+            if step.loc is None and not step.finishes:
+                a.push(step)
+                b.push(step)
+                count += _same_walk(a, b, depth - 1)
+                a.pop()
+                b.pop()
+    return count
+
+
+@pytest.mark.parametrize("stage", [CORE, EIGHT], ids=["core", "eight"])
+def test_gt_moves_table_gives_the_steps_of_the_plain_walk(stage: Prepared):
+    # rule: MOVE-2..5, MOVE-7, DAMAGE-3, TRAFFIC-1, TRAFFIC-5, CORNER-1, CORNER-4, CORNER-5,
+    # GT-1, BOARD-3 (every step the table gives is the step the plain walk builds, in the
+    # same order, with the same spaces read, with and without the bots' pruner)
+    road = road_of(stage.track)
+    steps = 0
+    for ctx in _positions(stage, 5, 120):
+        keep, keep_move = _pruners(ctx, road)
+        fast, plain = PlanBuilder(ctx), _plain(PlanBuilder(ctx))
+        steps += _same_walk(fast, plain, 3)
+        assert fast.examined == plain.examined
+        pruned = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=_MOVES_KEY)
+        called = _plain(PlanBuilder(ctx, keep=keep, keep_move=keep_move))
+        steps += _same_walk(pruned, called, 4)
+        assert pruned.examined == called.examined
+    assert steps > 5000
+
+
+def test_gt_moves_table_keeps_the_perft_counts():
+    # the plans of a position walked with the table and without it (legal_plans uses it)
+    for ctx in _positions(CORE, 8, 12):
+        with_table = [str(p) for p in legal_plans(ctx, max_steps=4)]
+        builder = _plain(PlanBuilder(ctx))
+        without: list[str] = []
+
+        def walk(depth: int, builder: PlanBuilder = builder, out: list[str] = without) -> None:
+            for step in builder.options():
+                out.append(str(builder.plan(step)))
+                if depth > 1 and step.loc is None and not step.finishes:
+                    builder.push(step)
+                    walk(depth - 1)
+                    builder.pop()
+
+        walk(4)
+        assert with_table == without
+
+
+def _routes_plain(ctx: PlanContext, plan_dice: list[str], dangers: int) -> float | None:
+    """The furthest route of the thrown dice, walked over every plan (no pruning)."""
+    here = ctx.car.space
+    assert here is not None
+    best: float | None = None
+    for plan in legal_plans(ctx, max_steps=len(plan_dice)):
+        labels = sorted(d.label for d in plan.dice)
+        last = plan.steps[-1]
+        if any(s.loc for s in plan.steps):
+            continue
+        if labels != sorted(plan_dice) and not (last.finishes and _within(labels, plan_dice)):
+            continue
+        low = min(s.limit for s in plan.steps)
+        if dangers + sum(s.hazards for s in plan.steps) > low:
+            continue
+        gain = 1e9 if last.finishes else ctx.track.gain(here, last.space)
+        best = gain if best is None else max(best, gain)
+    return best
+
+
+def _within(used: list[str], thrown: list[str]) -> bool:
+    left = list(thrown)
+    for label in used:
+        if label not in left:
+            return False
+        left.remove(label)
+    return True
+
+
+def test_gt_reroute_takes_the_furthest_route_of_the_thrown_dice():
+    # rule: TURN-4 (GT: the thrown dice on the furthest route that keeps control), with the
+    # moves whose lead die was not thrown skipped before they are built: the same as
+    # trying every legal plan
+    checked = 0
+    for ctx in _positions(CORE, 9, 60):
+        if ctx.gt is not None and ctx.gt.yellow:
+            continue
+        plans = [p for p in legal_plans(ctx, max_steps=3) if len(p.steps) >= 2]
+        for plan in plans[:: max(1, len(plans) // 4)]:
+            for dangers in (1, 3):
+                got = reroute(ctx, plan, dangers)
+                want = _routes_plain(ctx, [d.label for d in plan.dice], dangers)
+                if want is None:
+                    assert got is None
+                    continue
+                assert got is not None
+                last: PlanStep = got.steps[-1]
+                here = ctx.car.space
+                assert here is not None
+                gain = 1e9 if last.finishes else ctx.track.gain(here, last.space)
+                assert gain == pytest.approx(want)
+                checked += 1
+    assert checked > 50
