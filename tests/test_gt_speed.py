@@ -185,3 +185,23 @@ def test_gt_reroute_takes_the_furthest_route_of_the_thrown_dice():
                 assert gain == pytest.approx(want)
                 checked += 1
     assert checked > 50
+
+
+def test_shared_risk_grows_the_risks_a_fresh_one_grows(monkeypatch: pytest.MonkeyPatch):
+    # rule: TURN-4, TURN-6 (GT: the danger limit exceeded), GT-1: the risk of a plan grown
+    # from the shared empty risk, remembered from plan to plan, is exactly the plan's risk,
+    # and so after the shared tree starts again
+    from trackkit.rules import risk
+
+    checked = 0
+    for limit in (10**6, 40):
+        monkeypatch.setattr(risk, "SHARED_RISKS", limit)
+        for ctx in _positions(CORE, 11, 25):
+            for plan in list(legal_plans(ctx, max_steps=4))[::7]:
+                grown = risk.RiskSoFar.shared()
+                for step in plan.steps:
+                    grown = grown.then(ctx, step)
+                assert grown.value(ctx) == risk.flat_out_risk(ctx, plan)
+                assert grown.value(ctx, sisu=True) == risk.flat_out_risk(ctx, plan, sisu=True)
+                checked += 1
+    assert checked > 200

@@ -267,32 +267,37 @@ def _bounded(ctx: PlanContext, wish: Wish) -> tuple[Plan, set[str] | None]:
     reach = road.reach
     bonus = OVERTAKE_MM * len(_ahead(ctx, road)) + (PIT_MM if wish.pit else 0.0)
     climb = 2 if any(c.boost for c in ctx.dashboard.columns.values()) else 1
-    best: list[tuple[float, Plan]] = []
     seen: set[Hashable] = set()
+    best_value = float("-inf")
+    best_steps: tuple[PlanStep, ...] = ()
 
     final = ctx.gt is not None and ctx.gt.final_lap
     lap = ctx.track.lap_length or 0.0
     spaces = ctx.track.spaces
+    gain_of = ctx.track.gain
 
     def walk(risk: RiskSoFar, n: int) -> None:
+        nonlocal best_value, best_steps
+        deeper = n + 1 < MAX_STEPS
         weighed = []
         for k, step in enumerate(builder.options()):
             grown = risk.then(ctx, step)
             r = grown.value(ctx)
             value = (1 - r) * score_of(step) - r * LOC_COST_MM
-            if not best or value > best[0][0]:
-                best[:] = [(value, builder.plan(step))]
-            if n + 1 < MAX_STEPS and step.loc is None and not step.finishes:
+            if not best_steps or value > best_value:
+                best_value, best_steps = value, (*builder.steps, step)
+            if deeper and step.loc is None and not step.finishes:
                 weighed.append((-value, k, step, grown, r))
-        weighed.sort(key=lambda w: (w[0], w[1]))
+        weighed.sort()  # by value, then plan order (``k`` tells every two apart)
+        left = MAX_STEPS - n - 1
         for _v, _k, step, grown, r in weighed[:BRANCHES]:
-            left = MAX_STEPS - n - 1
-            gain = ctx.track.gain(here, step.space)
+            space = step.space
+            ahead = reach[space][left]
             fastest = min(6, step.speed + left * climb)
-            top = gain + reach[step.space][left] + 8.0 * fastest + bonus
-            if final and reach[step.space][left] >= lap - spaces[step.space].progress - 1e-6:
+            top = gain_of(here, space) + ahead + 8.0 * fastest + bonus
+            if final and ahead >= lap - spaces[space].progress - 1e-6:
                 top = max(top, 1e6 + 60.0)  # the finish line within reach
-            if (1 - r) * top - r * LOC_COST_MM <= best[0][0] - 1e-9:
+            if (1 - r) * top - r * LOC_COST_MM <= best_value - 1e-9:
                 continue
             builder.push(step)
             key = (builder.state(), grown.key())
@@ -301,13 +306,13 @@ def _bounded(ctx: PlanContext, wish: Wish) -> tuple[Plan, set[str] | None]:
                 walk(grown, n + 1)
             builder.pop()
 
-    walk(RiskSoFar(), 0)
-    if not best or not best[0][1].steps:
+    walk(RiskSoFar.shared(), 0)
+    if not best_steps:
         return _safest(ctx), None
     # what the walk read of the other cars: the traffic of the spaces the builder examined
     # (TRAFFIC-1..3) and the cars within reach ahead, which its overtakes count (anywhere on
     # the road, reachable or not: the memo's zone of reachable spaces misses some)
-    return best[0][1], builder.examined | ahead_window(ctx.track, road, here)
+    return Plan(best_steps), builder.examined | ahead_window(ctx.track, road, here)
 
 
 class _CarefulPolicy(DefaultPolicy):
