@@ -315,8 +315,9 @@ class PlanBuilder:
         self.keep_move = keep_move
         self.moves_key = moves_key
         """Given, on a GT track: ``keep_move`` reads the target space and the two speeds
-        alone (not the steps so far), and prunes alike for every builder on the track
-        given the same key, so its answers are remembered with the track's moves."""
+        alone and ``keep`` the step alone (not the steps so far, nor the cars), and they
+        prune alike for every builder on the track given the same key, so their answers
+        are remembered with the track's moves."""
         self.steps: list[PlanStep] = []
         self.examined: set[str] = set()
         """Spaces whose traffic the builder read (entering, coming beside; TRAFFIC-1..3).
@@ -568,9 +569,9 @@ def _level(
     gt = ctx.gt
     if traffic.moves is not None and gt is not None and ref is None:
         flying = gt.flying and not stack and speed == 0
-        if moves_key is not None and keep_move is not None:
-            moves = _gt_moves(ctx, traffic.moves, here, speed, flying, keep_move, moves_key)
-            keep_move = None  # applied once, in the table
+        if moves_key is not None:
+            moves = _gt_moves(ctx, traffic.moves, here, speed, flying, keep_move, keep, moves_key)
+            keep_move = keep = None  # applied once, in the table
         else:
             moves = _gt_moves(ctx, traffic.moves, here, speed, flying)
         if moves is not None:
@@ -837,8 +838,9 @@ def _try_gt_step(
 
 #: A GT move worked out from the track and the dashboard alone (:func:`_gt_moves`): the
 #: dice, the speed after, brake and boost dice, the gear die's value (-1: a coast die), the
-#: step (and the step as a flying start, GT-1), and its record with no car come beside.
-_GtMove = tuple[tuple[Die, ...], int, int, int, int, PlanStep, PlanStep, _Record]
+#: step (and the step as a flying start, GT-1; None: pruned), and its record with no car
+#: come beside.
+_GtMove = tuple[tuple[Die, ...], int, int, int, int, PlanStep | None, PlanStep | None, _Record]
 #: The GT moves into one target: the space, its column's gear dice, coast, brake and boost
 #: dice (before damage), and the moves in the order of :func:`_die_options`.
 _GtTarget = tuple[SpaceInfo, frozenset[int], int, int, int, int, tuple[_GtMove, ...]]
@@ -871,6 +873,7 @@ def _gt_moves(
     speed: int,
     flying: bool,
     keep_move: PruneMove | None = None,
+    keep: Prune | None = None,
     moves_key: Hashable | None = None,
 ) -> tuple[_GtTarget, ...] | None:
     """What of a GT step from ``here`` at ``speed`` depends on neither the plan nor the cars.
@@ -879,7 +882,7 @@ def _gt_moves(
     checked, made once per track and dashboard in ``table`` (a search weighs the same
     moves again and again, from many positions). None where a successor is over a climb
     line (CLIMB-2): :func:`_level`'s general walk takes those. With ``moves_key``, only
-    the moves ``keep_move`` keeps.
+    the moves ``keep_move`` and ``keep`` keep.
     """
     track, board, gt = ctx.track, ctx.dashboard, ctx.gt
     assert gt is not None
@@ -927,8 +930,12 @@ def _gt_moves(
             )  # fmt: skip
             # rule: GT-1 (0 to 2 without a boost die, as the turn's first die)
             fly = plain._replace(flying=True) if new_speed == 2 and not boosts else plain
+            kept_plain = plain if keep is None or keep([], plain) else None
+            kept_fly = fly if keep is None or keep([], fly) else None
+            if kept_plain is None and kept_fly is None:
+                continue
             record = (lead, brakes, boosts, info.tile, 0, ())
-            moves.append((dice, new_speed, brakes, boosts, value, plain, fly, record))
+            moves.append((dice, new_speed, brakes, boosts, value, kept_plain, kept_fly, record))
         targets.append((info, gears, len(col.gears), col.coast, col.brake, col.boost, tuple(moves)))
     out = table[key] = tuple(targets)
     return out
@@ -966,9 +973,33 @@ def _gt_level(
     here_at = car.space
     out: list[tuple[PlanStep, _Record | None]] = []
     for info, _gears, n_col, coast, brake, boost, options in moves:
-        if not _enterable(ctx, info, traffic):
-            continue
         target = info.node
+        gear_cap = n_col - damage.gear
+        coast_cap = max(0, coast - damage.coast)
+        brake_cap = brake - damage.brake
+        # the dice first: where no move is left whatever the cars, the traffic there is
+        # not read (nor examined: the plan memo keys on fewer cars)
+        kept = []
+        for _dice, new_speed, brakes, boosts, value, plain, flying, record in options:
+            if keep_move is not None and not keep_move(stack, target, speed, new_speed):
+                continue
+            # rule: MOVE-7, DAMAGE-3 (the column, less damage; GT-3's wrong tyres are the
+            # column's)
+            if value >= 0:
+                if value in gears_used or n_gears > gear_cap:
+                    continue
+            elif coasts > coast_cap:
+                continue
+            if brakes and brakes_used + brakes > brake_cap:
+                continue
+            if boosts and boosts_used + boosts > boost:
+                continue
+            step = flying if fly else plain
+            if step is None or (keep is not None and not keep(stack, step)):
+                continue
+            kept.append((value, step, record))
+        if not kept or not _enterable(ctx, info, traffic):
+            continue
         need = 0  # the gear die coming beside the cars there takes (TRAFFIC-1)
         newly: tuple[str, ...] = ()
         if cars_at:
@@ -985,31 +1016,13 @@ def _gt_level(
                 and ctx.track.gain(here_at, target) >= ahead - 1e-6
             ):
                 continue  # rule: TRAFFIC-5 (no overtaking: never level with the car ahead)
-        gear_cap = n_col - damage.gear
-        coast_cap = max(0, coast - damage.coast)
-        brake_cap = brake - damage.brake
-        for _dice, new_speed, brakes, boosts, value, plain, flying, record in options:
-            if keep_move is not None and not keep_move(stack, target, speed, new_speed):
-                continue
-            # rule: MOVE-7, DAMAGE-3 (the column, less damage; GT-3's wrong tyres are the
-            # column's)
-            if value >= 0:
-                if value in gears_used or n_gears > gear_cap:
-                    continue
-                if value < need:
-                    continue  # rule: TRAFFIC-1 (beside a car: a gear die at or above its gear)
-            elif coasts > coast_cap or newly:
-                continue
-            if brakes and brakes_used + brakes > brake_cap:
-                continue
-            if boosts and boosts_used + boosts > boost:
-                continue
-            step = flying if fly else plain
-            if keep is not None and not keep(stack, step):
-                continue
-            if newly:
-                record = (record[0], brakes, boosts, info.tile, 0, newly)
-            out.append((step, record))
+        if not newly:
+            out.extend([(step, record) for _value, step, record in kept])
+            continue
+        for value, step, record in kept:
+            # rule: TRAFFIC-1 (beside a car: a gear die at or above its gear; not a coast)
+            if value >= need:
+                out.append((step, (record[0], record[1], record[2], record[3], 0, newly)))
     return out
 
 
