@@ -407,6 +407,22 @@ class PlanBuilder:
                     self._options = []
                     return self._options
                 here, speed = last.space, last.speed
+            traffic = self._traffic
+            gt = ctx.gt
+            if traffic.moves is not None and self.moves_key is not None and gt is not None:
+                # _level's GT walk, straight from the table (a search asks for it often)
+                flying = gt.flying and not self.steps and speed == 0
+                table = traffic.moves.get((here, speed, flying, gt.final_lap, self.moves_key))
+                if table is None:
+                    table = _gt_moves(
+                        ctx, traffic.moves, here, speed, flying, self.keep_move, self.keep,
+                        self.moves_key,
+                    )  # fmt: skip
+                if table is not None:
+                    self._options = _gt_level(
+                        ctx, table, self._walk, self.steps, traffic, None, None
+                    )
+                    return self._options
             self._options = _level(
                 ctx,
                 here,

@@ -18,6 +18,7 @@ same position always gets the same plan, and the plan memo
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -150,18 +151,24 @@ def _scorer(
     here = ctx.car.space
     assert here is not None
     safe = road.safe
-    ahead = _ahead(ctx, road) if overtakes else []
+    # a car counts as got past once the plan ends more than a hair beyond it (the cars
+    # nearest first: the count is where the plan's gain falls among them)
+    passed = [g + 1e-6 for g in _ahead(ctx, road)] if overtakes else []
+    gains: dict[str, float] = {}
 
     def score(last: PlanStep) -> float:
         if last.finishes:
             return 1e6 + 10.0 * last.speed
-        gain = track.gain(here, last.space)
-        over = max(0, last.speed - safe.get(last.space, 6) - 1)
+        space = last.space
+        gain = gains.get(space)
+        if gain is None:
+            gain = gains[space] = track.gain(here, space)
+        over = max(0, last.speed - safe.get(space, 6) - 1)
         value = gain + 8.0 * last.speed - 400.0 * over
-        if wish.pit and last.speed == 1 and track.spaces[last.space].pit is not None:
+        if wish.pit and last.speed == 1 and track.spaces[space].pit is not None:
             value += PIT_MM  # rule: GT-2 (a pit stop takes first gear on a pit space)
-        if ahead:
-            value += OVERTAKE_MM * sum(1 for g in ahead if gain > g + 1e-6)
+        if passed:
+            value += OVERTAKE_MM * bisect_left(passed, gain)
         return value
 
     return score
