@@ -213,3 +213,31 @@ def test_shared_risk_grows_the_risks_a_fresh_one_grows(monkeypatch: pytest.Monke
                 assert grown.value(ctx, sisu=True) == risk.flat_out_risk(ctx, plan, sisu=True)
                 checked += 1
     assert checked > 200
+
+
+def test_gt_plan_memo_under_a_yellow_flag_reads_the_nearest_car_ahead():
+    """TRAFFIC-5 under a yellow flag: no step level with the nearest car ahead, wherever it
+    is (also in a lane no plan reaches). The memo gives a plan again when that car is as
+    near as far as every space the search entered can tell, and searches again when it is
+    nearer."""
+    from trackkit.sim.gtbots import make_gt_bot
+
+    track = CORE.track
+    board = _boards(CORE, "gt6")["right"]
+    order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
+    me, lane = "9:A1a", "9:A3a"  # the third lane just ahead: no plan from the first reaches it
+    car = CarState(car_id=0, space=me, gear=3)
+    yellow = GtTurn(yellow=True)
+    far = [s for s in order if 1500 < track.gain(me, s) < 2500][:2]
+    assert len(far) == 2
+    for name in ("aggressive", "cautious", "planner"):
+        memo = PlanMemo(track, GT, moves=6)
+        remembered, fresh = make_gt_bot(name, memo), make_gt_bot(name)
+        first = PlanContext(track, board, GT, car, (OtherCar(far[0], 2),), gt=yellow)
+        second = replace(first, others=(OtherCar(far[1], 4),))
+        assert remembered.plan(first) == fresh.plan(first)
+        assert remembered.plan(second) == fresh.plan(second)
+        assert memo.hits == 1  # far ahead either way: the same answers
+        close = replace(first, others=(OtherCar(lane, 2),))
+        assert remembered.plan(close) == fresh.plan(close) != fresh.plan(first), name
+        assert memo.hits == 1

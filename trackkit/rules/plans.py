@@ -40,6 +40,7 @@ __all__ = [
     "legal_plans",
     "plans_by_first",
     "turn_ends",
+    "yellow_ahead",
 ]
 
 
@@ -473,14 +474,22 @@ class _Traffic:
         for space in occupied:
             blocked |= ctx.track.overlaps.get(space, frozenset())
         cars_at = {o.space: o.gear for o in ctx.others if o.blocks}
-        ahead = None
-        here = ctx.car.space
-        if ctx.gt is not None and ctx.gt.yellow and here is not None:
-            # rule: TRAFFIC-5 (no overtaking under a yellow flag: the nearest car ahead)
-            gains = [ctx.track.gain(here, o.space) for o in ctx.others if o.blocks]
-            ahead = min((g for g in gains if g > 0), default=None)
+        ahead = yellow_ahead(ctx)
         moves = _gt_table(ctx.track, ctx.dashboard) if gt else None
         return cls(frozenset(blocked), lanes_taken, cars_at, examined, ahead, moves)
+
+
+def yellow_ahead(ctx: PlanContext) -> float | None:
+    """GT, under a yellow flag: how far ahead the nearest car is, mm (else None).
+
+    rule: TRAFFIC-5 (no overtaking under a yellow flag: a step may not take the car level
+    with the nearest car ahead, :meth:`~trackkit.rules.track.Track.gain` less 1e-6 mm).
+    """
+    here = ctx.car.space
+    if ctx.gt is None or not ctx.gt.yellow or here is None:
+        return None
+    gains = [ctx.track.gain(here, o.space) for o in ctx.others if o.blocks]
+    return min((g for g in gains if g > 0), default=None)
 
 
 def _start_walk(ctx: PlanContext, start: str, traffic: _Traffic) -> _Walk:

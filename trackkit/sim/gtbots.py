@@ -364,9 +364,8 @@ class GtBot:
         return Choice(plan, Mode.FLAT_OUT, DefaultPolicy())
 
     def plan(self, ctx: PlanContext) -> Plan:
-        """The plan (from the memo when the position was seen; never under a yellow flag,
-        whose no-overtaking rule reads cars anywhere ahead, TRAFFIC-5)."""
-        if self.memo is None or (ctx.gt is not None and ctx.gt.yellow):
+        """The plan (from the memo when the position was seen)."""
+        if self.memo is None:
             return self.search(ctx)[0]
         name = self.name + (":pit" if self.wish.pit else "")
         return self.memo.plan(name, self._board_key(ctx.dashboard), ctx, self.search)
