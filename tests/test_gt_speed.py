@@ -241,3 +241,34 @@ def test_gt_plan_memo_under_a_yellow_flag_reads_the_nearest_car_ahead():
         close = replace(first, others=(OtherCar(lane, 2),))
         assert remembered.plan(close) == fresh.plan(close) != fresh.plan(first), name
         assert memo.hits == 1
+
+
+def test_run_many_gives_the_garbage_collector_back_as_it_was():
+    # the heap set aside and the rarer full collections last for the run only, and a
+    # caller's own frozen objects are left alone
+    import gc
+
+    from trackkit.sim.gt import GtOptions
+    from trackkit.sim.race import Settings
+    from trackkit.sim.stats import run_many
+
+    settings = Settings.default(2, gt=GtOptions(laps=1))
+    threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
+    seen: list[tuple[int, tuple[int, int, int]]] = []
+    run_many(
+        CORE,
+        settings,
+        races=2,
+        seed=1,
+        progress=lambda _n: seen.append((gc.get_freeze_count(), gc.get_threshold())),
+    )
+    assert seen and all(count > frozen and during[2] >= 100 for count, during in seen)
+    assert gc.get_threshold() == threshold and gc.get_freeze_count() == frozen
+    alone = run_many(CORE, settings, races=2, seed=1)
+    gc.freeze()
+    try:
+        mine = gc.get_freeze_count()
+        assert run_many(CORE, settings, races=2, seed=1) == alone  # the same races
+        assert gc.get_freeze_count() == mine and gc.get_threshold() == threshold
+    finally:
+        gc.unfreeze()

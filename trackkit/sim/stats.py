@@ -141,21 +141,33 @@ def _init_worker(prepared: Prepared, settings: Settings) -> None:
     worker_signals()
     _WORKER["prepared"], _WORKER["settings"] = prepared, settings
     gc.freeze()  # the stage and the modules, for good (see _settled)
+    threshold = gc.get_threshold()
+    gc.set_threshold(threshold[0], threshold[1], max(threshold[2], FULL_EVERY))
+
+
+#: Collections of the middle generation between two full ones during a run (Python's
+#: default is 10): the heap before the run is set aside, so what a full collection finds
+#: is the races' own long-lived objects, which the plan memo keeps anyway.
+FULL_EVERY = 100
 
 
 @contextlib.contextmanager
 def _settled() -> Iterator[None]:
     """Races make many objects that live a race or less, and the garbage collector counts
     them: it need not look, again and again, at what was there before (the stage, the
-    modules). That is set aside for the run (:func:`gc.freeze`) and given back after;
-    left alone if the caller set objects aside itself."""
+    modules). That is set aside for the run (:func:`gc.freeze`), full collections are
+    rarer (:data:`FULL_EVERY`), and both are given back after; the heap is left alone if
+    the caller set objects aside itself."""
     if gc.get_freeze_count():
         yield
         return
+    threshold = gc.get_threshold()
     gc.freeze()
+    gc.set_threshold(threshold[0], threshold[1], max(threshold[2], FULL_EVERY))
     try:
         yield
     finally:
+        gc.set_threshold(*threshold)
         gc.unfreeze()
 
 
