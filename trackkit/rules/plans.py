@@ -866,9 +866,10 @@ def _try_gt_step(
 #: step (and the step as a flying start, GT-1; None: pruned), and its record with no car
 #: come beside.
 _GtMove = tuple[tuple[Die, ...], int, int, int, int, PlanStep | None, PlanStep | None, _Record]
-#: The GT moves into one target: the space, its column's gear dice, coast, brake and boost
-#: dice (before damage), and the moves in the order of :func:`_die_options`.
-_GtTarget = tuple[SpaceInfo, frozenset[int], int, int, int, int, tuple[_GtMove, ...]]
+#: The GT moves into one target: the space, the spaces beside it, whether it is shut (a
+#: corner limit of 0), its column's gear, coast, brake and boost dice (before damage), and
+#: the moves in the order of :func:`_die_options`.
+_GtTarget = tuple[SpaceInfo, tuple[str, ...], bool, int, int, int, int, tuple[_GtMove, ...]]
 
 #: The GT moves of a track and a dashboard, by (space, speed, flying start, last lap, the
 #: key of the pruner applied: :attr:`PlanBuilder.moves_key`).
@@ -961,7 +962,11 @@ def _gt_moves(
                 continue
             record = (lead, brakes, boosts, info.tile, 0, ())
             moves.append((dice, new_speed, brakes, boosts, value, kept_plain, kept_fly, record))
-        targets.append((info, gears, len(col.gears), col.coast, col.brake, col.boost, tuple(moves)))
+        shut = info.limit is not None and info.kind in _CORNERS and info.limit <= 0
+        besides = tuple(track.beside.get(target, _NOTHING))
+        targets.append(
+            (info, besides, shut, len(col.gears), col.coast, col.brake, col.boost, tuple(moves))
+        )
     out = table[key] = tuple(targets)
     return out
 
@@ -986,22 +991,21 @@ def _gt_level(
     damage = car.damage
     speed = stack[-1].speed if stack else car.gear
     gears_used = walk.gears
-    n_gears = len(gears_used) + 1
-    coasts = walk.coasts + 1
-    brakes_used = walk.brakes
+    n_gears = len(gears_used) + 1 + damage.gear  # against the column's gear dice
+    coasts = walk.coasts + 1 + damage.coast
+    brakes_used = walk.brakes + damage.brake
     boosts_used = walk.boosts
     alongside = walk.alongside
     fly = not gears_used and not walk.coasts and car.gear == 0
     cars_at = traffic.cars_at
-    beside = ctx.track.beside
+    blocked = traffic.blocked
+    examined = traffic.examined
     ahead = traffic.ahead
     here_at = car.space
+    mud = bool(ctx.mud)  # none on GT tracks (SHORTCUT-2 is DIRT's); if given, as DIRT reads it
     out: list[tuple[PlanStep, _Record | None]] = []
-    for info, _gears, n_col, coast, brake, boost, options in moves:
+    for info, besides, shut, n_col, coast, brake, boost, options in moves:
         target = info.node
-        gear_cap = n_col - damage.gear
-        coast_cap = max(0, coast - damage.coast)
-        brake_cap = brake - damage.brake
         # the dice first: where no move is left whatever the cars, the traffic there is
         # not read (nor examined: the plan memo keys on fewer cars)
         kept = []
@@ -1011,11 +1015,11 @@ def _gt_level(
             # rule: MOVE-7, DAMAGE-3 (the column, less damage; GT-3's wrong tyres are the
             # column's)
             if value >= 0:
-                if value in gears_used or n_gears > gear_cap:
+                if value in gears_used or n_gears > n_col:
                     continue
-            elif coasts > coast_cap:
+            elif coasts > coast:  # (a coast die more than the column's, less damage)
                 continue
-            if brakes and brakes_used + brakes > brake_cap:
+            if brakes and brakes_used + brakes > brake:
                 continue
             if boosts and boosts_used + boosts > boost:
                 continue
@@ -1023,16 +1027,23 @@ def _gt_level(
             if step is None or (keep is not None and not keep(stack, step)):
                 continue
             kept.append((value, step, record))
-        if not kept or not _enterable(ctx, info, traffic):
+        if not kept:
             continue
+        if mud:
+            if not _enterable(ctx, info, traffic):
+                continue
+        else:  # _enterable, its GT part
+            if examined is not None:
+                examined.add(target)
+            if target in blocked or shut:
+                continue  # rule: TRAFFIC-3 (no car may enter an occupied space)
         need = 0  # the gear die coming beside the cars there takes (TRAFFIC-1)
         newly: tuple[str, ...] = ()
         if cars_at:
-            near_cars = [near for near in beside.get(target, _NOTHING) if near in cars_at]
-            if near_cars and gt.yellow:
+            if gt.yellow and any(near in cars_at for near in besides):
                 continue  # rule: TRAFFIC-5 (no coming up next to a car)
-            for near in near_cars:
-                if near not in alongside:
+            for near in besides:
+                if near in cars_at and near not in alongside:
                     need = max(need, cars_at[near])
                     newly = (*newly, near)
             if (
