@@ -340,13 +340,21 @@ class PlanBuilder:
 
     def push(self, step: PlanStep) -> None:
         """Take ``step``, one of :meth:`options`."""
-        for option, record in self._level():
-            if option is step or option == step:
-                undo = _apply(self._walk, *record) if record is not None else None
-                self.steps.append(step)
-                self._undo.append((undo, self._options))
-                self._options = None
-                return
+        record = self._record(step)
+        undo = _apply(self._walk, *record) if record is not None else None
+        self.steps.append(step)
+        self._undo.append((undo, self._options))
+        self._options = None
+
+    def _record(self, step: PlanStep) -> _Record | None:
+        """What ``step``, one of :meth:`options`, records in the walk."""
+        level = self._level()
+        for option, record in level:
+            if option is step:  # the options themselves, as a search hands them back
+                return record
+        for option, record in level:
+            if option == step:
+                return record
         raise ValueError(f"{step} is not a legal next step after {self.plan()}")
 
     def pop(self) -> PlanStep:
@@ -878,12 +886,22 @@ _GtMoves = dict[tuple[str, int, bool, bool, Hashable], tuple[_GtTarget, ...] | N
 _GT_MOVES: dict[tuple[int, Hashable], tuple[Track, _GtMoves]] = {}
 
 
+#: What the columns of a dashboard hold, by the dashboard (kept with it: its id stays its own).
+_COLUMNS: dict[int, tuple[Dashboard, Hashable]] = {}
+
+
 def _gt_table(track: Track, board: Dashboard) -> _GtMoves:
     """The table of :func:`_gt_moves` for ``track`` and ``board`` (empty at first)."""
-    cols = tuple(
-        (s, tuple(c.gears), c.coast, c.brake, c.boost, c.danger_limit)
-        for s, c in sorted(board.columns.items())
-    )
+    known = _COLUMNS.get(id(board))
+    if known is None or known[0] is not board:
+        if len(_COLUMNS) >= 256:
+            _COLUMNS.clear()
+        held = tuple(
+            (s, tuple(c.gears), c.coast, c.brake, c.boost, c.danger_limit)
+            for s, c in sorted(board.columns.items())
+        )
+        known = _COLUMNS[id(board)] = (board, held)
+    cols = known[1]
     hit = _GT_MOVES.get((id(track), cols))
     if hit is None or hit[0] is not track:
         if len(_GT_MOVES) >= 64:
@@ -1008,7 +1026,8 @@ def _gt_level(
         target = info.node
         # the dice first: where no move is left whatever the cars, the traffic there is
         # not read (nor examined: the plan memo keys on fewer cars)
-        kept = []
+        kept: list[tuple[PlanStep, _Record]] = []
+        values = []
         for _dice, new_speed, brakes, boosts, value, plain, flying, record in options:
             if keep_move is not None and not keep_move(stack, target, speed, new_speed):
                 continue
@@ -1026,7 +1045,8 @@ def _gt_level(
             step = flying if fly else plain
             if step is None or (keep is not None and not keep(stack, step)):
                 continue
-            kept.append((value, step, record))
+            kept.append((step, record))
+            values.append(value)
         if not kept:
             continue
         if mud:
@@ -1053,12 +1073,12 @@ def _gt_level(
             ):
                 continue  # rule: TRAFFIC-5 (no overtaking: never level with the car ahead)
         if not newly:
-            out.extend([(step, record) for _value, step, record in kept])
+            out += kept
             continue
-        for value, step, record in kept:
+        for value, (made, (lead, brakes, boosts, tile, _o, _n)) in zip(values, kept, strict=True):
             # rule: TRAFFIC-1 (beside a car: a gear die at or above its gear; not a coast)
             if value >= need:
-                out.append((step, (record[0], record[1], record[2], record[3], 0, newly)))
+                out.append((made, (lead, brakes, boosts, tile, 0, newly)))
     return out
 
 

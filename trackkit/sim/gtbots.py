@@ -285,16 +285,26 @@ def _bounded(ctx: PlanContext, wish: Wish) -> tuple[Plan, set[str] | None]:
 
     def walk(risk: RiskSoFar, n: int) -> None:
         nonlocal best_value, best_steps
-        deeper = n + 1 < MAX_STEPS
+        then = risk.then
+        options = builder.options()
+        if n + 1 == MAX_STEPS:  # the last step: the best plan, no going on
+            for step in options:
+                r = then(ctx, step).value(ctx)
+                value = (1 - r) * score_of(step) - r * LOC_COST_MM
+                if value > best_value or not best_steps:
+                    best_value, best_steps = value, (*builder.steps, step)
+            return
         weighed = []
-        for k, step in enumerate(builder.options()):
-            grown = risk.then(ctx, step)
+        for k, step in enumerate(options):
+            grown = then(ctx, step)
             r = grown.value(ctx)
             value = (1 - r) * score_of(step) - r * LOC_COST_MM
-            if not best_steps or value > best_value:
+            if value > best_value or not best_steps:
                 best_value, best_steps = value, (*builder.steps, step)
-            if deeper and step.loc is None and not step.finishes:
+            if step.loc is None and not step.finishes:
                 weighed.append((-value, k, step, grown, r))
+        if not weighed:
+            return
         weighed.sort()  # by value, then plan order (``k`` tells every two apart)
         left = MAX_STEPS - n - 1
         for _v, _k, step, grown, r in weighed[:BRANCHES]:
