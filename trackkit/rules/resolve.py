@@ -557,20 +557,23 @@ def _end_turn(
     if ctx.gt is not None:  # GT has no time cards: the race is for places (TIME-2)
         if not steps and not any(e.kind == "stop" for e in events):
             events.append(Event("stay", space))
-        return Outcome(
-            replace(
-                car,
-                space=space,
-                gear=gear,
-                on_track=car.on_track and not finished,
-                finished=finished,
-                second_tokens=tokens,
-                turns=car.turns + 1,
-                crossings=car.crossings + moved.laps,
-            ),
-            table,
-            events,
+        after = CarState(  # built whole: every GT turn makes one (dataclasses.replace is slow)
+            car.car_id,
+            space,
+            gear,
+            car.on_track and not finished,
+            finished,
+            car.damage,
+            car.pending_coast_damage,
+            tokens,
+            car.sisu_token,
+            car.time_seconds,
+            car.cards,
+            car.top_card_loc,
+            car.turns + 1,
+            car.crossings + moved.laps,
         )
+        return Outcome(after, table, events)
     gear_dice = False
     for s in steps:
         if any(d.kind is _GEAR for d in s.dice):
