@@ -103,21 +103,12 @@ class RiskSoFar:
     )
     _values: dict[object, float] | None = field(default=None, repr=False, compare=False)
     _key: tuple[object, ...] | None = field(default=None, repr=False, compare=False)
-    _steps: dict[int, tuple[PlanStep, object, RiskSoFar]] | None = field(
-        default=None, repr=False, compare=False
-    )
     _rule: str | None = field(default=None, repr=False, compare=False)
     _plain: float = field(default=0.0, repr=False, compare=False)
 
     def then(self, ctx: PlanContext, step: PlanStep) -> RiskSoFar:
         """The risk with ``step`` added at the end."""
         odds = ctx.ruleset.danger_odds
-        steps = self._steps
-        if steps is not None:
-            # the very step again (the GT plan builder reuses its steps): known by its id
-            seen = steps.get(id(step))
-            if seen is not None and seen[0] is step and seen[1] is odds:
-                return seen[2]
         # what the risk reads of a step (and of the rules): a planner weighs the same dice
         # into several spaces, and each grows the risk alike. The dice are known by their
         # tuple (the plan generator reuses them), kept with the entry so that its id stays
@@ -138,9 +129,6 @@ class RiskSoFar:
         else:
             hit = after.get(key)
             if hit is not None and hit[0] is step.dice and hit[1] is odds:
-                if steps is None:
-                    steps = self._steps = {}
-                steps[id(step)] = (step, odds, hit[2])
                 return hit[2]
         dist = self.dist
         safe_jumps = self.safe_jumps
@@ -174,9 +162,6 @@ class RiskSoFar:
             flying,
         )
         after[key] = (step.dice, odds, grown)
-        if steps is None:
-            steps = self._steps = {}
-        steps[id(step)] = (step, odds, grown)
         global _GROWN
         _GROWN += 1
         return grown
