@@ -272,3 +272,41 @@ def test_run_many_gives_the_garbage_collector_back_as_it_was():
         assert gc.get_freeze_count() == mine and gc.get_threshold() == threshold
     finally:
         gc.unfreeze()
+
+
+def test_gt_plan_memo_gives_a_plan_of_another_lap_on_the_last_lap_far_from_the_line():
+    # rule: BOARD-3 (on the last lap the step over the line ends the race): where no plan
+    # reaches the line, the last lap changes no plan and the memo gives the plan of an
+    # earlier lap; within reach of the line it does not
+    from trackkit.sim.gtbots import last_lap_matters, make_gt_bot
+
+    track = CORE.track
+    road = road_of(track)
+    board = _boards(CORE, "gt6")["right"]
+    spaces = [s for s in sorted(track.spaces) if track.successors[s]]
+    far = [s for s in spaces if not last_lap_matters(track, road, s)]
+    near = [s for s in spaces if last_lap_matters(track, road, s)]
+    assert far and near
+    hits = 0
+    for name in ("planner", "aggressive", "cautious"):
+        memo = PlanMemo(track, GT, moves=6)
+        remembered, fresh = make_gt_bot(name, memo), make_gt_bot(name)
+        for space in far[::5] + near[::3]:
+            for gear in (1, 3, 5):
+                car = CarState(car_id=0, space=space, gear=gear, crossings=3)
+                earlier = PlanContext(track, board, GT, car, gt=GtTurn())
+                last = replace(earlier, gt=GtTurn(final_lap=True))
+                before = memo.hits
+                assert remembered.plan(earlier) == fresh.plan(earlier)
+                assert remembered.plan(last) == fresh.plan(last), (name, space, gear)
+                hits += memo.hits - before
+                assert (memo.hits > before) == (space in far)
+    assert hits > 20
+    # near the line the last lap does change plans (the line ends the race)
+    assert any(
+        make_gt_bot("planner").plan(PlanContext(track, board, GT, CarState(0, s, 4), gt=GtTurn()))
+        != make_gt_bot("planner").plan(
+            PlanContext(track, board, GT, CarState(0, s, 4), gt=GtTurn(final_lap=True))
+        )
+        for s in near
+    )

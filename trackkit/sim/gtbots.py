@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from trackkit.rules.dashboard import Dashboard
@@ -32,7 +32,7 @@ from trackkit.sim.bots import Choice, _p_at_least
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.stuck import dashboard_key
 
-__all__ = ["GT_BOTS", "GtBot", "make_gt_bot", "road_of"]
+__all__ = ["GT_BOTS", "GtBot", "last_lap_matters", "make_gt_bot", "road_of"]
 
 #: Longest plan a GT bot considers (steps).
 MAX_STEPS = 6
@@ -58,6 +58,9 @@ class GtRoad:
     windows: dict[str, frozenset[str]] = field(default_factory=dict)
     """Per space (filled as asked, :func:`ahead_window`): the spaces ahead within reach of
     a plan, where a car counts for the planner's overtakes."""
+    line: dict[str, bool] = field(default_factory=dict)
+    """Per space (filled as asked, :func:`last_lap_matters`): whether the last lap can
+    change a plan from there."""
 
 
 _ROADS: dict[int, tuple[Track, GtRoad]] = {}
@@ -187,6 +190,34 @@ def ahead_window(track: Track, road: GtRoad, here: str) -> frozenset[str]:
         hit = road.windows[here] = frozenset(
             s for s in track.spaces if 0 < track.gain(here, s) <= most
         )
+    return hit
+
+
+def last_lap_matters(track: Track, road: GtRoad, here: str) -> bool:
+    """Whether a plan from ``here`` can tell the last lap from another one.
+
+    On the last lap the step over the start/finish line ends the race (BOARD-3), and the
+    planner's bound counts the line within reach. A plan from ``here`` takes at most
+    :data:`MAX_STEPS` moves: when no line is within them (and the road they can gain stops
+    short of it), every bot's plan is the plan of another lap, and the plan memo gives it.
+    """
+    hit = road.line.get(here)
+    if hit is None:
+        lap = track.lap_length
+        hit = not lap
+        frontier, seen = {here}, {here}
+        for _ in range(MAX_STEPS):
+            nxt = set()
+            for space in frontier:
+                for target, _climb in track.successors[space]:
+                    mark = track.marks.get((space, target))
+                    hit = hit or (mark is not None and mark.lap)
+                    nxt.add(target)
+            frontier = nxt - seen
+            seen |= frontier
+        if lap and not hit:  # as the planner's bound reads the line (see _bounded)
+            hit = any(max(road.reach[s]) >= lap - track.spaces[s].progress - 1e-6 for s in seen)
+        road.line[here] = hit
     return hit
 
 
@@ -377,6 +408,14 @@ class GtBot:
         """The plan (from the memo when the position was seen)."""
         if self.memo is None:
             return self.search(ctx)[0]
+        gt, here = ctx.gt, ctx.car.space
+        if (
+            gt is not None
+            and gt.final_lap
+            and here is not None
+            and not last_lap_matters(ctx.track, road_of(ctx.track), here)
+        ):
+            ctx = replace(ctx, gt=replace(gt, final_lap=False))  # the same plan, remembered
         name = self.name + (":pit" if self.wish.pit else "")
         return self.memo.plan(name, self._board_key(ctx.dashboard), ctx, self.search)
 
