@@ -464,15 +464,22 @@ class _Traffic:
 
     @classmethod
     def of(cls, ctx: PlanContext, examined: set[str] | None = None) -> _Traffic:
+        if ctx.gt is not None:  # TRAFFIC-3's corner lanes are DIRT's: GT corners are wide
+            cars_at = {o.space: o.gear for o in ctx.others if o.blocks}
+            overlaps = ctx.track.overlaps
+            covered = set(cars_at)
+            for space in cars_at:
+                over = overlaps.get(space)
+                if over:
+                    covered |= over
+            moves = _gt_table(ctx.track, ctx.dashboard)
+            return cls(frozenset(covered), {}, cars_at, examined, yellow_ahead(ctx), moves)
         occupied: set[str] = set()
         lanes_taken: dict[str, str] = {}
-        gt = ctx.gt is not None
         for other in ctx.others:
             if other.blocks:
                 occupied.add(other.space)
                 info = ctx.track.spaces.get(other.space)
-                if gt:
-                    continue  # TRAFFIC-3's corner lanes are DIRT's: GT corners are wide
                 if info is not None and info.corner is not None and info.corner_lane is not None:
                     # rule: TRAFFIC-3 (enter by the same lane as the car in the corner; with
                     # cars in both lanes, by neither, whatever order the cars are listed in)
@@ -482,9 +489,7 @@ class _Traffic:
         for space in occupied:
             blocked |= ctx.track.overlaps.get(space, frozenset())
         cars_at = {o.space: o.gear for o in ctx.others if o.blocks}
-        ahead = yellow_ahead(ctx)
-        moves = _gt_table(ctx.track, ctx.dashboard) if gt else None
-        return cls(frozenset(blocked), lanes_taken, cars_at, examined, ahead, moves)
+        return cls(frozenset(blocked), lanes_taken, cars_at, examined)
 
 
 def yellow_ahead(ctx: PlanContext) -> float | None:

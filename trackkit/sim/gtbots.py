@@ -58,6 +58,8 @@ class GtRoad:
     windows: dict[str, frozenset[str]] = field(default_factory=dict)
     """Per space (filled as asked, :func:`ahead_window`): the spaces ahead within reach of
     a plan, where a car counts for the planner's overtakes."""
+    prune: list[tuple[Prune, PruneMove]] = field(default_factory=list)
+    """The bots' pruners on this road (:func:`_pruners`: they read its safe speeds alone)."""
     line: dict[str, bool] = field(default_factory=dict)
     """Per space (filled as asked, :func:`last_lap_matters`): whether the last lap can
     change a plan from there."""
@@ -132,6 +134,8 @@ _MOVES_KEY = "gtbots:safe"
 
 
 def _pruners(ctx: PlanContext, road: GtRoad) -> tuple[Prune, PruneMove]:
+    if road.prune:
+        return road.prune[0]
     safe = road.safe
 
     def keep_move(stack: list[PlanStep], target: str, speed: int, v: int) -> bool:
@@ -143,6 +147,7 @@ def _pruners(ctx: PlanContext, road: GtRoad) -> tuple[Prune, PruneMove]:
     def keep(stack: list[PlanStep], step: PlanStep) -> bool:
         return step.loc is None  # no bot plans a certain loss of control
 
+    road.prune.append((keep, keep_move))
     return keep, keep_move
 
 
