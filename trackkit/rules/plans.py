@@ -1031,8 +1031,7 @@ def _gt_level(
         target = info.node
         # the dice first: where no move is left whatever the cars, the traffic there is
         # not read (nor examined: the plan memo keys on fewer cars)
-        kept: list[tuple[PlanStep, _Record]] = []
-        values = []
+        start = len(out)
         for _dice, new_speed, brakes, boosts, value, plain, flying, record in options:
             if keep_move is not None and not keep_move(stack, target, speed, new_speed):
                 continue
@@ -1050,40 +1049,46 @@ def _gt_level(
             step = flying if fly else plain
             if step is None or (keep is not None and not keep(stack, step)):
                 continue
-            kept.append((step, record))
-            values.append(value)
-        if not kept:
+            out.append((step, record))
+        if len(out) == start:
             continue
         if mud:
             if not _enterable(ctx, info, traffic):
+                del out[start:]
                 continue
         else:  # _enterable, its GT part
             if examined is not None:
                 examined.add(target)
             if target in blocked or shut:
+                del out[start:]
                 continue  # rule: TRAFFIC-3 (no car may enter an occupied space)
+        if not cars_at:
+            continue
+        if gt.yellow and any(near in cars_at for near in besides):
+            del out[start:]
+            continue  # rule: TRAFFIC-5 (no coming up next to a car)
+        if (
+            ahead is not None
+            and here_at is not None
+            and ctx.track.gain(here_at, target) >= ahead - 1e-6
+        ):
+            del out[start:]
+            continue  # rule: TRAFFIC-5 (no overtaking: never level with the car ahead)
         need = 0  # the gear die coming beside the cars there takes (TRAFFIC-1)
         newly: tuple[str, ...] = ()
-        if cars_at:
-            if gt.yellow and any(near in cars_at for near in besides):
-                continue  # rule: TRAFFIC-5 (no coming up next to a car)
-            for near in besides:
-                if near in cars_at and near not in alongside:
-                    need = max(need, cars_at[near])
-                    newly = (*newly, near)
-            if (
-                ahead is not None
-                and here_at is not None
-                and ctx.track.gain(here_at, target) >= ahead - 1e-6
-            ):
-                continue  # rule: TRAFFIC-5 (no overtaking: never level with the car ahead)
-        if not newly:
-            out += kept
-            continue
-        for value, (made, (lead, brakes, boosts, tile, _o, _n)) in zip(values, kept, strict=True):
-            # rule: TRAFFIC-1 (beside a car: a gear die at or above its gear; not a coast)
-            if value >= need:
-                out.append((made, (lead, brakes, boosts, tile, 0, newly)))
+        for near in besides:
+            if near in cars_at and near not in alongside:
+                need = max(need, cars_at[near])
+                newly = (*newly, near)
+        if newly:
+            beside = []
+            for made, made_record in out[start:]:
+                assert made_record is not None
+                lead, brakes, boosts, tile, _o, _n = made_record
+                # rule: TRAFFIC-1 (beside a car: a gear die at or above its gear, no coast)
+                if lead.kind is _GEAR_KIND and lead.value >= need:
+                    beside.append((made, (lead, brakes, boosts, tile, 0, newly)))
+            out[start:] = beside
     return out
 
 
