@@ -40,6 +40,7 @@ __all__ = [
     "legal_plans",
     "plans_by_first",
     "turn_ends",
+    "yellow_ahead",
 ]
 
 
@@ -303,11 +304,21 @@ class PlanBuilder:
     """
 
     def __init__(
-        self, ctx: PlanContext, *, keep: Prune | None = None, keep_move: PruneMove | None = None
+        self,
+        ctx: PlanContext,
+        *,
+        keep: Prune | None = None,
+        keep_move: PruneMove | None = None,
+        moves_key: Hashable | None = None,
     ) -> None:
         self.ctx = ctx
         self.keep = keep
         self.keep_move = keep_move
+        self.moves_key = moves_key
+        """Given, on a GT track: ``keep_move`` reads the target space and the two speeds
+        alone and ``keep`` the step alone (not the steps so far, nor the cars), and they
+        prune alike for every builder on the track given the same key, so their answers
+        are remembered with the track's moves."""
         self.steps: list[PlanStep] = []
         self.examined: set[str] = set()
         """Spaces whose traffic the builder read (entering, coming beside; TRAFFIC-1..3).
@@ -329,13 +340,21 @@ class PlanBuilder:
 
     def push(self, step: PlanStep) -> None:
         """Take ``step``, one of :meth:`options`."""
-        for option, record in self._level():
-            if option is step or option == step:
-                undo = _apply(self._walk, *record) if record is not None else None
-                self.steps.append(step)
-                self._undo.append((undo, self._options))
-                self._options = None
-                return
+        record = self._record(step)
+        undo = _apply(self._walk, *record) if record is not None else None
+        self.steps.append(step)
+        self._undo.append((undo, self._options))
+        self._options = None
+
+    def _record(self, step: PlanStep) -> _Record | None:
+        """What ``step``, one of :meth:`options`, records in the walk."""
+        level = self._level()
+        for option, record in level:
+            if option is step:  # the options themselves, as a search hands them back
+                return record
+        for option, record in level:
+            if option == step:
+                return record
         raise ValueError(f"{step} is not a legal next step after {self.plan()}")
 
     def pop(self) -> PlanStep:
@@ -397,6 +416,22 @@ class PlanBuilder:
                     self._options = []
                     return self._options
                 here, speed = last.space, last.speed
+            traffic = self._traffic
+            gt = ctx.gt
+            if traffic.moves is not None and self.moves_key is not None and gt is not None:
+                # _level's GT walk, straight from the table (a search asks for it often)
+                flying = gt.flying and not self.steps and speed == 0
+                table = traffic.moves.get((here, speed, flying, gt.final_lap, self.moves_key))
+                if table is None:
+                    table = _gt_moves(
+                        ctx, traffic.moves, here, speed, flying, self.keep_move, self.keep,
+                        self.moves_key,
+                    )  # fmt: skip
+                if table is not None:
+                    self._options = _gt_level(
+                        ctx, table, self._walk, self.steps, traffic, None, None
+                    )
+                    return self._options
             self._options = _level(
                 ctx,
                 here,
@@ -407,6 +442,7 @@ class PlanBuilder:
                 keep=self.keep,
                 keep_move=self.keep_move,
                 ref=None,
+                moves_key=self.moves_key,
             )
         return self._options
 
@@ -423,18 +459,27 @@ class _Traffic:
     """If given, every space whose traffic is read is added to it."""
     ahead: float | None = None
     """GT, yellow flag out: how far ahead the nearest car is, mm (TRAFFIC-5)."""
+    moves: _GtMoves | None = None
+    """GT: the moves of the track and the car's dashboard (:func:`_gt_moves`)."""
 
     @classmethod
     def of(cls, ctx: PlanContext, examined: set[str] | None = None) -> _Traffic:
+        if ctx.gt is not None:  # TRAFFIC-3's corner lanes are DIRT's: GT corners are wide
+            cars_at = {o.space: o.gear for o in ctx.others if o.blocks}
+            overlaps = ctx.track.overlaps
+            covered = set(cars_at)
+            for space in cars_at:
+                over = overlaps.get(space)
+                if over:
+                    covered |= over
+            moves = _gt_table(ctx.track, ctx.dashboard)
+            return cls(frozenset(covered), {}, cars_at, examined, yellow_ahead(ctx), moves)
         occupied: set[str] = set()
         lanes_taken: dict[str, str] = {}
-        gt = ctx.gt is not None
         for other in ctx.others:
             if other.blocks:
                 occupied.add(other.space)
                 info = ctx.track.spaces.get(other.space)
-                if gt:
-                    continue  # TRAFFIC-3's corner lanes are DIRT's: GT corners are wide
                 if info is not None and info.corner is not None and info.corner_lane is not None:
                     # rule: TRAFFIC-3 (enter by the same lane as the car in the corner; with
                     # cars in both lanes, by neither, whatever order the cars are listed in)
@@ -444,13 +489,20 @@ class _Traffic:
         for space in occupied:
             blocked |= ctx.track.overlaps.get(space, frozenset())
         cars_at = {o.space: o.gear for o in ctx.others if o.blocks}
-        ahead = None
-        here = ctx.car.space
-        if ctx.gt is not None and ctx.gt.yellow and here is not None:
-            # rule: TRAFFIC-5 (no overtaking under a yellow flag: the nearest car ahead)
-            gains = [ctx.track.gain(here, o.space) for o in ctx.others if o.blocks]
-            ahead = min((g for g in gains if g > 0), default=None)
-        return cls(frozenset(blocked), lanes_taken, cars_at, examined, ahead)
+        return cls(frozenset(blocked), lanes_taken, cars_at, examined)
+
+
+def yellow_ahead(ctx: PlanContext) -> float | None:
+    """GT, under a yellow flag: how far ahead the nearest car is, mm (else None).
+
+    rule: TRAFFIC-5 (no overtaking under a yellow flag: a step may not take the car level
+    with the nearest car ahead, :meth:`~trackkit.rules.track.Track.gain` less 1e-6 mm).
+    """
+    here = ctx.car.space
+    if ctx.gt is None or not ctx.gt.yellow or here is None:
+        return None
+    gains = [ctx.track.gain(here, o.space) for o in ctx.others if o.blocks]
+    return min((g for g in gains if g > 0), default=None)
 
 
 def _start_walk(ctx: PlanContext, start: str, traffic: _Traffic) -> _Walk:
@@ -544,16 +596,27 @@ def _level(
     keep: Prune | None,
     keep_move: PruneMove | None,
     ref: PlanStep | None,
+    moves_key: Hashable | None = None,
 ) -> list[tuple[PlanStep, _Record | None]]:
     """The legal next steps from ``here`` at ``speed`` after ``stack`` (with ``walk``'s dice).
 
     Each comes with the dice it records in the walk (None for the free move of CLIMB-5);
-    with ``ref``, only that step (a prefix being re-walked, not pruned).
+    with ``ref``, only that step (a prefix being re-walked, not pruned). ``moves_key``: see
+    :attr:`PlanBuilder.moves_key`.
     """
+    gt = ctx.gt
+    if traffic.moves is not None and gt is not None and ref is None:
+        flying = gt.flying and not stack and speed == 0
+        if moves_key is not None:
+            moves = _gt_moves(ctx, traffic.moves, here, speed, flying, keep_move, keep, moves_key)
+            keep_move = keep = None  # applied once, in the table
+        else:
+            moves = _gt_moves(ctx, traffic.moves, here, speed, flying)
+        if moves is not None:
+            return _gt_level(ctx, moves, walk, stack, traffic, keep, keep_move)
     track = ctx.track
     first = not stack
     out: list[tuple[PlanStep, _Record | None]] = []
-    gt = ctx.gt
     marks = track.marks if gt is not None else None
     flying = gt is not None and gt.flying and first and speed == 0
     for target, climb in track.successors[here]:
@@ -809,6 +872,224 @@ def _try_gt_step(
         lap,
     )
     return [step], record
+
+
+#: A GT move worked out from the track and the dashboard alone (:func:`_gt_moves`): the
+#: dice, the speed after, brake and boost dice, the gear die's value (-1: a coast die), the
+#: step (and the step as a flying start, GT-1; None: pruned), and its record with no car
+#: come beside.
+_GtMove = tuple[tuple[Die, ...], int, int, int, int, PlanStep | None, PlanStep | None, _Record]
+#: The GT moves into one target: the space, the spaces beside it, whether it is shut (a
+#: corner limit of 0), its column's gear, coast, brake and boost dice (before damage), and
+#: the moves in the order of :func:`_die_options`.
+_GtTarget = tuple[SpaceInfo, tuple[str, ...], bool, int, int, int, int, tuple[_GtMove, ...]]
+
+#: The GT moves of a track and a dashboard, by (space, speed, flying start, last lap, the
+#: key of the pruner applied: :attr:`PlanBuilder.moves_key`).
+_GtMoves = dict[tuple[str, int, bool, bool, Hashable], tuple[_GtTarget, ...] | None]
+#: Per track and dashboard (by what its columns hold: a race makes its own dashboards).
+_GT_MOVES: dict[tuple[int, Hashable], tuple[Track, _GtMoves]] = {}
+
+
+#: What the columns of a dashboard hold, by the dashboard (kept with it: its id stays its own).
+_COLUMNS: dict[int, tuple[Dashboard, Hashable]] = {}
+
+
+def _gt_table(track: Track, board: Dashboard) -> _GtMoves:
+    """The table of :func:`_gt_moves` for ``track`` and ``board`` (empty at first)."""
+    known = _COLUMNS.get(id(board))
+    if known is None or known[0] is not board:
+        if len(_COLUMNS) >= 256:
+            _COLUMNS.clear()
+        held = tuple(
+            (s, tuple(c.gears), c.coast, c.brake, c.boost, c.danger_limit)
+            for s, c in sorted(board.columns.items())
+        )
+        known = _COLUMNS[id(board)] = (board, held)
+    cols = known[1]
+    hit = _GT_MOVES.get((id(track), cols))
+    if hit is None or hit[0] is not track:
+        if len(_GT_MOVES) >= 64:
+            _GT_MOVES.clear()
+        hit = _GT_MOVES[id(track), cols] = (track, {})
+    return hit[1]
+
+
+def _gt_moves(
+    ctx: PlanContext,
+    table: _GtMoves,
+    here: str,
+    speed: int,
+    flying: bool,
+    keep_move: PruneMove | None = None,
+    keep: Prune | None = None,
+    moves_key: Hashable | None = None,
+) -> tuple[_GtTarget, ...] | None:
+    """What of a GT step from ``here`` at ``speed`` depends on neither the plan nor the cars.
+
+    The steps of :func:`_try_gt_step` before the dice used, the damage and the traffic are
+    checked, made once per track and dashboard in ``table`` (a search weighs the same
+    moves again and again, from many positions). None where a successor is over a climb
+    line (CLIMB-2): :func:`_level`'s general walk takes those. With ``moves_key``, only
+    the moves ``keep_move`` and ``keep`` keep.
+    """
+    track, board, gt = ctx.track, ctx.dashboard, ctx.gt
+    assert gt is not None
+    key = (here, speed, flying, gt.final_lap, moves_key)
+    if key in table:
+        return table[key]
+    if any(climb is not None for _t, climb in track.successors[here]):
+        table[key] = None
+        return None
+    targets: list[_GtTarget] = []
+    for target, _climb in track.successors[here]:
+        info = track.spaces[target]
+        col = board.columns.get(info.surface) or board.column(info.surface)
+        gears = frozenset(col.gears)
+        mark = track.marks.get((here, target))
+        moves: list[_GtMove] = []
+        for dice, new_speed, brakes, boosts in (
+            _flying_options() if flying else _die_options(speed, None)
+        ):
+            if keep_move is not None and not keep_move([], target, speed, new_speed):
+                continue
+            lead = dice[0]
+            value = lead.value if lead.kind is _GEAR_KIND else -1
+            if value >= 0 and value not in gears:
+                continue  # rule: MOVE-7 (not a die of this surface's column)
+            hazards = 0
+            loc = None
+            limit = info.limit  # no mud on GT tracks (SHORTCUT-2 is DIRT's)
+            if limit is not None and info.kind in _CORNERS:
+                if new_speed > limit:
+                    loc = "corner"  # rule: CORNER-1 (over the limit: loss of control)
+                elif new_speed == limit and info.triangle:
+                    hazards += 1  # rule: CORNER-5 (the triangle's own gear: a danger result)
+            lap = False
+            if mark is not None:
+                line_limit, hazard, lap = mark
+                if line_limit is not None and new_speed > line_limit:
+                    loc = loc or "sharp"  # rule: CORNER-4 (straight over a dotted line)
+                if hazard:
+                    hazards += 1  # rule: CORNER-4 (a warning sign: a danger result)
+            finishes = info.finished or (lap and gt.final_lap)  # rule: BOARD-3
+            plain = PlanStep(
+                target, dice, new_speed, target, col.danger_limit, (), loc, False, False,
+                False, finishes, hazards, False, lap,
+            )  # fmt: skip
+            # rule: GT-1 (0 to 2 without a boost die, as the turn's first die)
+            fly = plain._replace(flying=True) if new_speed == 2 and not boosts else plain
+            kept_plain = plain if keep is None or keep([], plain) else None
+            kept_fly = fly if keep is None or keep([], fly) else None
+            if kept_plain is None and kept_fly is None:
+                continue
+            record = (lead, brakes, boosts, info.tile, 0, ())
+            moves.append((dice, new_speed, brakes, boosts, value, kept_plain, kept_fly, record))
+        shut = info.limit is not None and info.kind in _CORNERS and info.limit <= 0
+        besides = tuple(track.beside.get(target, _NOTHING))
+        targets.append(
+            (info, besides, shut, len(col.gears), col.coast, col.brake, col.boost, tuple(moves))
+        )
+    out = table[key] = tuple(targets)
+    return out
+
+
+def _gt_level(
+    ctx: PlanContext,
+    moves: tuple[_GtTarget, ...],
+    walk: _Walk,
+    stack: list[PlanStep],
+    traffic: _Traffic,
+    keep: Prune | None,
+    keep_move: PruneMove | None,
+) -> list[tuple[PlanStep, _Record | None]]:
+    """:func:`_level` on a GT track from :func:`_gt_moves`: the same steps, in the same order.
+
+    What is left to check is :func:`_try_gt_step`'s: the dice used so far and the damage
+    (MOVE-7, DAMAGE-3), the cars come beside (TRAFFIC-1) and the yellow flag (TRAFFIC-5).
+    """
+    gt = ctx.gt
+    assert gt is not None
+    car = ctx.car
+    damage = car.damage
+    speed = stack[-1].speed if stack else car.gear
+    gears_used = walk.gears
+    n_gears = len(gears_used) + 1 + damage.gear  # against the column's gear dice
+    coasts = walk.coasts + 1 + damage.coast
+    brakes_used = walk.brakes + damage.brake
+    boosts_used = walk.boosts
+    alongside = walk.alongside
+    fly = not gears_used and not walk.coasts and car.gear == 0
+    cars_at = traffic.cars_at
+    blocked = traffic.blocked
+    examined = traffic.examined
+    ahead = traffic.ahead
+    here_at = car.space
+    mud = bool(ctx.mud)  # none on GT tracks (SHORTCUT-2 is DIRT's); if given, as DIRT reads it
+    out: list[tuple[PlanStep, _Record | None]] = []
+    for info, besides, shut, n_col, coast, brake, boost, options in moves:
+        target = info.node
+        # the dice first: where no move is left whatever the cars, the traffic there is
+        # not read (nor examined: the plan memo keys on fewer cars)
+        start = len(out)
+        for _dice, new_speed, brakes, boosts, value, plain, flying, record in options:
+            if keep_move is not None and not keep_move(stack, target, speed, new_speed):
+                continue
+            # rule: MOVE-7, DAMAGE-3 (the column, less damage; GT-3's wrong tyres are the
+            # column's)
+            if value >= 0:
+                if value in gears_used or n_gears > n_col:
+                    continue
+            elif coasts > coast:  # (a coast die more than the column's, less damage)
+                continue
+            if brakes and brakes_used + brakes > brake:
+                continue
+            if boosts and boosts_used + boosts > boost:
+                continue
+            step = flying if fly else plain
+            if step is None or (keep is not None and not keep(stack, step)):
+                continue
+            out.append((step, record))
+        if len(out) == start:
+            continue
+        if mud:
+            if not _enterable(ctx, info, traffic):
+                del out[start:]
+                continue
+        else:  # _enterable, its GT part
+            if examined is not None:
+                examined.add(target)
+            if target in blocked or shut:
+                del out[start:]
+                continue  # rule: TRAFFIC-3 (no car may enter an occupied space)
+        if not cars_at:
+            continue
+        if gt.yellow and any(near in cars_at for near in besides):
+            del out[start:]
+            continue  # rule: TRAFFIC-5 (no coming up next to a car)
+        if (
+            ahead is not None
+            and here_at is not None
+            and ctx.track.gain(here_at, target) >= ahead - 1e-6
+        ):
+            del out[start:]
+            continue  # rule: TRAFFIC-5 (no overtaking: never level with the car ahead)
+        need = 0  # the gear die coming beside the cars there takes (TRAFFIC-1)
+        newly: tuple[str, ...] = ()
+        for near in besides:
+            if near in cars_at and near not in alongside:
+                need = max(need, cars_at[near])
+                newly = (*newly, near)
+        if newly:
+            beside = []
+            for made, made_record in out[start:]:
+                assert made_record is not None
+                lead, brakes, boosts, tile, _o, _n = made_record
+                # rule: TRAFFIC-1 (beside a car: a gear die at or above its gear, no coast)
+                if lead.kind is _GEAR_KIND and lead.value >= need:
+                    beside.append((made, (lead, brakes, boosts, tile, 0, newly)))
+            out[start:] = beside
+    return out
 
 
 #: What :func:`_unapply` needs to take a step back: the gear die's value (-1: a coast or

@@ -21,7 +21,6 @@ Examples
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -558,20 +557,23 @@ def _end_turn(
     if ctx.gt is not None:  # GT has no time cards: the race is for places (TIME-2)
         if not steps and not any(e.kind == "stop" for e in events):
             events.append(Event("stay", space))
-        return Outcome(
-            replace(
-                car,
-                space=space,
-                gear=gear,
-                on_track=car.on_track and not finished,
-                finished=finished,
-                second_tokens=tokens,
-                turns=car.turns + 1,
-                crossings=car.crossings + moved.laps,
-            ),
-            table,
-            events,
+        after = CarState(  # built whole: every GT turn makes one (dataclasses.replace is slow)
+            car.car_id,
+            space,
+            gear,
+            car.on_track and not finished,
+            finished,
+            car.damage,
+            car.pending_coast_damage,
+            tokens,
+            car.sisu_token,
+            car.time_seconds,
+            car.cards,
+            car.top_card_loc,
+            car.turns + 1,
+            car.crossings + moved.laps,
         )
+        return Outcome(after, table, events)
     gear_dice = False
     for s in steps:
         if any(d.kind is _GEAR for d in s.dice):
@@ -776,7 +778,17 @@ def reroute(ctx: PlanContext, plan: Plan, dangers: int) -> Plan | None:
     if here is None or not plan.steps:
         return None
     track = ctx.track
-    builder = PlanBuilder(ctx)
+    wanted: list[dict[str, int]] = [{}]  # the dice left where the builder is asked
+
+    def keep_move(stack: list[PlanStep], target: str, speed: int, v: int) -> bool:
+        # the move's lead die must be left: a coast (or leader) die keeps the speed, a gear
+        # die is the speed after (MOVE-2..5, GT-1); the walk checks the rest of its dice
+        left = wanted[0]
+        if v == speed:
+            return "C" in left or "L" in left
+        return _GEAR_LABELS[v] in left
+
+    builder = PlanBuilder(ctx, keep_move=keep_move)
     best: list[tuple[float, Plan]] = []
     rule = ctx.ruleset.danger_limit_rule
     seen: set[object] = set()  # partial routes with the same state go on alike
@@ -784,14 +796,14 @@ def reroute(ctx: PlanContext, plan: Plan, dangers: int) -> Plan | None:
     def over(count: int, limit: int) -> bool:
         return count >= limit if rule == "reach" else count > limit
 
-    def walk(left: Counter[str], extra: int, low: int) -> None:
+    def walk(left: dict[str, int], extra: int, low: int) -> None:
+        wanted[0] = left  # before the builder works out this level's steps
         for step in builder.options():
             if step.loc is not None:
                 continue
-            need = Counter(d.label for d in step.dice)
-            if any(left[label] < n for label, n in need.items()):
+            rest = _take(left, step.dice)
+            if rest is None:
                 continue
-            rest = left - need
             grown, lowest = extra + step.hazards, min(low, step.limit)
             if over(dangers + grown, lowest):
                 continue  # the route's own dangers only grow
@@ -807,5 +819,25 @@ def reroute(ctx: PlanContext, plan: Plan, dangers: int) -> Plan | None:
                 walk(rest, grown, lowest)
             builder.pop()
 
-    walk(Counter(d.label for d in plan.dice), 0, 99)
+    thrown: dict[str, int] = {}
+    for die in plan.dice:
+        thrown[die.label] = thrown.get(die.label, 0) + 1
+    walk(thrown, 0, 99)
     return best[0][1] if best else None
+
+
+_GEAR_LABELS = tuple(f"G{v}" for v in range(7))
+
+
+def _take(left: dict[str, int], dice: tuple[Die, ...]) -> dict[str, int] | None:
+    """The dice ``left`` without ``dice`` (counts by label), or None if some are missing."""
+    rest = dict(left)
+    for die in dice:
+        n = rest.get(die.label, 0)
+        if not n:
+            return None
+        if n == 1:
+            del rest[die.label]
+        else:
+            rest[die.label] = n - 1
+    return rest

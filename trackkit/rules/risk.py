@@ -98,11 +98,13 @@ class RiskSoFar:
     """Steps added so far (none: no risk)."""
     flying: float = 1.0
     """GT-1: chance that a flying start's 2 shows no danger (else the turn ends, safe)."""
-    _after: dict[object, tuple[tuple[Die, ...], RiskSoFar]] | None = field(
+    _after: dict[object, tuple[tuple[Die, ...], object, RiskSoFar]] | None = field(
         default=None, repr=False, compare=False
     )
     _values: dict[object, float] | None = field(default=None, repr=False, compare=False)
     _key: tuple[object, ...] | None = field(default=None, repr=False, compare=False)
+    _rule: str | None = field(default=None, repr=False, compare=False)
+    _plain: float = field(default=0.0, repr=False, compare=False)
 
     def then(self, ctx: PlanContext, step: PlanStep) -> RiskSoFar:
         """The risk with ``step`` added at the end."""
@@ -126,8 +128,8 @@ class RiskSoFar:
             after = self._after = {}
         else:
             hit = after.get(key)
-            if hit is not None and hit[0] is step.dice:
-                return hit[1]
+            if hit is not None and hit[0] is step.dice and hit[1] is odds:
+                return hit[2]
         dist = self.dist
         safe_jumps = self.safe_jumps
         flying = self.flying
@@ -159,8 +161,20 @@ class RiskSoFar:
             self.steps + 1,
             flying,
         )
-        after[key] = (step.dice, grown)
+        after[key] = (step.dice, odds, grown)
+        global _GROWN
+        _GROWN += 1
         return grown
+
+    @staticmethod
+    def shared() -> RiskSoFar:
+        """The risk of no step, shared: what :meth:`then` grows from it is remembered from
+        search to search (searches weigh the same dice again and again), up to
+        :data:`SHARED_RISKS` risks, then it starts again."""
+        global _ROOT, _GROWN
+        if _GROWN > SHARED_RISKS or _ROOT is None:
+            _ROOT, _GROWN = RiskSoFar(), 0
+        return _ROOT
 
     def key(self) -> tuple[object, ...]:
         """The risk so far as a key: equal keys, equal risks of every plan going on."""
@@ -179,6 +193,8 @@ class RiskSoFar:
     def value(self, ctx: PlanContext, *, sisu: bool = False) -> float:
         """Probability that the steps so far, rolled flat out, lose control (TURN-4)."""
         rule = ctx.ruleset.danger_limit_rule
+        if not sisu and self._rule is rule:
+            return self._plain
         values = self._values
         if values is None:
             values = self._values = {}
@@ -187,6 +203,8 @@ class RiskSoFar:
             if hit is not None:
                 return hit
         values[sisu, rule] = risk = self._value(rule, sisu)
+        if not sisu:
+            self._rule, self._plain = rule, risk
         return risk
 
     def _value(self, rule: str, sisu: bool) -> float:
@@ -208,6 +226,12 @@ class RiskSoFar:
         bound = self.low - self.clouds + (0 if rule == "reach" else 1)
         p_safe_count = sum(self.dist[: max(0, bound)])
         return 1.0 - self.safe_jumps * p_safe_count
+
+
+#: Risks grown (by any :class:`RiskSoFar`) before :meth:`RiskSoFar.shared` starts again.
+SHARED_RISKS = 200_000
+_ROOT: RiskSoFar | None = None
+_GROWN = 0
 
 
 def one_by_one_risk(

@@ -188,6 +188,19 @@ class _GtSeat:
     """Off the road: gear 00 after a loss of control; in the pit in gear 0 or 00."""
     yellow: bool = False
     """Its yellow flag is out (GT-4)."""
+    _seen: tuple[CarState, OtherCar | None, float] | None = None
+    """The car as the others see it and how far along it is, for :attr:`car` (a car
+    changes in its own turn only: the five others of a round read it alike)."""
+
+    def seen(self, prepared: Prepared) -> tuple[OtherCar | None, float]:
+        """The car as another car plans round it (None: not on the road yet), and its
+        :func:`_distance`."""
+        hit = self._seen
+        car = self.car
+        if hit is None or hit[0] is not car:
+            other = OtherCar(car.space, car.gear, car.on_track) if car.space else None
+            hit = self._seen = (car, other, _distance(prepared, car))
+        return hit[1], hit[2]
 
 
 def _boards(prepared: Prepared, car: str) -> dict[str, Dashboard]:
@@ -334,6 +347,13 @@ def run_gt_race(
         start_weather=weather,
     )
     led_to = max(1, max(s.car.crossings for s in seats))  # laps begun by the leader
+    # the turn's GT facts and wishes, made once (the plan memo keys on them every turn)
+    turns = {
+        (f, y): GtTurn(final_lap=f, yellow=y, flying=flying)
+        for f in (False, True)
+        for y in (False, True)
+    }
+    wishes = {pit: Wish(pit=pit) for pit in (False, True)}
     log: list[TurnLog] = []
     while rnd < settings.max_rounds and not all(s.done for s in seats):
         rnd += 1
@@ -344,8 +364,8 @@ def run_gt_race(
             seat = seats[i]
             if seat.done:
                 continue
-            before = {j: _distance(prepared, s.car) for j, s in enumerate(seats) if j != i}
-            mine = _distance(prepared, seat.car)
+            before = {j: s.seen(prepared)[1] for j, s in enumerate(seats) if j != i}
+            mine = seat.seen(prepared)[1]
             events: list[Event] = []
             taken = {
                 s.car.space
@@ -364,11 +384,13 @@ def run_gt_race(
             yellow = any(s.yellow for s in seats)  # rule: TRAFFIC-5
             car = seat.car
             board = seat.boards["right" if seat.tyres == weather else "wrong"]
-            others = tuple(
-                OtherCar(s.car.space, s.car.gear, s.car.on_track)
-                for j, s in enumerate(seats)
-                if j != i and s.car.space and not s.car.finished and not s.done
-            )
+            near: list[OtherCar] = []
+            for j, s in enumerate(seats):
+                if j != i and not s.car.finished and not s.done:
+                    other = s.seen(prepared)[0]
+                    if other is not None:
+                        near.append(other)
+            others = tuple(near)
             final = circuit and car.crossings >= laps
             ctx = PlanContext(
                 track,
@@ -376,11 +398,11 @@ def run_gt_race(
                 rules,
                 car,
                 others,
-                gt=GtTurn(final_lap=final, yellow=yellow, flying=flying),
+                gt=turns[bool(final), yellow],
             )
             wants_pit = pits and (car.damage != Damage() or seat.tyres != weather)
             if isinstance(seat.bot, GtBot):
-                seat.bot.wish = Wish(pit=wants_pit and not final)
+                seat.bot.wish = wishes[bool(wants_pit and not final)]
             try:
                 choice = seat.bot.choose(ctx, rng)
             except ScriptError as exc:

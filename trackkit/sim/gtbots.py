@@ -18,8 +18,9 @@ same position always gets the same plan, and the plan memo
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from trackkit.rules.dashboard import Dashboard
@@ -31,7 +32,7 @@ from trackkit.sim.bots import Choice, _p_at_least
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.stuck import dashboard_key
 
-__all__ = ["GT_BOTS", "GtBot", "make_gt_bot", "road_of"]
+__all__ = ["GT_BOTS", "GtBot", "last_lap_matters", "make_gt_bot", "road_of"]
 
 #: Longest plan a GT bot considers (steps).
 MAX_STEPS = 6
@@ -57,6 +58,11 @@ class GtRoad:
     windows: dict[str, frozenset[str]] = field(default_factory=dict)
     """Per space (filled as asked, :func:`ahead_window`): the spaces ahead within reach of
     a plan, where a car counts for the planner's overtakes."""
+    prune: list[tuple[Prune, PruneMove]] = field(default_factory=list)
+    """The bots' pruners on this road (:func:`_pruners`: they read its safe speeds alone)."""
+    line: dict[str, bool] = field(default_factory=dict)
+    """Per space (filled as asked, :func:`last_lap_matters`): whether the last lap can
+    change a plan from there."""
 
 
 _ROADS: dict[int, tuple[Track, GtRoad]] = {}
@@ -122,7 +128,14 @@ class Wish:
     pit: bool = False
 
 
+#: What the GT bots' move pruner reads: the road's safe speeds, no more (the plan builder
+#: remembers its answers per track: :attr:`~trackkit.rules.plans.PlanBuilder.moves_key`).
+_MOVES_KEY = "gtbots:safe"
+
+
 def _pruners(ctx: PlanContext, road: GtRoad) -> tuple[Prune, PruneMove]:
+    if road.prune:
+        return road.prune[0]
     safe = road.safe
 
     def keep_move(stack: list[PlanStep], target: str, speed: int, v: int) -> bool:
@@ -134,6 +147,7 @@ def _pruners(ctx: PlanContext, road: GtRoad) -> tuple[Prune, PruneMove]:
     def keep(stack: list[PlanStep], step: PlanStep) -> bool:
         return step.loc is None  # no bot plans a certain loss of control
 
+    road.prune.append((keep, keep_move))
     return keep, keep_move
 
 
@@ -145,18 +159,24 @@ def _scorer(
     here = ctx.car.space
     assert here is not None
     safe = road.safe
-    ahead = _ahead(ctx, road) if overtakes else []
+    # a car counts as got past once the plan ends more than a hair beyond it (the cars
+    # nearest first: the count is where the plan's gain falls among them)
+    passed = [g + 1e-6 for g in _ahead(ctx, road)] if overtakes else []
+    gains: dict[str, float] = {}
 
     def score(last: PlanStep) -> float:
         if last.finishes:
             return 1e6 + 10.0 * last.speed
-        gain = track.gain(here, last.space)
-        over = max(0, last.speed - safe.get(last.space, 6) - 1)
+        space = last.space
+        gain = gains.get(space)
+        if gain is None:
+            gain = gains[space] = track.gain(here, space)
+        over = max(0, last.speed - safe.get(space, 6) - 1)
         value = gain + 8.0 * last.speed - 400.0 * over
-        if wish.pit and last.speed == 1 and track.spaces[last.space].pit is not None:
+        if wish.pit and last.speed == 1 and track.spaces[space].pit is not None:
             value += PIT_MM  # rule: GT-2 (a pit stop takes first gear on a pit space)
-        if ahead:
-            value += OVERTAKE_MM * sum(1 for g in ahead if gain > g + 1e-6)
+        if passed:
+            value += OVERTAKE_MM * bisect_left(passed, gain)
         return value
 
     return score
@@ -178,6 +198,34 @@ def ahead_window(track: Track, road: GtRoad, here: str) -> frozenset[str]:
     return hit
 
 
+def last_lap_matters(track: Track, road: GtRoad, here: str) -> bool:
+    """Whether a plan from ``here`` can tell the last lap from another one.
+
+    On the last lap the step over the start/finish line ends the race (BOARD-3), and the
+    planner's bound counts the line within reach. A plan from ``here`` takes at most
+    :data:`MAX_STEPS` moves: when no line is within them (and the road they can gain stops
+    short of it), every bot's plan is the plan of another lap, and the plan memo gives it.
+    """
+    hit = road.line.get(here)
+    if hit is None:
+        lap = track.lap_length
+        hit = not lap
+        frontier, seen = {here}, {here}
+        for _ in range(MAX_STEPS):
+            nxt = set()
+            for space in frontier:
+                for target, _climb in track.successors[space]:
+                    mark = track.marks.get((space, target))
+                    hit = hit or (mark is not None and mark.lap)
+                    nxt.add(target)
+            frontier = nxt - seen
+            seen |= frontier
+        if lap and not hit:  # as the planner's bound reads the line (see _bounded)
+            hit = any(max(road.reach[s]) >= lap - track.spaces[s].progress - 1e-6 for s in seen)
+        road.line[here] = hit
+    return hit
+
+
 def _ahead(ctx: PlanContext, road: GtRoad) -> list[float]:
     """How far ahead the blocking cars within reach of a plan are, mm, nearest first.
 
@@ -194,7 +242,7 @@ def _greedy(ctx: PlanContext, wish: Wish, *, max_risk: float) -> tuple[Plan, set
     """Build a plan step by step: the best-scoring next step within ``max_risk``."""
     road = road_of(ctx.track)
     keep, keep_move = _pruners(ctx, road)
-    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
+    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=_MOVES_KEY)
     score_of = _scorer(ctx, road, wish, overtakes=False)
     risk = RiskSoFar()
     best_plan, best_score = Plan(()), float("-inf")
@@ -256,38 +304,53 @@ def _bounded(ctx: PlanContext, wish: Wish) -> tuple[Plan, set[str] | None]:
     road = road_of(ctx.track)
     keep, keep_move = _pruners(ctx, road)
     score_of = _scorer(ctx, road, wish, overtakes=True)
-    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
+    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=_MOVES_KEY)
     here = ctx.car.space
     assert here is not None
     reach = road.reach
     bonus = OVERTAKE_MM * len(_ahead(ctx, road)) + (PIT_MM if wish.pit else 0.0)
     climb = 2 if any(c.boost for c in ctx.dashboard.columns.values()) else 1
-    best: list[tuple[float, Plan]] = []
     seen: set[Hashable] = set()
+    best_value = float("-inf")
+    best_steps: tuple[PlanStep, ...] = ()
 
     final = ctx.gt is not None and ctx.gt.final_lap
     lap = ctx.track.lap_length or 0.0
     spaces = ctx.track.spaces
+    gain_of = ctx.track.gain
 
     def walk(risk: RiskSoFar, n: int) -> None:
+        nonlocal best_value, best_steps
+        then = risk.then
+        options = builder.options()
+        if n + 1 == MAX_STEPS:  # the last step: the best plan, no going on
+            for step in options:
+                r = then(ctx, step).value(ctx)
+                value = (1 - r) * score_of(step) - r * LOC_COST_MM
+                if value > best_value or not best_steps:
+                    best_value, best_steps = value, (*builder.steps, step)
+            return
         weighed = []
-        for k, step in enumerate(builder.options()):
-            grown = risk.then(ctx, step)
+        for k, step in enumerate(options):
+            grown = then(ctx, step)
             r = grown.value(ctx)
             value = (1 - r) * score_of(step) - r * LOC_COST_MM
-            if not best or value > best[0][0]:
-                best[:] = [(value, builder.plan(step))]
-            if n + 1 < MAX_STEPS and step.loc is None and not step.finishes:
+            if value > best_value or not best_steps:
+                best_value, best_steps = value, (*builder.steps, step)
+            if step.loc is None and not step.finishes:
                 weighed.append((-value, k, step, grown, r))
-        weighed.sort(key=lambda w: (w[0], w[1]))
+        if not weighed:
+            return
+        weighed.sort()  # by value, then plan order (``k`` tells every two apart)
+        left = MAX_STEPS - n - 1
         for _v, _k, step, grown, r in weighed[:BRANCHES]:
-            left = MAX_STEPS - n - 1
-            gain = ctx.track.gain(here, step.space)
+            space = step.space
+            ahead = reach[space][left]
             fastest = min(6, step.speed + left * climb)
-            top = gain + reach[step.space][left] + 8.0 * fastest + bonus
-            if final and reach[step.space][left] >= lap - spaces[step.space].progress - 1e-6:
+            top = gain_of(here, space) + ahead + 8.0 * fastest + bonus
+            if final and ahead >= lap - spaces[space].progress - 1e-6:
                 top = max(top, 1e6 + 60.0)  # the finish line within reach
-            if (1 - r) * top - r * LOC_COST_MM <= best[0][0] - 1e-9:
+            if (1 - r) * top - r * LOC_COST_MM <= best_value - 1e-9:
                 continue
             builder.push(step)
             key = (builder.state(), grown.key())
@@ -296,13 +359,13 @@ def _bounded(ctx: PlanContext, wish: Wish) -> tuple[Plan, set[str] | None]:
                 walk(grown, n + 1)
             builder.pop()
 
-    walk(RiskSoFar(), 0)
-    if not best or not best[0][1].steps:
+    walk(RiskSoFar.shared(), 0)
+    if not best_steps:
         return _safest(ctx), None
     # what the walk read of the other cars: the traffic of the spaces the builder examined
     # (TRAFFIC-1..3) and the cars within reach ahead, which its overtakes count (anywhere on
     # the road, reachable or not: the memo's zone of reachable spaces misses some)
-    return best[0][1], builder.examined | ahead_window(ctx.track, road, here)
+    return Plan(best_steps), builder.examined | ahead_window(ctx.track, road, here)
 
 
 class _CarefulPolicy(DefaultPolicy):
@@ -347,10 +410,17 @@ class GtBot:
         return Choice(plan, Mode.FLAT_OUT, DefaultPolicy())
 
     def plan(self, ctx: PlanContext) -> Plan:
-        """The plan (from the memo when the position was seen; never under a yellow flag,
-        whose no-overtaking rule reads cars anywhere ahead, TRAFFIC-5)."""
-        if self.memo is None or (ctx.gt is not None and ctx.gt.yellow):
+        """The plan (from the memo when the position was seen)."""
+        if self.memo is None:
             return self.search(ctx)[0]
+        gt, here = ctx.gt, ctx.car.space
+        if (
+            gt is not None
+            and gt.final_lap
+            and here is not None
+            and not last_lap_matters(ctx.track, road_of(ctx.track), here)
+        ):
+            ctx = replace(ctx, gt=replace(gt, final_lap=False))  # the same plan, remembered
         name = self.name + (":pit" if self.wish.pit else "")
         return self.memo.plan(name, self._board_key(ctx.dashboard), ctx, self.search)
 

@@ -19,9 +19,12 @@ A position is looked up in two parts:
   corners (TRAFFIC-1, TRAFFIC-3); for any other search, on the cars within reach of a
   plan (:data:`~trackkit.sim.bots.MAX_STEPS` moves, jump landings included), see
   :meth:`PlanMemo.zone`. The same cars (space and gear) on those spaces: the same reads,
-  so the same plan. A car further away shares the plan. A search that reads cars beyond
-  the spaces a plan can reach says so in its spaces (the GT planner counts the cars it
-  gets past, in any lane: :func:`~trackkit.sim.gtbots.ahead_window`).
+  so the same plan. A car further away shares the plan. Under a GT yellow flag, a search
+  also reads whether each space it entered takes the car level with the nearest car
+  ahead, wherever that car is (TRAFFIC-5): the same answers on those spaces, the same
+  plan. A search that reads cars beyond the spaces a plan can reach says so in its
+  spaces (the GT planner counts the cars it gets past, in any lane:
+  :func:`~trackkit.sim.gtbots.ahead_window`).
 
 Examples
 --------
@@ -44,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable
 
 from trackkit.rules.dashboard import Dashboard
-from trackkit.rules.plans import Plan, PlanContext
+from trackkit.rules.plans import Plan, PlanContext, yellow_ahead
 from trackkit.rules.resolve import sisu_ready
 from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.track import Track
@@ -80,7 +83,9 @@ class PlanMemo:
         self.size = size
         self.hits = 0
         self.misses = 0
-        self._plans: dict[Hashable, list[tuple[frozenset[str], Hashable, Plan]]] = {}
+        self._plans: dict[
+            Hashable, list[tuple[frozenset[str], tuple[str, ...], Hashable, Plan]]
+        ] = {}
         self._size = 0
         self._zones: dict[str, frozenset[str]] = {}
         self._reads: dict[str, frozenset[str]] = {}
@@ -127,20 +132,26 @@ class PlanMemo:
         key = self.key(bot, board, ctx)
         seen = self._plans.get(key)
         if seen is not None:
-            for spaces, near, plan in seen:
-                if self._near(ctx, spaces) == near:
+            for spaces, reads, near, plan in seen:
+                if self._near(ctx, spaces, reads) == near:
                     self.hits += 1
                     return plan
         self.misses += 1
         plan, examined = search(ctx)
+        read: Collection[str]
         if examined is None:
-            spaces = self.zone(ctx.car.space) if ctx.car.space is not None else frozenset()
+            zone = self.zone(ctx.car.space) if ctx.car.space is not None else frozenset()
+            spaces, read = zone, zone
         else:
-            spaces = self._depends(examined)
+            spaces, read = self._depends(examined), examined
+        # under a yellow flag the search also read, on each space it entered, whether that
+        # took the car level with the nearest car ahead (TRAFFIC-5)
+        reads = tuple(sorted(read)) if ctx.gt is not None and ctx.gt.yellow else ()
         if self._size >= self.size:
             self._plans.clear()
             self._size = 0
-        self._plans.setdefault(key, []).append((spaces, self._near(ctx, spaces), plan))
+        entry = (spaces, reads, self._near(ctx, spaces, reads), plan)
+        self._plans.setdefault(key, []).append(entry)
         self._size += 1
         return plan
 
@@ -176,10 +187,17 @@ class PlanMemo:
         return hit[1]
 
     @staticmethod
-    def _near(ctx: PlanContext, spaces: frozenset[str]) -> tuple[tuple[str, int], ...]:
-        return tuple(
+    def _near(ctx: PlanContext, spaces: frozenset[str], reads: tuple[str, ...]) -> Hashable:
+        cars = tuple(
             sorted((o.space, o.gear) for o in ctx.others if o.blocks and o.space in spaces)
         )
+        if not reads:
+            return cars
+        ahead, here = yellow_ahead(ctx), ctx.car.space
+        if ahead is None or here is None:
+            return cars, (False,) * len(reads)
+        gain = ctx.track.gain
+        return cars, tuple(gain(here, s) >= ahead - 1e-6 for s in reads)
 
     def zone(self, space: str) -> frozenset[str]:
         """Spaces where another car could change any plan from ``space``."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import signal
 import statistics
 from collections import Counter
@@ -139,6 +140,35 @@ def _init_worker(prepared: Prepared, settings: Settings) -> None:
     """Each worker process receives the stage once, not with every chunk."""
     worker_signals()
     _WORKER["prepared"], _WORKER["settings"] = prepared, settings
+    gc.freeze()  # the stage and the modules, for good (see _settled)
+    threshold = gc.get_threshold()
+    gc.set_threshold(threshold[0], threshold[1], max(threshold[2], FULL_EVERY))
+
+
+#: Collections of the middle generation between two full ones during a run (Python's
+#: default is 10): the heap before the run is set aside, so what a full collection finds
+#: is the races' own long-lived objects, which the plan memo keeps anyway.
+FULL_EVERY = 100
+
+
+@contextlib.contextmanager
+def _settled() -> Iterator[None]:
+    """Races make many objects that live a race or less, and the garbage collector counts
+    them: it need not look, again and again, at what was there before (the stage, the
+    modules). That is set aside for the run (:func:`gc.freeze`), full collections are
+    rarer (:data:`FULL_EVERY`), and both are given back after; the heap is left alone if
+    the caller set objects aside itself."""
+    if gc.get_freeze_count():
+        yield
+        return
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(threshold[0], threshold[1], max(threshold[2], FULL_EVERY))
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
 
 
 def _run_in_worker(args: tuple[int, list[int], Carry | None]) -> list[RaceSummary]:
@@ -169,10 +199,11 @@ def run_many(
     carry: Carry | None = dict(enumerate(sisu_spent)) if sisu_spent else None
     if jobs <= 1 or races < 2:
         out = []
-        for i in indices:
-            out.extend(_run_chunk((prepared, settings, seed, [i], carry)))
-            if progress:
-                progress(1)
+        with _settled():
+            for i in indices:
+                out.extend(_run_chunk((prepared, settings, seed, [i], carry)))
+                if progress:
+                    progress(1)
         return out
     chunk = max(1, min(50, races // (jobs * 4) or 1))
     parts = [indices[k : k + chunk] for k in range(0, races, chunk)]

@@ -1,0 +1,312 @@
+"""The GT speed-ups (issue 12's benchmark) change no plan and no route.
+
+The plan builder's GT moves worked out once per track and dashboard, the bots' pruner
+applied in that table, the thrown dice's re-routing: each gives what the plain walk
+gives, on random positions of the example circuits.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from trackkit.formats import load_stage
+from trackkit.rules import CarState, Damage, load_ruleset
+from trackkit.rules.plans import GtTurn, PlanBuilder, PlanContext, PlanStep, legal_plans
+from trackkit.rules.resolve import reroute
+from trackkit.rules.state import OtherCar
+from trackkit.rules.track import Track
+from trackkit.sim.gt import _boards
+from trackkit.sim.gtbots import _MOVES_KEY, _pruners, road_of
+from trackkit.sim.memo import PlanMemo
+from trackkit.sim.race import Prepared, prepare
+from trackkit.validate import validate
+
+REPO = Path(__file__).resolve().parents[1]
+GT = load_ruleset("gt")
+
+
+def _prepared(name: str) -> Prepared:
+    report = validate(load_stage(REPO / "examples" / name))
+    return prepare(Track.from_graph(report.graph, report.layout), GT)
+
+
+CORE = _prepared("gt-core-circuit.yaml")
+EIGHT = _prepared("gt-figure-eight.rekee.json")
+
+
+def _positions(stage: Prepared, seed: int, count: int) -> list[PlanContext]:
+    """Random cars close around (beside, ahead, behind, off the road), gears 0-6, damage,
+    right or wrong tyres, last lap, flying start, a yellow flag."""
+    track = stage.track
+    rng = random.Random(seed)
+    order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
+    boards = [b for car in ("gt4", "gt5", "gt6") for b in _boards(stage, car).values()]
+    out = []
+    for _ in range(count):
+        me = rng.choice([s for s in order if track.successors[s]])
+        taken = {me} | set(track.overlaps.get(me, ()))
+        others = []
+        for _ in range(rng.randint(0, 5)):
+            space = order[(order.index(me) + rng.randint(-3, 12)) % len(order)]
+            if space not in taken:
+                taken |= {space} | set(track.overlaps.get(space, ()))
+                others.append(OtherCar(space, rng.randint(0, 6), rng.random() < 0.85))
+        car = CarState(
+            car_id=0,
+            space=me,
+            gear=rng.randint(0, 6),
+            damage=Damage(
+                gear=rng.choice([0, 0, 1, 2]),
+                brake=rng.choice([0, 0, 1, 3]),
+                coast=rng.choice([0, 0, 1, 2]),
+            ),
+        )
+        gt = GtTurn(
+            final_lap=rng.random() < 0.3, yellow=rng.random() < 0.15, flying=rng.random() < 0.5
+        )
+        out.append(PlanContext(track, rng.choice(boards), GT, car, tuple(others), gt=gt))
+    return out
+
+
+def _plain(builder: PlanBuilder) -> PlanBuilder:
+    """The builder walking every move itself (no table of GT moves)."""
+    builder._traffic = replace(builder._traffic, moves=None)
+    return builder
+
+
+def _same_walk(a: PlanBuilder, b: PlanBuilder, depth: int) -> int:
+    """Walk both builders together ``depth`` steps deep: the same options everywhere."""
+    options = a.options()
+    assert options == b.options(), [str(s) for s in a.steps]
+    assert [o.flying for o in options] == [o.flying for o in b.options()]
+    count = len(options)
+    if depth > 1:
+        for step in options:
+            if step.loc is None and not step.finishes:
+                a.push(step)
+                b.push(step)
+                count += _same_walk(a, b, depth - 1)
+                a.pop()
+                b.pop()
+    return count
+
+
+@pytest.mark.parametrize("stage", [CORE, EIGHT], ids=["core", "eight"])
+def test_gt_moves_table_gives_the_steps_of_the_plain_walk(stage: Prepared):
+    # rule: MOVE-2..5, MOVE-7, DAMAGE-3, TRAFFIC-1, TRAFFIC-5, CORNER-1, CORNER-4, CORNER-5,
+    # GT-1, BOARD-3 (every step the table gives is the step the plain walk builds, in the
+    # same order, with and without the bots' pruner; it reads the traffic of fewer spaces,
+    # those where a step is left whatever the cars, and the cars elsewhere change nothing)
+    road = road_of(stage.track)
+    memo = PlanMemo(stage.track, GT)
+    steps = 0
+    for ctx in _positions(stage, 5, 120):
+        keep, keep_move = _pruners(ctx, road)
+        fast, plain = PlanBuilder(ctx), _plain(PlanBuilder(ctx))
+        steps += _same_walk(fast, plain, 3)
+        assert fast.examined <= plain.examined
+        pruned = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=_MOVES_KEY)
+        called = _plain(PlanBuilder(ctx, keep=keep, keep_move=keep_move))
+        steps += _same_walk(pruned, called, 4)
+        assert pruned.examined <= called.examined
+        # only the cars where the traffic read depends on them: the very same walk
+        reads = memo._depends(pruned.examined)
+        fewer = replace(ctx, others=tuple(o for o in ctx.others if o.space in reads))
+        again = _plain(PlanBuilder(fewer, keep=keep, keep_move=keep_move))
+        steps += _same_walk(pruned, again, 4)
+    assert steps > 5000
+
+
+def test_gt_moves_table_keeps_the_perft_counts():
+    # the plans of a position walked with the table and without it (legal_plans uses it)
+    for ctx in _positions(CORE, 8, 12):
+        with_table = [str(p) for p in legal_plans(ctx, max_steps=4)]
+        builder = _plain(PlanBuilder(ctx))
+        without: list[str] = []
+
+        def walk(depth: int, builder: PlanBuilder = builder, out: list[str] = without) -> None:
+            for step in builder.options():
+                out.append(str(builder.plan(step)))
+                if depth > 1 and step.loc is None and not step.finishes:
+                    builder.push(step)
+                    walk(depth - 1)
+                    builder.pop()
+
+        walk(4)
+        assert with_table == without
+
+
+def _routes_plain(ctx: PlanContext, plan_dice: list[str], dangers: int) -> float | None:
+    """The furthest route of the thrown dice, walked over every plan (no pruning)."""
+    here = ctx.car.space
+    assert here is not None
+    best: float | None = None
+    for plan in legal_plans(ctx, max_steps=len(plan_dice)):
+        labels = sorted(d.label for d in plan.dice)
+        last = plan.steps[-1]
+        if any(s.loc for s in plan.steps):
+            continue
+        if labels != sorted(plan_dice) and not (last.finishes and _within(labels, plan_dice)):
+            continue
+        low = min(s.limit for s in plan.steps)
+        if dangers + sum(s.hazards for s in plan.steps) > low:
+            continue
+        gain = 1e9 if last.finishes else ctx.track.gain(here, last.space)
+        best = gain if best is None else max(best, gain)
+    return best
+
+
+def _within(used: list[str], thrown: list[str]) -> bool:
+    left = list(thrown)
+    for label in used:
+        if label not in left:
+            return False
+        left.remove(label)
+    return True
+
+
+def test_gt_reroute_takes_the_furthest_route_of_the_thrown_dice():
+    # rule: TURN-4 (GT: the thrown dice on the furthest route that keeps control), with the
+    # moves whose lead die was not thrown skipped before they are built: the same as
+    # trying every legal plan
+    checked = 0
+    for ctx in _positions(CORE, 9, 60):
+        if ctx.gt is not None and ctx.gt.yellow:
+            continue
+        plans = [p for p in legal_plans(ctx, max_steps=3) if len(p.steps) >= 2]
+        for plan in plans[:: max(1, len(plans) // 4)]:
+            for dangers in (1, 3):
+                got = reroute(ctx, plan, dangers)
+                want = _routes_plain(ctx, [d.label for d in plan.dice], dangers)
+                if want is None:
+                    assert got is None
+                    continue
+                assert got is not None
+                last: PlanStep = got.steps[-1]
+                here = ctx.car.space
+                assert here is not None
+                gain = 1e9 if last.finishes else ctx.track.gain(here, last.space)
+                assert gain == pytest.approx(want)
+                checked += 1
+    assert checked > 50
+
+
+def test_shared_risk_grows_the_risks_a_fresh_one_grows(monkeypatch: pytest.MonkeyPatch):
+    # rule: TURN-4, TURN-6 (GT: the danger limit exceeded), GT-1: the risk of a plan grown
+    # from the shared empty risk, remembered from plan to plan, is exactly the plan's risk,
+    # and so after the shared tree starts again
+    from trackkit.rules import risk
+
+    checked = 0
+    for limit in (10**6, 40):
+        monkeypatch.setattr(risk, "SHARED_RISKS", limit)
+        for ctx in _positions(CORE, 11, 25):
+            for plan in list(legal_plans(ctx, max_steps=4))[::7]:
+                grown = risk.RiskSoFar.shared()
+                for step in plan.steps:
+                    grown = grown.then(ctx, step)
+                assert grown.value(ctx) == risk.flat_out_risk(ctx, plan)
+                assert grown.value(ctx, sisu=True) == risk.flat_out_risk(ctx, plan, sisu=True)
+                checked += 1
+    assert checked > 200
+
+
+def test_gt_plan_memo_under_a_yellow_flag_reads_the_nearest_car_ahead():
+    """TRAFFIC-5 under a yellow flag: no step level with the nearest car ahead, wherever it
+    is (also in a lane no plan reaches). The memo gives a plan again when that car is as
+    near as far as every space the search entered can tell, and searches again when it is
+    nearer."""
+    from trackkit.sim.gtbots import make_gt_bot
+
+    track = CORE.track
+    board = _boards(CORE, "gt6")["right"]
+    order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
+    me, lane = "9:A1a", "9:A3a"  # the third lane just ahead: no plan from the first reaches it
+    car = CarState(car_id=0, space=me, gear=3)
+    yellow = GtTurn(yellow=True)
+    far = [s for s in order if 1500 < track.gain(me, s) < 2500][:2]
+    assert len(far) == 2
+    for name in ("aggressive", "cautious", "planner"):
+        memo = PlanMemo(track, GT, moves=6)
+        remembered, fresh = make_gt_bot(name, memo), make_gt_bot(name)
+        first = PlanContext(track, board, GT, car, (OtherCar(far[0], 2),), gt=yellow)
+        second = replace(first, others=(OtherCar(far[1], 4),))
+        assert remembered.plan(first) == fresh.plan(first)
+        assert remembered.plan(second) == fresh.plan(second)
+        assert memo.hits == 1  # far ahead either way: the same answers
+        close = replace(first, others=(OtherCar(lane, 2),))
+        assert remembered.plan(close) == fresh.plan(close) != fresh.plan(first), name
+        assert memo.hits == 1
+
+
+def test_run_many_gives_the_garbage_collector_back_as_it_was():
+    # the heap set aside and the rarer full collections last for the run only, and a
+    # caller's own frozen objects are left alone
+    import gc
+
+    from trackkit.sim.gt import GtOptions
+    from trackkit.sim.race import Settings
+    from trackkit.sim.stats import run_many
+
+    settings = Settings.default(2, gt=GtOptions(laps=1))
+    threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
+    seen: list[tuple[int, tuple[int, int, int]]] = []
+    run_many(
+        CORE,
+        settings,
+        races=2,
+        seed=1,
+        progress=lambda _n: seen.append((gc.get_freeze_count(), gc.get_threshold())),
+    )
+    assert seen and all(count > frozen and during[2] >= 100 for count, during in seen)
+    assert gc.get_threshold() == threshold and gc.get_freeze_count() == frozen
+    alone = run_many(CORE, settings, races=2, seed=1)
+    gc.freeze()
+    try:
+        mine = gc.get_freeze_count()
+        assert run_many(CORE, settings, races=2, seed=1) == alone  # the same races
+        assert gc.get_freeze_count() == mine and gc.get_threshold() == threshold
+    finally:
+        gc.unfreeze()
+
+
+def test_gt_plan_memo_gives_a_plan_of_another_lap_on_the_last_lap_far_from_the_line():
+    # rule: BOARD-3 (on the last lap the step over the line ends the race): where no plan
+    # reaches the line, the last lap changes no plan and the memo gives the plan of an
+    # earlier lap; within reach of the line it does not
+    from trackkit.sim.gtbots import last_lap_matters, make_gt_bot
+
+    track = CORE.track
+    road = road_of(track)
+    board = _boards(CORE, "gt6")["right"]
+    spaces = [s for s in sorted(track.spaces) if track.successors[s]]
+    far = [s for s in spaces if not last_lap_matters(track, road, s)]
+    near = [s for s in spaces if last_lap_matters(track, road, s)]
+    assert far and near
+    hits = 0
+    for name in ("planner", "aggressive", "cautious"):
+        memo = PlanMemo(track, GT, moves=6)
+        remembered, fresh = make_gt_bot(name, memo), make_gt_bot(name)
+        for space in far[::5] + near[::3]:
+            for gear in (1, 3, 5):
+                car = CarState(car_id=0, space=space, gear=gear, crossings=3)
+                earlier = PlanContext(track, board, GT, car, gt=GtTurn())
+                last = replace(earlier, gt=GtTurn(final_lap=True))
+                before = memo.hits
+                assert remembered.plan(earlier) == fresh.plan(earlier)
+                assert remembered.plan(last) == fresh.plan(last), (name, space, gear)
+                hits += memo.hits - before
+                assert (memo.hits > before) == (space in far)
+    assert hits > 20
+    # near the line the last lap does change plans (the line ends the race)
+    assert any(
+        make_gt_bot("planner").plan(PlanContext(track, board, GT, CarState(0, s, 4), gt=GtTurn()))
+        != make_gt_bot("planner").plan(
+            PlanContext(track, board, GT, CarState(0, s, 4), gt=GtTurn(final_lap=True))
+        )
+        for s in near
+    )
