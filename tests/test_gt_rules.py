@@ -123,9 +123,11 @@ def _scripted_race(
     bag: list[tuple[str, str]] | None = None,
     dice: list[str] | None = None,
     prepared: Prepared | None = None,
+    laps: int = 1,
     **options: Any,
 ) -> RaceResult:
-    """A one-lap race from ``cars`` (on their last lap), each driver playing its script first."""
+    """A race of ``laps`` from ``cars`` (on lap 1: by default their last), each driver
+    playing its script first."""
     prepared = prepared or prepare(CORE)
     table = new_table(GT, random.Random(0))
     if bag is not None:
@@ -135,7 +137,7 @@ def _scripted_race(
         for i, turns in enumerate(scripts)
     )
     start = RacePosition(tuple(replace(c, crossings=1) for c in cars), round=3, table=table)
-    settings = Settings(drivers, gt=GtOptions(laps=1, **options))
+    settings = Settings(drivers, gt=GtOptions(laps=laps, **options))
     return run_race(prepared, settings, 7, start=start, dice=_ThenSafe(dice))  # type: ignore[arg-type]
 
 
@@ -458,6 +460,7 @@ def test_gt_2_a_car_on_wrong_tyres_pits_for_tyres_in_gear_0_and_drives_off_next_
         [CarState(0, "5:A1a", 2), CarState(1, "3:A1a", 3)],
         [["5:A1b G1"], ["3:A1b G2 > 4:A12a G3 !corner"]],
         bag=[("weather", "")] * 4,
+        laps=2,  # no stop on the last lap
     )
     gt = result.gt
     assert gt is not None and gt.weather and gt.weather[0][2] == "rain"
@@ -485,7 +488,7 @@ def test_gt_2_a_repair_mends_every_damage_token_and_the_car_in_the_pit_blocks_no
     start = RacePosition(tuple(replace(c, crossings=1) for c in cars), round=3, table=table)
     result = run_race(
         prepared,
-        Settings(drivers, gt=GtOptions(laps=1)),
+        Settings(drivers, gt=GtOptions(laps=2)),  # no stop on the last lap
         7,
         start=start,
         dice=_ThenSafe(),  # type: ignore[arg-type]
@@ -505,10 +508,20 @@ def test_gt_2_the_mended_tokens_go_back_into_the_bag():
     # medium-danger tile 7, draws two tokens (LOC-6), and they are those two)
     cars = [CarState(0, "5:A1a", 2, damage=Damage(brake=1, coast=1)), CarState(1, "4:A3a", 1)]
     scripts = [["5:A1b G1"], ["5:A1a C > 5:A1b C", "6:A1a G2 > 6:A1b G3 > 7:A1a G4 > 7:A1b G5"]]
-    result = _scripted_race(cars, scripts, bag=[], dice=["safe"] * 3 + ["danger"] * 4)
+    result = _scripted_race(cars, scripts, bag=[], dice=["safe"] * 3 + ["danger"] * 4, laps=2)
     off = _turns(result, 1)[1]
     assert [e.note for e in off.events if e.kind == "gear"] == ["00"]
     assert sorted(e.note or "" for e in off.events if e.kind == "damage") == ["brake", "coast"]
+
+
+def test_gt_2_no_pit_stop_on_the_last_lap():
+    # rule: GT-2 (the stop is the driver's choice: on the last lap it costs turns that the
+    # repair cannot win back, so a damaged car ending there in first gear drives on)
+    damaged = CarState(0, "5:A1a", 2, damage=Damage(brake=1))
+    for laps, stops in ((2, [(0, "5:A1b")]), (1, [])):
+        result = _scripted_race([damaged, CarState(1, "3:A2a", 1)], [["5:A1b G1"], []], laps=laps)
+        assert result.gt is not None
+        assert [(p.driver, p.space) for p in result.gt.pit_stops][:1] == stops, laps
 
 
 @pytest.mark.parametrize(
@@ -520,7 +533,7 @@ def test_gt_2_no_pit_stop_but_in_first_gear_on_a_pit_space(car: CarState, plan: 
     # rule: GT-2 (a damaged car ending its turn in gear 2 on a pit space, or in gear 1 on a
     # space without pit access, drives on: no stop that turn)
     damaged = replace(car, damage=Damage(brake=1))
-    result = _scripted_race([damaged, CarState(1, "3:A2a", 1)], [[plan], ["3:A2b G2"]])
+    result = _scripted_race([damaged, CarState(1, "3:A2a", 1)], [[plan], ["3:A2b G2"]], laps=2)
     gt = result.gt
     assert gt is not None
     first = _turns(result, 0)[0]

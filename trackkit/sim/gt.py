@@ -445,6 +445,7 @@ def run_gt_race(
             elif (
                 pits
                 and wants_pit
+                and not final  # rule: GT-2 (a stop on the last lap costs turns it cannot win back)
                 and not seat.car.finished
                 and seat.car.gear == 1
                 and seat.car.space is not None
