@@ -283,6 +283,13 @@ def test_simulate_command_json_is_deterministic_and_replay_command(tmp_path: Pat
     assert doc["settings"]["races"] == 2 and doc["finish_rate"] == 1.0
     rep = runner.invoke(app, ["replay", str(tmp_path / "r.json")])
     assert rep.exit_code == 0 and "every event matches" in rep.stdout
+    assert "re-runs this trackkit's rules engine" not in rep.stdout
+    recorded = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    recorded["log"][3]["events"][0]["value"] = 99
+    (tmp_path / "edited.json").write_text(json.dumps(recorded), encoding="utf-8")
+    edited = runner.invoke(app, ["replay", str(tmp_path / "edited.json")])
+    assert edited.exit_code == 1 and "turn 4" in edited.stdout
+    assert "re-runs this trackkit's rules engine" in edited.stdout  # the likely cause, said
     broken = runner.invoke(app, ["simulate", str(EXAMPLES / "broken-stage.yaml")])
     assert broken.exit_code == 1 and "has errors" in broken.stderr
 

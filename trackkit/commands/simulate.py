@@ -407,7 +407,10 @@ def replay_cmd(
 ) -> None:
     """Re-run a recorded race and confirm that every event matches.
 
-    Replay files are at most 16 MB (what --replay writes never is more).
+    A replay re-runs this trackkit's rules engine on the recorded stage, settings and seed,
+    so a file recorded before the engine changed (another trackkit build) can differ
+    without being edited. Replay files are at most 16 MB (what --replay writes never is
+    more).
     """
     from trackkit.sim.replay import ReplayError, check_replay, load_replay
 
@@ -420,4 +423,9 @@ def replay_cmd(
     except ReplayError as exc:
         raise fail(f"{file}: {exc}") from None
     typer.echo(f"{file}: {message}")
+    if not ok:
+        typer.echo(
+            "  (a replay re-runs this trackkit's rules engine: an unedited file recorded by a "
+            "trackkit whose engine has changed since differs too)"
+        )
     raise typer.Exit(0 if ok else 1)

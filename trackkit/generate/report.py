@@ -28,6 +28,7 @@ from trackkit.generate.gt_score import OVERTAKE_SPACES, TILES_PER_CHANCE, GtStru
 from trackkit.generate.refine import BOTS, GT_OVERTAKES_PER_LAP, GtSimResult, SimResult
 from trackkit.generate.request import Request
 from trackkit.generate.run import Finalist, Generation, Outcome
+from trackkit.generate.score import Band
 from trackkit.models.stage import TileToken
 from trackkit.validate.text import summary_text
 
@@ -99,6 +100,15 @@ def command_line(request: Request, *, fmt: str = "native", maps: Sequence[str] =
     if tuple(maps) != ("svg",):
         args.append("--map " + ("both" if len(maps) == 2 else (maps[0] if maps else "none")))
     return " ".join(args)
+
+
+def _off_band(band: Band, value: float) -> str:
+    """``, below the band`` / ``, above the band`` for a figure outside it (else nothing)."""
+    if value < band.low:
+        return ", below the band"
+    if value > band.high:
+        return ", above the band"
+    return ""
 
 
 def _pct(share: float | None) -> str:
@@ -515,7 +525,9 @@ def _gt_target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str,
         (
             "difficulty",
             f"{band.words()} losses of control per driver per 10 tiles",
-            f"{sim.loc_rate:.2f} in the races" if sim else "not measured (not raced)",
+            f"{sim.loc_rate:.3f} in the races{_off_band(band, sim.loc_rate)}"
+            if sim
+            else "not measured (not raced)",
         ),
         (
             "overtaking",
