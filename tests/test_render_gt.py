@@ -564,3 +564,12 @@ def test_a_start_face_on_a_sheet_points_the_way_its_grid_faces(face: TileFace) -
         )
         cos = (ahead[0] * edge[0] + ahead[1] * edge[1]) / math.hypot(*ahead)
         assert cos > 0.8, (sf.road, cos)  # square to the edge, or 30° off at a skew one
+
+
+def test_the_title_block_counts_lane_widths_most_common_first_in_one_short_line() -> None:
+    from trackkit.render.svg import _lanes_text
+
+    # a road that widens (2-3) and one that narrows (3-2) are the same kind of tile here
+    text = _lanes_text({"2": 3, "2-3": 1, "3": 9, "3-2": 1})
+    assert text == "3 on 9 tiles, 2 on 3, 2-3 on 2"
+    assert _lanes_text({"3": 18}) == "3 on 18 tiles" and _lanes_text({}) == "none"

@@ -469,6 +469,21 @@ def summary_lines(summary: dict[str, Any], report: Report | None = None) -> list
     return lines
 
 
+def _lanes_text(lanes: dict[str, int]) -> str:
+    """``3 on 9 tiles, 2 on 3, 2-3 on 2``: the most common width first, and a road that
+    widens and one that narrows counted together (so that the line fits the card)."""
+    merged: dict[str, int] = {}
+    for key, n in lanes.items():
+        ends = key.split("-")
+        key = "-".join(sorted(ends, key=int)) if all(e.isdigit() for e in ends) else key
+        merged[key] = merged.get(key, 0) + n
+    ranked = sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))
+    if not ranked:
+        return "none"
+    (first, n), rest = ranked[0], ranked[1:]
+    return ", ".join([f"{first} on {plural(n, 'tile')}", *(f"{k} on {v}" for k, v in rest)])
+
+
 def _gt_summary_lines(summary: dict[str, Any], report: Report | None) -> list[str]:
     """The title block of a GT track: the lap, lanes, corners and their limits, the
     sharp corners, what else is on it, the boxes."""
@@ -485,8 +500,7 @@ def _gt_summary_lines(summary: dict[str, Any], report: Report | None) -> list[st
     if summary.get("length_spaces") is not None:
         parts.append(f"{summary['length_spaces']} moves")
     lines = [" · ".join(parts)]
-    lanes = summary.get("lanes") or {}
-    lane_text = ", ".join(f"{k} on {plural(v, 'tile')}" for k, v in lanes.items()) or "none"
+    lane_text = _lanes_text(summary.get("lanes") or {})
     danger = summary.get("danger") or {}
     danger_text = ", ".join(f"{k} {v}" for k, v in danger.items()) or "none"
     lines.append(f"Lanes: {lane_text} · danger: {danger_text}")
