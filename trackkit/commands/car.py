@@ -69,8 +69,9 @@ def suggest(
     bot: Annotated[
         list[str] | None,
         typer.Option(
+            metavar="BOT",
             help="Bot per driver (cautious, aggressive, planner); repeat it to mix. "
-            "Default: the three in turn."
+            "Default: the three in turn.",
         ),
     ] = None,
     kind: KindOption = None,

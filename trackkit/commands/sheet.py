@@ -24,7 +24,9 @@ def tiles_sheet(
             help="OUT.pdf: pages of a dozen faces. OUT.svg: every face on one long sheet.",
         ),
     ],
-    box: Annotated[str | None, typer.Option(help="Only the faces of this box.")] = None,
+    box: Annotated[
+        str | None, typer.Option(metavar="BOX", help="Only the faces of this box.")
+    ] = None,
     paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
     theme: ThemeOption = None,
     force: ForceOption = False,

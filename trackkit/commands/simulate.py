@@ -40,15 +40,18 @@ def simulate(
     car: Annotated[
         list[str] | None,
         typer.Option(
+            metavar="CAR",
             help="Car per driver: dirt, r5, unlimited (each bot builds an Unlimited "
             "dashboard for the stage) or a car file (format: trackkit-car/1); on a "
             "Rallyman: GT track gt4, gt5 or gt6. Repeat it, drivers cycle through the list. "
-            "Default: unlimited on a hillclimb, dirt on a rally, gt6 on a GT track."
+            "Default: unlimited on a hillclimb, dirt on a rally, gt6 on a GT track.",
         ),
     ] = None,
     bot: Annotated[
         list[str] | None,
-        typer.Option(help="Bot per driver (cautious, aggressive, planner); repeat it to mix."),
+        typer.Option(
+            metavar="BOT", help="Bot per driver (cautious, aggressive, planner); repeat it to mix."
+        ),
     ] = None,
     output: Annotated[
         OutputFormat, typer.Option("--format", help="text table or one JSON document.")
@@ -86,16 +89,18 @@ def simulate(
     weather: Annotated[
         str | None,
         typer.Option(
+            metavar="dry|rain",
             help="GT tracks: the weather at the start, dry or rain (default dry). The cars "
             "start on the tyres for it and only wrong tyres cost (GT-3), so a race that "
-            "starts in the rain is the race that starts in the dry, but for the label."
+            "starts in the rain is the race that starts in the dry, but for the label.",
         ),
     ] = None,
     grid: Annotated[
         str,
         typer.Option(
+            metavar="drawn|given",
             help="GT tracks: drawn (the seed draws who starts where) or given (driver 1 "
-            "on pole, then in order)."
+            "on pole, then in order).",
         ),
     ] = "drawn",
 ) -> None:

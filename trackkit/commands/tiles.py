@@ -55,7 +55,8 @@ def tiles(
     box: Annotated[
         str | None,
         typer.Option(
-            help="Only faces of this box (dirt-core, ..., gt-core, gt-championship, ...)."
+            metavar="BOX",
+            help="Only faces of this box (dirt-core, ..., gt-core, gt-championship, ...).",
         ),
     ] = None,
     series: Annotated[
