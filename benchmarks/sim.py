@@ -57,6 +57,7 @@ import yaml
 from run import zigzag_stage
 
 from trackkit.models import Stage
+from trackkit.rules.positions import GT_RING
 from trackkit.rules.track import Track
 from trackkit.sim.race import Prepared, Settings, prepare
 from trackkit.sim.stats import run_many
@@ -227,23 +228,6 @@ def _memory(races: int) -> None:
     """Child process: run ``races`` races and print the peak RSS in MB."""
     run_many(_prepared(), Settings.default(4), races=races, seed=2, jobs=1)
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0)
-
-
-#: A 12-tile GT circuit: the start/finish straight and six bends of 60 degrees, left.
-GT_RING = [
-    "102a",
-    {"tile": "105a", "turn": "left"},
-    "103a",
-    {"tile": "115a", "turn": "left"},
-    "104a",
-    {"tile": "117a", "turn": "left"},
-    "103a",
-    {"tile": "106a", "turn": "left"},
-    "104a",
-    {"tile": "113a", "turn": "left"},
-    "103a",
-    {"tile": "118a", "turn": "left"},
-]
 
 
 def _gt_ring() -> Prepared:

@@ -27,7 +27,7 @@ from typing import Any
 
 from trackkit.formats import load_stage
 from trackkit.rules.plans import GtTurn, PlanContext, legal_plans, plans_by_first
-from trackkit.rules.positions import position, track_of
+from trackkit.rules.positions import GT_RING, position, track_of
 from trackkit.rules.ruleset import load_ruleset
 from trackkit.rules.state import Damage, OtherCar
 from trackkit.rules.track import Track
@@ -35,21 +35,8 @@ from trackkit.rules.track import Track
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden" / "perft-gt.json"
 
-#: A ring of 12 GT core tiles: the start/finish straight, six bends of 60 degrees left.
-RING: list[Any] = [
-    "102a",
-    {"tile": "105a", "turn": "left"},
-    "103a",
-    {"tile": "115a", "turn": "left"},
-    "104a",
-    {"tile": "117a", "turn": "left"},
-    "103a",
-    {"tile": "106a", "turn": "left"},
-    "104a",
-    {"tile": "113a", "turn": "left"},
-    "103a",
-    {"tile": "118a", "turn": "left"},
-]
+#: The ring of 12 GT core tiles the positions are played on.
+RING = list(GT_RING)
 
 
 @cache

@@ -38,13 +38,32 @@ from trackkit.rules.ruleset import Ruleset, load_ruleset
 from trackkit.rules.state import CarState, Damage, OtherCar
 from trackkit.rules.track import Track
 
-__all__ = ["OtherSpec", "check_space", "position", "track_of"]
+__all__ = ["GT_RING", "OtherSpec", "check_space", "position", "track_of"]
 
 _TRACKS: dict[str, Track] = {}
 
 #: Another car as :func:`position` takes it: (space, gear), (space, gear, blocks) or one
 #: :class:`~trackkit.rules.state.OtherCar`.
 OtherSpec = tuple[str, int] | tuple[str, int, bool] | OtherCar
+
+
+#: A 12-tile Rallyman: GT circuit of core-box tiles (the start/finish straight and six bends
+#: of 60 degrees, left), in driving order: the GT perft positions and the race benchmark
+#: are played on it.
+GT_RING: tuple[str | dict[str, Any], ...] = (
+    "102a",
+    {"tile": "105a", "turn": "left"},
+    "103a",
+    {"tile": "115a", "turn": "left"},
+    "104a",
+    {"tile": "117a", "turn": "left"},
+    "103a",
+    {"tile": "106a", "turn": "left"},
+    "104a",
+    {"tile": "113a", "turn": "left"},
+    "103a",
+    {"tile": "118a", "turn": "left"},
+)
 
 
 def track_of(tiles: Sequence[str | dict[str, Any]]) -> Track:
