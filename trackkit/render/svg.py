@@ -585,15 +585,8 @@ def _legend(dwg: svgwrite.Drawing, *, x: float, y: float, width: float) -> Group
 
     for surface in ("gravel", "asphalt", "snow"):
         items.append((f"{surface} tile", swatch(surface)))
-    danger = dwg.g()
-    for i, level in enumerate(("low", "medium", "high")):
-        kerb = dwg.g(class_=f"danger danger-{level}")
-        kerb.add(place(dwg, "sym-kerb", (-3.0 + 3.0 * i, 0), (0, 1), 1.3, 3.2))
-        danger.add(kerb)
-    items.append(("danger: low, medium, high", danger))
-    limit = dwg.g(class_="limit")
-    limit.add(place(dwg, "sym-disc", (0, 0), (0, 1), 3.4))
-    limit.add(upright_text(dwg, "3", (0, 0), size=4.4))
+    items.append(("danger: low, medium, high", _danger_swatch(dwg)))
+    limit = _limit_swatch(dwg)
     items.append(("corner limit, one per lane", limit))
     slide = dwg.g(class_="surface-gravel")
     slide.add(dwg.rect((-4, -3.5), (8, 7), class_="space"))
@@ -659,6 +652,24 @@ def _legend_items(
     return g
 
 
+def _danger_swatch(dwg: svgwrite.Drawing) -> Group:
+    """The legend's three kerbs: low, medium and high danger (both series)."""
+    danger = dwg.g()
+    for i, level in enumerate(("low", "medium", "high")):
+        kerb = dwg.g(class_=f"danger danger-{level}")
+        kerb.add(place(dwg, "sym-kerb", (-3.0 + 3.0 * i, 0), (0, 1), 1.3, 3.2))
+        danger.add(kerb)
+    return danger
+
+
+def _limit_swatch(dwg: svgwrite.Drawing) -> Group:
+    """The legend's corner limit: a 3 in its disc (both series)."""
+    limit = dwg.g(class_="limit")
+    limit.add(place(dwg, "sym-disc", (0, 0), (0, 1), 3.4))
+    limit.add(upright_text(dwg, "3", (0, 0), size=4.4))
+    return limit
+
+
 def _gt_legend(dwg: svgwrite.Drawing, *, x: float, y: float, width: float) -> Group:
     """The legend of a Rallyman: GT track: what its tiles show (see :mod:`.gt`)."""
     items: list[tuple[str, Any]] = []
@@ -666,15 +677,8 @@ def _gt_legend(dwg: svgwrite.Drawing, *, x: float, y: float, width: float) -> Gr
     for lane in range(3):
         road.add(dwg.rect((-4, -3.6 + 2.4 * lane), (8, 2.4), class_="space kind-lane"))
     items.append(("lanes of spaces (2, 3 or 4)", road))
-    danger = dwg.g()
-    for i, level in enumerate(("low", "medium", "high")):
-        kerb = dwg.g(class_=f"danger danger-{level}")
-        kerb.add(place(dwg, "sym-kerb", (-3.0 + 3.0 * i, 0), (0, 1), 1.3, 3.2))
-        danger.add(kerb)
-    items.append(("danger: low, medium, high", danger))
-    limit = dwg.g(class_="limit")
-    limit.add(place(dwg, "sym-disc", (0, 0), (0, 1), 3.4))
-    limit.add(upright_text(dwg, "3", (0, 0), size=4.4))
+    items.append(("danger: low, medium, high", _danger_swatch(dwg)))
+    limit = _limit_swatch(dwg)
     items.append(("corner limit of the space", limit))
     triangle = dwg.g(class_="limit triangle")
     triangle.add(place(dwg, "sym-triangle", (0, -0.5), (0, 1), 4.0))
