@@ -31,6 +31,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from trackkit.models.car import CarFile
+from trackkit.rules.blame import loss_space
 from trackkit.rules.cars import car_dashboard
 from trackkit.rules.dashboard import Dashboard, UnlimitedDashboard, dashboard
 from trackkit.rules.dice import Dice
@@ -699,8 +700,10 @@ def _turn(
     seat.stayed = not choice.plan.steps
     if not choice.plan.steps:
         res.blocked.append(car.space or "start")
-    if outcome.lost_control:
-        where = outcome.car.space or ""
+    if outcome.lost_control:  # charged where the limit broke, not where the car stopped
+        where = loss_space(prepared.ruleset, choice.plan, choice.mode, outcome.events) or (
+            outcome.car.space or ""
+        )
         res.losses.append((track.spaces[where].tile if where in track.spaces else 0, where))
     log.append(
         TurnLog(
