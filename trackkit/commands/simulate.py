@@ -276,6 +276,7 @@ def text_report(doc: dict[str, Any]) -> str:
         f"{'all':<10} {'':<{width}} {'':<11} {doc['finish_rate']:>7.0%} {fmt(t['mean']):>7} "
         f"{fmt(t['p10']):>7} {fmt(t['p50']):>7} {fmt(t['p90']):>7}"
     )
+    lines += _wins_lines(doc)
     lines += _dashboard_lines(drivers)
     if "stages" in doc:
         lines.append(f"a rally of {len(doc['stages'])} stages: times add up (TIME-2)")
@@ -360,6 +361,30 @@ def gt_text_report(doc: dict[str, Any]) -> str:
             f"did not finish: {stuck} stuck, {capped} at the round cap ({s['max_rounds']} rounds)"
         )
     return "\n".join(lines)
+
+
+def _wins_lines(doc: dict[str, Any]) -> list[str]:
+    """Wins by start position (a driver's number, TURN-1), a tied race's win shared, and
+    how many races were tied."""
+    wins = doc.get("wins_by_start_position")
+    if not wins or len(wins) < 2:
+        return []
+    races = doc["settings"]["races"]
+    tied = doc.get("tied_races", 0)
+
+    def share(v: float) -> str:
+        return f"{v:.2f}".rstrip("0").rstrip(".")
+
+    return [
+        "",
+        "wins by start position: "
+        + ", ".join(f"{k} {share(v)}" for k, v in wins.items())
+        + (
+            f" ({tied} of {plural(races, 'race')} tied: a tied win is shared)"
+            if tied
+            else f" (no ties in {plural(races, 'race')})"
+        ),
+    ]
 
 
 def _dashboard_lines(drivers: list[dict[str, Any]]) -> list[str]:
