@@ -300,3 +300,50 @@ def test_simulate_text_and_json_say_how_many_races_were_tied():
     text = runner.invoke(app, args).stdout
     line = next(ln for ln in text.splitlines() if ln.startswith("wins by start position"))
     assert f"{doc['tied_races']} of 10 races tied" in line
+
+
+# --- the default drivers make races that vary ------------------------------------------------
+
+
+def _help() -> str:
+    """``simulate --help`` as words, without the boxes' borders."""
+    out = runner.invoke(app, ["simulate", "--help"], terminal_width=200).output
+    return " ".join(out.replace("\u2502", " ").split())
+
+
+def _sim_json(*args: str) -> dict[str, Any]:
+    done = runner.invoke(app, ["simulate", *args, "--format", "json"])
+    assert done.exit_code == 0, done.output
+    doc: dict[str, Any] = json.loads(done.stdout)
+    return doc
+
+
+def test_a_hillclimb_raced_with_the_default_drivers_varies_and_says_something():
+    # rule: DASH-3 (each bot builds its Unlimited board), HILLCLIMB-2 (best of the attempts)
+    pikes = str(EXAMPLES / "hillclimb-pikes.yaml")
+    doc = _sim_json(pikes, "--races", "20")
+    assert doc["settings"]["bots"] == ["cautious", "aggressive", "planner", "cautious"]
+    best = doc["hillclimb"]["best_of_attempts"]
+    assert best["p10"] < best["p90"]  # the times vary from race to race
+    assert doc["loss_of_control"]["per_race"] > 0 and doc["loss_of_control"]["by_tile"]
+    # four cautious drivers (the old default) drive 170 s every race and never lose control
+    cautious = _sim_json(pikes, "--races", "20", "--bot", "cautious")
+    assert (
+        cautious["hillclimb"]["best_of_attempts"]["p10"]
+        == cautious["hillclimb"]["best_of_attempts"]["p90"]
+    )
+    assert cautious["loss_of_control"]["per_race"] == 0
+    # validate --simulate races the same drivers
+    done = runner.invoke(app, ["validate", pikes, "--simulate", "20", "--format", "json"])
+    sim = json.loads(done.stdout)["files"][0]["summary"]["simulation"]
+    assert sim["mean_time"] == doc["time"]["overall"]["mean"]
+    assert sim["losses_per_race"] == doc["loss_of_control"]["per_race"]
+    # and the help says what the default is
+    assert "cautious, aggressive and planner in turn" in _help()
+
+
+def test_a_rally_keeps_its_cautious_drivers_whose_races_vary_already():
+    doc = _sim_json(str(EXAMPLES / "col-de-turini.yaml"), "--races", "20")
+    assert doc["settings"]["bots"] == ["cautious"] * 4
+    overall = doc["time"]["overall"]
+    assert overall["p10"] < overall["p90"] and doc["loss_of_control"]["per_race"] > 0

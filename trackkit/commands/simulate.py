@@ -50,7 +50,11 @@ def simulate(
     bot: Annotated[
         list[str] | None,
         typer.Option(
-            metavar="BOT", help="Bot per driver (cautious, aggressive, planner); repeat it to mix."
+            metavar="BOT",
+            help="Bot per driver (cautious, aggressive, planner); repeat it to mix, drivers "
+            "cycle through the list. Default: on a hillclimb cautious, aggressive and planner "
+            "in turn (a cautious bot alone never loses control on its Unlimited board and "
+            "drives the same time every race); on a rally and a GT track cautious.",
         ),
     ] = None,
     output: Annotated[
@@ -127,7 +131,7 @@ def simulate(
             return fail_json(message, file=file, code=code)
         return fail(f"{file}: {message}" if file is not None else message, code)
 
-    bots = tuple(bot or ["cautious"])
+    bots = tuple(bot or ())  # none: the default bots of the stage's kind (default_bots)
     for b in bots:
         if b not in BOTS:
             raise failed(f"unknown bot '{b}' (bots: {', '.join(BOTS)})")

@@ -12,7 +12,7 @@ from trackkit.rules.track import Track
 from trackkit.sim.fairness import WinTest, win_test
 from trackkit.sim.garage import stage_profile, unlimited_bound
 from trackkit.sim.par import par_time
-from trackkit.sim.race import MAX_ROUNDS, Settings, prepare
+from trackkit.sim.race import MAX_ROUNDS, Settings, default_bots, prepare
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.validate import Report
 from trackkit.words import plural
@@ -44,7 +44,11 @@ def playability(
     jobs: int = 1,
     max_rounds: int | None = None,
 ) -> tuple[list[Finding], dict[str, Any]]:
-    """Race a valid stage ``races`` times with cautious bots; findings and summary extras.
+    """Race a valid stage ``races`` times; findings and summary extras.
+
+    The drivers are those ``simulate`` races without ``--bot``
+    (:func:`~trackkit.sim.race.default_bots`): cautious bots on a rally, the three bots
+    in turn on a hillclimb.
 
     A Rallyman: GT track is raced as GT races (:func:`gt_playability`). ``max_rounds``
     None: 200 (a GT track: as many as its laps need, :func:`~trackkit.sim.gt.gt_round_cap`).
@@ -59,6 +63,7 @@ def playability(
     hillclimb = report.kind is Kind.HILLCLIMB
     settings = Settings.default(
         players,
+        bots=default_bots(hillclimb=hillclimb),
         hillclimb=hillclimb,
         max_rounds=max_rounds,
     )

@@ -60,6 +60,8 @@ if TYPE_CHECKING:
     from trackkit.sim.gt import GtOptions, GtRace
 
 __all__ = [
+    "HILLCLIMB_BOTS",
+    "RALLY_BOTS",
     "UNLIMITED",
     "Dnf",
     "DriverResult",
@@ -69,6 +71,7 @@ __all__ = [
     "RaceResult",
     "Settings",
     "TurnLog",
+    "default_bots",
     "prepare",
     "run_race",
 ]
@@ -114,6 +117,26 @@ class DriverSpec:
 
 #: Rounds a race lasts at most (``simulate --max-rounds``): cars still racing then are DNF.
 MAX_ROUNDS = 200
+
+#: The bots of a hillclimb's drivers when none are given (``simulate``, ``validate
+#: --simulate``): the three in turn. A cautious bot alone builds an Unlimited board with
+#: danger limit 5 and secures its dice: it never loses control and drives the same time
+#: every race, which says nothing about the stage.
+HILLCLIMB_BOTS = ("cautious", "aggressive", "planner")
+
+#: The bots of a rally's (and a GT race's) drivers when none are given: cautious ones,
+#: whose races vary with the dice and the traffic.
+RALLY_BOTS = ("cautious",)
+
+
+def default_bots(*, hillclimb: bool) -> tuple[str, ...]:
+    """The bots drivers cycle through when none are given (:data:`HILLCLIMB_BOTS` for a
+    hillclimb, :data:`RALLY_BOTS` otherwise).
+
+    >>> default_bots(hillclimb=True), default_bots(hillclimb=False)
+    (('cautious', 'aggressive', 'planner'), ('cautious',))
+    """
+    return HILLCLIMB_BOTS if hillclimb else RALLY_BOTS
 
 
 @dataclass(frozen=True, slots=True)
