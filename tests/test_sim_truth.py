@@ -347,3 +347,48 @@ def test_a_rally_keeps_its_cautious_drivers_whose_races_vary_already():
     assert doc["settings"]["bots"] == ["cautious"] * 4
     overall = doc["time"]["overall"]
     assert overall["p10"] < overall["p90"] and doc["loss_of_control"]["per_race"] > 0
+
+
+# --- a race in the rain: the same race, on rain tyres (GT-3) ---------------------------------
+
+
+def test_a_race_that_starts_in_the_rain_is_turn_for_turn_the_race_that_starts_in_the_dry():
+    # rule: GT-3 (no rain side of the dashboards: only tyres that do not suit the weather
+    # cost; every car starts on the tyres of the weather, DEFAULT), DASH-2, DAMAGE-4 (the
+    # weather token turns the weather either way)
+    from trackkit.sim.gt import GtOptions
+
+    report = validate(load_stage(EXAMPLES / "gt-core-circuit.yaml"))
+    prepared = prepare(Track.from_graph(report.graph, report.layout))
+
+    def race(weather: str, seed: int) -> Any:
+        settings = Settings.default(
+            6, bots=("aggressive", "planner"), gt=GtOptions(laps=3, weather=weather)
+        )
+        return run_race(prepared, settings, seed)
+
+    def turns(result: Any) -> list[Any]:  # every turn's plan, mode and dice, not the names
+        return [
+            (t.round, t.driver, t.plan, t.mode, [(e.kind, e.space, e.value) for e in t.events])
+            for t in result.log
+        ]
+
+    other = {"dry": "rain", "rain": "dry"}
+    changed = None
+    for seed in range(1, 30):
+        dry, rain = race("dry", seed), race("rain", seed)
+        assert turns(dry) == turns(rain)
+        assert [(r, other[w]) for r, _d, w in dry.gt.weather] == [
+            (r, w) for r, _d, w in rain.gt.weather
+        ]
+        if rain.gt.weather and changed is None:
+            changed = rain
+    assert changed is not None, "no weather change in 30 races"
+    # in the rain every car drives on rain tyres with the full limit of 3 (DASH-2) until a
+    # weather token turns it dry: then rain tyres are the wrong ones, limit 2 (GT-3)
+    turned = changed.gt.weather[0][0]
+    before = [s.limit for t in changed.log if t.round < turned and t.steps for s in t.steps]
+    after = [s.limit for t in changed.log if t.round > turned + 1 and t.steps for s in t.steps]
+    assert set(before) == {3} and 2 in after
+    # the help says so, naming the rule
+    assert "GT-3" in _help() and "no rain side" in _help()

@@ -94,9 +94,13 @@ def simulate(
         str | None,
         typer.Option(
             metavar="dry|rain",
-            help="GT tracks: the weather at the start, dry or rain (default dry). The cars "
-            "start on the tyres for it and only wrong tyres cost (GT-3), so a race that "
-            "starts in the rain is the race that starts in the dry, but for the label.",
+            help="GT tracks: the weather at the start, dry or rain (default dry). The GT "
+            "rules (docs/rules.md, GT-3) give the dashboards no rain side: the weather costs "
+            "only a car whose tyres do not suit it, a coast die and a point of danger limit "
+            "a turn. The cars start on the tyres for the weather, and a weather token turns "
+            "rain to dry as it turns dry to rain, so with the same seed a race that starts "
+            "in the rain is, turn for turn, the race that starts in the dry: only the weather "
+            "named and the tyres fitted differ. DIRT stages have no weather (refused there).",
         ),
     ] = None,
     grid: Annotated[
