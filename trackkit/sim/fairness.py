@@ -128,7 +128,7 @@ class WinTest:
             "races": self.races,
             "positions": self.positions,
             "compared": self.compared,
-            "p_value": round(self.p_value, 6),
+            "p_value": float(f"{self.p_value:.4g}"),
             "significant": self.significant,
         }
 

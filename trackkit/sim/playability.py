@@ -175,10 +175,10 @@ def findings_from(
         out.append(
             finding(
                 "P604",
-                f"start position {test.position} was first in {test.wins} of {test.races} "
-                f"races with one winner among the drivers alike ({group['bot']}, "
-                f"{group['car']}: start positions {alike}; {plural(group['tied'], 'race')} "
-                f"tied); {test.words()}",
+                f"start position {test.position} did best of the drivers alike "
+                f"({group['bot']}, {group['car']}: start positions {alike}) in {test.wins} "
+                f"of {test.races} races where one of them did ({group['tied']} tied); "
+                f"{test.words()}",
                 Location(path="simulation"),
             )
         )
