@@ -338,8 +338,16 @@ def test_p602_p603_p604_from_a_simulation_document():
     risky = _doc(loss_of_control={"by_tile": {"8": {"per_race": 1.4}, "3": {"per_race": 0.1}}})
     found = findings_from(risky, report, races=10, players=2)
     assert [(f.code, f.location.tile) for f in found] == [("P603", "222a")]
-    unfair = _doc(wins_by_start_position={"1": 9, "2": 1})
-    assert [f.code for f in findings_from(unfair, report, races=10, players=2)] == ["P604"]
+    # P604 reads the start position test (tests/test_sim_truth.py): its significant sets
+    from trackkit.sim.fairness import win_test
+
+    for wins, fires in (({"1": 9, "2": 1}, False), ({"1": 10, "2": 0}, True)):
+        test = win_test(wins)
+        assert test is not None
+        group = {"car": "dirt", "bot": "cautious", "start_positions": [1, 2], "tied": 0}
+        unfair = _doc(start_position_test={"groups": [{**group, **test.to_json()}]})
+        found = [f.code for f in findings_from(unfair, report, races=10, players=2)]
+        assert found == (["P604"] if fires else [])
 
 
 def test_render_heat_tints_the_spaces_where_control_was_lost(tmp_path: Path):

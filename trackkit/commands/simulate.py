@@ -50,7 +50,11 @@ def simulate(
     bot: Annotated[
         list[str] | None,
         typer.Option(
-            metavar="BOT", help="Bot per driver (cautious, aggressive, planner); repeat it to mix."
+            metavar="BOT",
+            help="Bot per driver (cautious, aggressive, planner); repeat it to mix, drivers "
+            "cycle through the list. Default: on a hillclimb cautious, aggressive and planner "
+            "in turn (a cautious bot alone never loses control on its Unlimited board and "
+            "drives the same time every race); on a rally and a GT track cautious.",
         ),
     ] = None,
     output: Annotated[
@@ -90,9 +94,13 @@ def simulate(
         str | None,
         typer.Option(
             metavar="dry|rain",
-            help="GT tracks: the weather at the start, dry or rain (default dry). The cars "
-            "start on the tyres for it and only wrong tyres cost (GT-3), so a race that "
-            "starts in the rain is the race that starts in the dry, but for the label.",
+            help="GT tracks: the weather at the start, dry or rain (default dry). The GT "
+            "rules (docs/rules.md, GT-3) give the dashboards no rain side: the weather costs "
+            "only a car whose tyres do not suit it, a coast die and a point of danger limit "
+            "a turn. The cars start on the tyres for the weather, and a weather token turns "
+            "rain to dry as it turns dry to rain, so with the same seed a race that starts "
+            "in the rain is, turn for turn, the race that starts in the dry: only the weather "
+            "named and the tyres fitted differ. DIRT stages have no weather (refused there).",
         ),
     ] = None,
     grid: Annotated[
@@ -127,7 +135,7 @@ def simulate(
             return fail_json(message, file=file, code=code)
         return fail(f"{file}: {message}" if file is not None else message, code)
 
-    bots = tuple(bot or ["cautious"])
+    bots = tuple(bot or ())  # none: the default bots of the stage's kind (default_bots)
     for b in bots:
         if b not in BOTS:
             raise failed(f"unknown bot '{b}' (bots: {', '.join(BOTS)})")
@@ -276,6 +284,7 @@ def text_report(doc: dict[str, Any]) -> str:
         f"{'all':<10} {'':<{width}} {'':<11} {doc['finish_rate']:>7.0%} {fmt(t['mean']):>7} "
         f"{fmt(t['p10']):>7} {fmt(t['p50']):>7} {fmt(t['p90']):>7}"
     )
+    lines += _wins_lines(doc)
     lines += _dashboard_lines(drivers)
     if "stages" in doc:
         lines.append(f"a rally of {len(doc['stages'])} stages: times add up (TIME-2)")
@@ -360,6 +369,30 @@ def gt_text_report(doc: dict[str, Any]) -> str:
             f"did not finish: {stuck} stuck, {capped} at the round cap ({s['max_rounds']} rounds)"
         )
     return "\n".join(lines)
+
+
+def _wins_lines(doc: dict[str, Any]) -> list[str]:
+    """Wins by start position (a driver's number, TURN-1), a tied race's win shared, and
+    how many races were tied."""
+    wins = doc.get("wins_by_start_position")
+    if not wins or len(wins) < 2:
+        return []
+    races = doc["settings"]["races"]
+    tied = doc.get("tied_races", 0)
+
+    def share(v: float) -> str:
+        return f"{v:.2f}".rstrip("0").rstrip(".")
+
+    return [
+        "",
+        "wins by start position: "
+        + ", ".join(f"{k} {share(v)}" for k, v in wins.items())
+        + (
+            f" ({tied} of {plural(races, 'race')} tied: a tied win is shared)"
+            if tied
+            else f" (no ties in {plural(races, 'race')})"
+        ),
+    ]
 
 
 def _dashboard_lines(drivers: list[dict[str, Any]]) -> list[str]:

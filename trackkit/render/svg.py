@@ -870,8 +870,7 @@ def draw_heat_scale(dwg: svgwrite.Drawing, heat: Heat, *, at: Box, scale: float)
     if heat.races is not None:
         title += f" on the space, over {plural(heat.races, 'race')}"
     g.add(_left(dwg, title, 6, 8.5, 4.2, w - 12, class_="title"))
-    note = "no loss of control" if not heat.worst else "untinted spaces: no loss of control"
-    _loss_bar(dwg, g, heat, y0=12.0, note=note)
+    _loss_bar(dwg, g, heat, y0=12.0, note="untinted spaces: no loss of control")
     return g
 
 
@@ -880,10 +879,20 @@ _BAR_X = (6.0, 200.0)
 
 
 def _loss_bar(dwg: svgwrite.Drawing, g: Group, heat: Heat, *, y0: float, note: str) -> None:
-    """The colour bar of the losses of control at ``y0``, its ticks and ``note``."""
+    """The colour bar of the losses of control at ``y0``, its ticks and ``note``.
+
+    With no loss of control at all there is nothing to scale: a line says so, and in how
+    many races, instead of a bar from 0.00 to 0.00.
+    """
     w = HEAT_SCALE_SIZE[0]
     per_race = heat.races is not None
     (x0, x1), bar_h = _BAR_X, 6.0
+    if not heat.worst:
+        none = "no losses of control" + (
+            f" in {plural(heat.races, 'race')}" if heat.races is not None else ""
+        )
+        g.add(_left(dwg, none, x0, y0 + 4.5, 3.8, w - x0 - 6, class_="heat-none"))
+        return
     step = (x1 - x0) / _HEAT_STEPS
     bar = g.add(dwg.g(class_="heat-bar"))
     for i in range(_HEAT_STEPS):
@@ -936,8 +945,7 @@ def _gt_heat_scale(dwg: svgwrite.Drawing, heat: Heat, *, at: Box, scale: float) 
     g.add(_left(dwg, title, 6, 8.5, 4.2, w - 12, class_="title"))
     y = 12.0
     if heat.losses:
-        note = "no loss of control" if not heat.worst else "untinted: no loss of control"
-        _loss_bar(dwg, g, heat, y0=y, note=note)
+        _loss_bar(dwg, g, heat, y0=y, note="untinted: no loss of control")
         y += HEAT_ROW_HEIGHT
     most = heat.most_overtakes
     size = scale / CARD_SCALE  # the tile size: rings as large as on the map

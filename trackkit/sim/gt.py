@@ -29,11 +29,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
+from trackkit.rules.blame import loss_space
 from trackkit.rules.dashboard import Dashboard, dashboard
 from trackkit.rules.dice import Dice
 from trackkit.rules.order import play_order
-from trackkit.rules.plans import GtTurn, Plan, PlanContext, legal_plans
-from trackkit.rules.resolve import Event, Mode, resolve
+from trackkit.rules.plans import GtTurn, PlanContext, legal_plans
+from trackkit.rules.resolve import Event, resolve
 from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.state import CarState, Damage, OtherCar
 from trackkit.rules.table import Table, new_table
@@ -435,7 +436,7 @@ def run_gt_race(
                     race.yellow_flags += 1
                     events.append(Event("yellow-flag", e.space, note="out"))
             if outcome.lost_control:
-                where = _blame(rules, choice.plan, choice.mode, outcome.events) or (
+                where = loss_space(rules, choice.plan, choice.mode, outcome.events) or (
                     seat.car.space or ""
                 )
                 res.losses.append((track.spaces[where].tile if where in track.spaces else 0, where))
@@ -501,34 +502,6 @@ def run_gt_race(
     result = RaceResult(results, rnd, log)
     result.gt = race
     return result
-
-
-def _blame(ruleset: Ruleset, plan: Plan, mode: Mode, events: Sequence[Event]) -> str | None:
-    """The space a loss of control is charged to: the step that broke the limit.
-
-    Flat out, the thrown dice are placed again so that control is lost as late as it can
-    be (TURN-4): the car stops at the end of its move, often a straight past the corner
-    that did it. The loss is charged to the first step where the danger results so far
-    (the dice thrown on the steps so far, and the steps' own dangers: warning signs and
-    triangles, CORNER-4, CORNER-5) went over the limit (TURN-6), which a designer can
-    ease. A track element (a corner or dotted line taken too fast) and a loss rolled one
-    by one are charged where they happen (None: the event's own space).
-    """
-    loss = next((e for e in events if e.kind == "loss-of-control"), None)
-    if loss is None or loss.note != "dangers" or mode is not Mode.FLAT_OUT:
-        return loss.space if loss is not None else None
-    hits = [e.value or 0 for e in events if e.kind == "roll"]
-    if len(hits) != sum(len(step.dice) for step in plan.steps):
-        return loss.space  # not the plan's throw (it cannot be told): where it happened
-    exceed = ruleset.danger_limit_rule != "reach"
-    dangers, low, k = 0, 99, 0
-    for step in plan.steps:
-        dangers += sum(hits[k : k + len(step.dice)]) + step.hazards + (1 if step.cloud else 0)
-        k += len(step.dice)
-        low = min(low, step.limit)
-        if dangers > low if exceed else dangers >= low:
-            return step.space
-    return loss.space
 
 
 def _sit_out(

@@ -18,7 +18,7 @@ nobody won, for races of one lap and for one car. A point-to-point track has no 
 
 A loss of control is charged (``loss_of_control.by_tile``, ``by_space``) to the step that
 broke the danger limit, not to the end of a flat-out move whose dice were placed again
-(:func:`~trackkit.sim.gt._blame`).
+(:func:`~trackkit.rules.blame.loss_space`, the one rule of both series).
 """
 
 from __future__ import annotations

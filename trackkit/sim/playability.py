@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import statistics
-from dataclasses import replace
 from typing import Any
 
 from trackkit.catalogue import finding
 from trackkit.models.findings import Finding, Location
 from trackkit.models.stage import Kind
 from trackkit.rules.track import Track
+from trackkit.sim.fairness import WinTest, win_test
 from trackkit.sim.garage import stage_profile, unlimited_bound
 from trackkit.sim.par import par_time
-from trackkit.sim.race import MAX_ROUNDS, Settings, prepare
+from trackkit.sim.race import MAX_ROUNDS, Settings, default_bots, prepare
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.validate import Report
 from trackkit.words import plural
@@ -27,9 +27,6 @@ UNFINISHED_RATE = 0.05
 BLOCKED_PER_RACE = 1.0
 DANGEROUS_FACTOR = 3.0
 DANGEROUS_MIN_PER_RACE = 0.3
-WIN_SHARE = 0.6
-#: GT: a grid slot that wins more than this share of the races decides them (P606).
-GRID_WIN_SHARE = 0.5
 #: GT: fewer overtakes than this per lap (all cars together) is a procession (P608).
 FEW_OVERTAKES_PER_LAP = 0.5
 #: GT: a lap-1 leader who wins more than this share of the races decides them early (P610).
@@ -47,7 +44,11 @@ def playability(
     jobs: int = 1,
     max_rounds: int | None = None,
 ) -> tuple[list[Finding], dict[str, Any]]:
-    """Race a valid stage ``races`` times with cautious bots; findings and summary extras.
+    """Race a valid stage ``races`` times; findings and summary extras.
+
+    The drivers are those ``simulate`` races without ``--bot``
+    (:func:`~trackkit.sim.race.default_bots`): cautious bots on a rally, the three bots
+    in turn on a hillclimb.
 
     A Rallyman: GT track is raced as GT races (:func:`gt_playability`). ``max_rounds``
     None: 200 (a GT track: as many as its laps need, :func:`~trackkit.sim.gt.gt_round_cap`).
@@ -59,8 +60,12 @@ def playability(
     if max_rounds is None:
         max_rounds = MAX_ROUNDS
     prepared = prepare(Track.from_graph(report.graph, report.layout))
-    settings = replace(
-        Settings.default(players, hillclimb=report.kind is Kind.HILLCLIMB), max_rounds=max_rounds
+    hillclimb = report.kind is Kind.HILLCLIMB
+    settings = Settings.default(
+        players,
+        bots=default_bots(hillclimb=hillclimb),
+        hillclimb=hillclimb,
+        max_rounds=max_rounds,
     )
     results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs)
     tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
@@ -70,7 +75,6 @@ def playability(
         reason: sum(d["dnf"][reason] for d in doc["time"]["drivers"])
         for reason in doc["time"]["drivers"][0]["dnf"]
     }
-    hillclimb = report.kind is Kind.HILLCLIMB
     # a hillclimb is raced with Unlimited dashboards: its par is that of the richest one
     par_car = unlimited_bound(stage_profile(prepared.track)) if hillclimb else "dirt"
     extras = {
@@ -153,18 +157,31 @@ def findings_from(
                     tile.location(),
                 )
             )
-    wins = doc["wins_by_start_position"]
-    total = sum(wins.values())
-    if total >= 10 and players > 1:
-        pos, most = max(wins.items(), key=lambda kv: kv[1])
-        if most / total > WIN_SHARE:
-            out.append(
-                finding(
-                    "P604",
-                    f"start position {pos} won {most} of {total} races",
-                    Location(path="simulation"),
-                )
+    # P604: a start position that wins clearly more than chance, among drivers alike
+    # (trackkit.sim.stats.start_position_test; ties count for no position)
+    for group in doc.get("start_position_test", {}).get("groups", []) if players > 1 else []:
+        if not group["significant"]:
+            continue
+        test = WinTest(
+            group["most"],
+            group["most_wins"],
+            group["races"],
+            group["positions"],
+            group["p_value"],
+            group["compared"],
+            True,
+        )
+        alike = ", ".join(map(str, group["start_positions"]))
+        out.append(
+            finding(
+                "P604",
+                f"start position {test.position} did best of the drivers alike "
+                f"({group['bot']}, {group['car']}: start positions {alike}) in {test.wins} "
+                f"of {test.races} races where one of them did ({group['tied']} tied); "
+                f"{test.words()}",
+                Location(path="simulation"),
             )
+        )
     return out
 
 
@@ -284,22 +301,21 @@ def gt_findings(doc: dict[str, Any], report: Report, *, races: int, players: int
     by_index = {t.index: t for t in report.layout.chain if t.index is not None}
     out: list[Finding] = []
     here = Location(path="simulation")
-    if players > 1 and races >= MIN_RACES:
-        wins = doc["wins_by_grid_slot"]
-        total = sum(wins.values())
-        if total:
-            slot, most = max(wins.items(), key=lambda kv: (kv[1], -int(kv[0])))
-            if most / total > GRID_WIN_SHARE:
-                out.append(
-                    finding(
-                        "P606",
-                        f"grid slot {slot} won {most} of {total} races "
-                        f"(win rate by slot: "
-                        + ", ".join(f"{k} {v:.0%}" for k, v in doc["win_rate_by_grid_slot"].items())
-                        + ")",
-                        here,
-                    )
-                )
+    # P606: the grid is drawn anew every race, so each slot gets every driver in turn and
+    # chance gives each slot 1 in k of the wins (a GT race has no ties: one car is first
+    # over the line)
+    test = win_test(doc["wins_by_grid_slot"]) if players > 1 and races >= MIN_RACES else None
+    if test is not None and test.significant:
+        out.append(
+            finding(
+                "P606",
+                f"grid slot {test.position} won {test.wins} of {test.races} races "
+                "(win rate by slot: "
+                + ", ".join(f"{k} {v:.0%}" for k, v in doc["win_rate_by_grid_slot"].items())
+                + f"); {test.words()}",
+                here,
+            )
+        )
     overtakes = doc["overtakes"]
     most = _most(overtakes["by_tile"])
     spots = ", ".join(

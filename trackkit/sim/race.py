@@ -31,6 +31,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from trackkit.models.car import CarFile
+from trackkit.rules.blame import loss_space
 from trackkit.rules.cars import car_dashboard
 from trackkit.rules.dashboard import Dashboard, UnlimitedDashboard, dashboard
 from trackkit.rules.dice import Dice
@@ -59,6 +60,8 @@ if TYPE_CHECKING:
     from trackkit.sim.gt import GtOptions, GtRace
 
 __all__ = [
+    "HILLCLIMB_BOTS",
+    "RALLY_BOTS",
     "UNLIMITED",
     "Dnf",
     "DriverResult",
@@ -68,6 +71,7 @@ __all__ = [
     "RaceResult",
     "Settings",
     "TurnLog",
+    "default_bots",
     "prepare",
     "run_race",
 ]
@@ -113,6 +117,26 @@ class DriverSpec:
 
 #: Rounds a race lasts at most (``simulate --max-rounds``): cars still racing then are DNF.
 MAX_ROUNDS = 200
+
+#: The bots of a hillclimb's drivers when none are given (``simulate``, ``validate
+#: --simulate``): the three in turn. A cautious bot alone builds an Unlimited board with
+#: danger limit 5 and secures its dice: it never loses control and drives the same time
+#: every race, which says nothing about the stage.
+HILLCLIMB_BOTS = ("cautious", "aggressive", "planner")
+
+#: The bots of a rally's (and a GT race's) drivers when none are given: cautious ones,
+#: whose races vary with the dice and the traffic.
+RALLY_BOTS = ("cautious",)
+
+
+def default_bots(*, hillclimb: bool) -> tuple[str, ...]:
+    """The bots drivers cycle through when none are given (:data:`HILLCLIMB_BOTS` for a
+    hillclimb, :data:`RALLY_BOTS` otherwise).
+
+    >>> default_bots(hillclimb=True), default_bots(hillclimb=False)
+    (('cautious', 'aggressive', 'planner'), ('cautious',))
+    """
+    return HILLCLIMB_BOTS if hillclimb else RALLY_BOTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -699,8 +723,10 @@ def _turn(
     seat.stayed = not choice.plan.steps
     if not choice.plan.steps:
         res.blocked.append(car.space or "start")
-    if outcome.lost_control:
-        where = outcome.car.space or ""
+    if outcome.lost_control:  # charged where the limit broke, not where the car stopped
+        where = loss_space(prepared.ruleset, choice.plan, choice.mode, outcome.events) or (
+            outcome.car.space or ""
+        )
         res.losses.append((track.spaces[where].tile if where in track.spaces else 0, where))
     log.append(
         TurnLog(

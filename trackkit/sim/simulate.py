@@ -13,7 +13,7 @@ from trackkit.models.findings import Severity
 from trackkit.models.stage import Kind, Stage
 from trackkit.rules.cars import CarMismatch, stage_problems
 from trackkit.rules.track import Track
-from trackkit.sim.race import MAX_ROUNDS, Settings, prepare, run_race
+from trackkit.sim.race import MAX_ROUNDS, Settings, default_bots, prepare, run_race
 from trackkit.sim.replay import replay_document
 from trackkit.sim.stats import RaceSummary, race_seed, run_many, summarize_races
 from trackkit.validate import Report, validate
@@ -77,11 +77,14 @@ def simulate_files(
 
     ``cars`` cycle over the drivers: ruleset car ids, ``unlimited`` (the bots build
     Unlimited dashboards) or car files; None: Unlimited dashboards on a hillclimb, the
-    DIRT car on a rally (DASH-3). ``kind`` overrides each stage's own event kind (see
-    ``validate``); ``note`` is told, in words, how a stage's kind was inferred when its
-    file gives none; ``sources`` (the files as read, :func:`trackkit.formats.load_source`)
-    give the findings their lines. In a rally a driver's SISU token, once flipped, stays
-    flipped on the later stages (``sisu_once_per: rally``, LOC-7).
+    DIRT car on a rally (DASH-3). ``bots`` cycle over the drivers too; empty: the
+    cautious, aggressive and planner bots in turn on a hillclimb, cautious ones on a rally
+    and a GT track (:func:`~trackkit.sim.race.default_bots`). ``kind`` overrides each
+    stage's own event kind (see ``validate``); ``note`` is told, in words, how a stage's
+    kind was inferred when its file gives none; ``sources`` (the files as read,
+    :func:`trackkit.formats.load_source`) give the findings their lines. In a rally a
+    driver's SISU token, once flipped, stays flipped on the later stages
+    (``sisu_once_per: rally``, LOC-7).
 
     A Rallyman: GT track is raced alone, as a GT race (:mod:`trackkit.sim.gt`): ``laps``
     (default: the file's), ``weather`` (``dry`` or ``rain``; default: the ruleset's) and
@@ -160,11 +163,12 @@ def simulate_files(
                     raise CarMismatch(car, f"{problem}; the stage is {name}")
     spent: list[tuple[bool, ...]] | None = None
     for stage, report, track in zip(stages, reports, tracks, strict=True):
+        hillclimb = report.kind is Kind.HILLCLIMB
         settings = Settings.default(
             players,
             cars=cars,
-            bots=bots,
-            hillclimb=report.kind is Kind.HILLCLIMB,
+            bots=bots or default_bots(hillclimb=hillclimb),
+            hillclimb=hillclimb,
             max_rounds=max_rounds,
         )
         layout = report.layout
@@ -286,7 +290,13 @@ def _simulate_gt(
     track = Track.from_graph(report.graph, report.layout)
     if max_rounds is None:  # as many rounds as the laps need
         max_rounds = gt_round_cap(track, options.laps)
-    settings = Settings.default(players, cars=cars, bots=bots, max_rounds=max_rounds, gt=options)
+    settings = Settings.default(
+        players,
+        cars=cars,
+        bots=bots or default_bots(hillclimb=False),
+        max_rounds=max_rounds,
+        gt=options,
+    )
     prepared = prepare(track, rules)
     results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs, progress=progress)
     tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}

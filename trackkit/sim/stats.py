@@ -17,14 +17,16 @@ from trackkit.models.car import CarFile
 from trackkit.rules.cars import car_dashboard
 from trackkit.rules.dashboard import UnlimitedDashboard, dashboard
 from trackkit.rules.ruleset import Ruleset, load_ruleset
+from trackkit.sim.fairness import ALPHA, MIN_RACES, TEST, shared_wins, win_test
 from trackkit.sim.garage import unlimited_dashboard
 from trackkit.sim.gtstats import GtSummary, gt_summary, summarize_gt
-from trackkit.sim.race import Dnf, Prepared, RaceResult, Settings, run_race
+from trackkit.sim.race import Dnf, DriverSpec, Prepared, RaceResult, Settings, run_race
 
 __all__ = [
     "RaceSummary",
     "race_seed",
     "run_many",
+    "start_position_test",
     "summarize_races",
     "worker_signals",
     "worker_task",
@@ -303,11 +305,8 @@ def summarize_races(
     blocked = Counter(space for r in races for space in r.blocked)
     stuck = Counter(space or "start" for r in races for _, space in r.stuck)
     spots = Counter(spot for r in races for spot in r.spots)
-    wins: Counter[int] = Counter()
-    for r in races:
-        timed = [(t, i) for i, t in enumerate(r.times) if t is not None]
-        if timed:
-            wins[min(timed)[1]] += 1
+    # rule: HILLCLIMB-2, TIME-2 (the best time wins; a best time shared is a tie)
+    shared, alone, tied = shared_wins([r.times for r in races])
     doc: dict[str, Any] = {
         "settings": {
             "players": len(drivers),
@@ -339,7 +338,14 @@ def summarize_races(
             {"tile_index": t, "tile": face, "space": space, "cause": cause, "count": c}
             for (t, face, space, cause), c in sorted(spots.items())
         ],
-        "wins_by_start_position": {str(i + 1): wins.get(i, 0) for i in range(len(drivers))},
+        "wins_by_start_position": {
+            str(i + 1): round(shared[i], 4) if i < len(shared) else 0.0 for i in range(len(drivers))
+        },
+        "outright_wins_by_start_position": {
+            str(i + 1): alone[i] if i < len(alone) else 0 for i in range(len(drivers))
+        },
+        "tied_races": tied,
+        "start_position_test": start_position_test(races, drivers),
         "rounds": _dist([float(r.rounds) for r in races]),
     }
     if tiles:
@@ -347,3 +353,40 @@ def summarize_races(
     if settings.hillclimb:
         doc["hillclimb"] = {"best_of_attempts": _dist(all_times)}
     return doc
+
+
+def start_position_test(
+    races: Sequence[RaceSummary], drivers: Sequence[DriverSpec]
+) -> dict[str, Any]:
+    """Does a start position win more than chance? (the ``start_position_test`` of the
+    ``simulate`` document, which P604 reads).
+
+    A driver's start position is its number (TURN-1), so positions are compared only
+    among drivers alike, the same car and bot: a cautious driver beaten by an aggressive
+    one says nothing about the stage. Each set of two or more drivers alike is tested on
+    the races where one of them did better than the others of the set (a best time
+    shared is a tie, left out): :func:`~trackkit.sim.fairness.win_test`, corrected for
+    every position compared.
+    """
+    sets: dict[tuple[str, str], list[int]] = {}
+    for i, d in enumerate(drivers):
+        sets.setdefault((d.car_label, d.bot_label), []).append(i)
+    alike = [(key, members) for key, members in sets.items() if len(members) > 1]
+    compared = sum(len(members) for _key, members in alike)
+    groups = []
+    for (car, bot), members in alike:
+        _shared, alone, tied = shared_wins([[r.times[i] for i in members] for r in races])
+        wins = {str(i + 1): alone[k] if k < len(alone) else 0 for k, i in enumerate(members)}
+        test = win_test(wins, compared=compared)
+        assert test is not None  # two drivers or more
+        groups.append(
+            {
+                "car": car,
+                "bot": bot,
+                "start_positions": [i + 1 for i in members],
+                "won_alone": wins,
+                "tied": tied,
+                **test.to_json(),
+            }
+        )
+    return {"test": TEST, "alpha": ALPHA, "min_races": MIN_RACES, "groups": groups}
