@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from trackkit import limits
 from trackkit.commands.common import ForceOption, StageKind, fail
 from trackkit.errors import InputError
 
@@ -134,13 +135,21 @@ def generate(
     ] = Ruleset.dirt,
     laps: Annotated[
         int | None,
-        typer.Option(metavar="N", help="GT circuits: laps of the race (default 3)."),
+        typer.Option(
+            metavar="N",
+            min=limits.MIN_LAPS,
+            max=limits.MAX_LAPS,
+            help=f"GT circuits: laps of the race, {limits.laps_words()} (default 3).",
+        ),
     ] = None,
     players: Annotated[
         int | None,
         typer.Option(
             metavar="P",
-            help="GT: cars the grid must hold, and the cars of the races (default 4).",
+            min=limits.MIN_PLAYERS,
+            max=limits.MAX_PLAYERS,
+            help=f"GT: cars the grid must hold, and the cars of the races, "
+            f"{limits.players_words()} (default {limits.DEFAULT_PLAYERS}).",
         ),
     ] = None,
     pit: Annotated[

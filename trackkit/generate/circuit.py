@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from trackkit import hexgrid
+from trackkit import hexgrid, limits
 from trackkit.assemble import lay_out
 from trackkit.generate.gt_score import gt_road_risk
 from trackkit.generate.pieces import Palette, Piece, Way
@@ -73,7 +73,7 @@ __all__ = [
 #: The Rallyman: GT boxes, as the tile library names them.
 GT_BOXES = ("gt-core", "gt-championship", "gt-world-tour", "gt-team-challenge", "gt-adrenaline")
 #: Players a GT grid holds by default (S127).
-DEFAULT_PLAYERS = 4
+DEFAULT_PLAYERS = limits.DEFAULT_PLAYERS
 #: The smallest circuit: a start/finish tile and the turns back to it.
 LEAST_TILES = 6
 
@@ -257,11 +257,13 @@ def check_gt_request(
         )
     if p2p and request.laps is not None:
         raise GenerateError("--laps", "a point-to-point track is raced once: leave --laps out")
-    if request.laps is not None and not 1 <= request.laps <= 20:
-        raise GenerateError("--laps", f"a race is 1 to 20 laps, not {request.laps}")
+    if request.laps is not None and not limits.MIN_LAPS <= request.laps <= limits.MAX_LAPS:
+        raise GenerateError("--laps", f"a race is {limits.laps_words()} laps, not {request.laps}")
     players = request.players if request.players is not None else DEFAULT_PLAYERS
-    if not 1 <= players <= 8:
-        raise GenerateError("--players", f"a GT race has 1 to 8 cars, not {players}")
+    if not limits.MIN_PLAYERS <= players <= limits.MAX_PLAYERS:
+        raise GenerateError(
+            "--players", f"a GT race has {limits.players_words()} cars, not {players}"
+        )
     grids = {w.face.id: _grid_slots(w.face) for w in pal.starts}
     fitting = tuple(w for w in pal.starts if grids[w.face.id] >= players)
     if not fitting:
