@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -11,10 +10,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from trackkit import limits
-from trackkit.commands.common import ForceOption, StageKind, fail
+from trackkit.commands.common import FileSetForceOption, StageKind, fail
 from trackkit.errors import InputError
 
 if TYPE_CHECKING:
+    from trackkit.formats.fileset import FileSetPlan
     from trackkit.generate.run import Generation
 
 
@@ -230,15 +230,18 @@ def generate(
     jobs: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes for the races (same files).")
     ] = 1,
-    force: ForceOption = False,
+    force: FileSetForceOption = False,
 ) -> None:
     """Generate stages from the boxes you own: valid by construction, scored by their
     structure, the best raced by bots, one chosen per stage. With --ruleset gt, Rallyman:
     GT circuits from the GT boxes, chosen by overtakes and grid fairness in GT races.
     Writes into DIR each stage (stage-01.yaml), its map (stage-01.svg) and its report
     (stage-01.md: why it was chosen, targets against what it has, its summary and races),
-    and index.md and index.json. Files of an earlier run in DIR that this run does not
-    write are removed.
+    and index.md and index.json, which lists every file written with its SHA-256. Into a
+    folder an earlier run wrote, only that run's files are replaced, and removed when
+    this run does not write them again, and only while they are as it wrote them: any
+    other file with a name this run writes stops the run (exit 2, naming it) unless
+    --force, and files trackkit did not write are never removed.
     """
     from trackkit.generate import GenerateError, Request, generate
     from trackkit.generate.output import check_outputs, write_outputs
@@ -279,8 +282,8 @@ def generate(
             generation = generate(request, jobs=jobs, progress=bars)
         finally:
             bars.close()
-        files = _files(generation, names, fmt, maps, px)
-        written, removed = write_outputs(output, files, force=force)
+        files, index = _files(generation, names, fmt, maps, px)
+        written = write_outputs(output, files, index, force=force)
     except GenerateError as exc:
         raise fail(str(exc)) from None
     except InputError as exc:
@@ -311,9 +314,21 @@ def generate(
             f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m of road, "
             f"difficulty {s.difficulty:.2f}{raced}) with {with_files}"
         )
-    typer.echo(f"wrote {output / 'index.md'} and index.json ({len(written)} files)")
-    for old in removed:
-        typer.echo(f"removed {old} (an earlier run's)")
+    typer.echo(f"wrote {output / 'index.md'} and index.json ({len(written.files)} files)")
+    _echo_plan(output, written.plan)
+
+
+def _echo_plan(output: Path, plan: FileSetPlan) -> None:
+    """Say what the run did to files it did not simply create or replace."""
+    for name in plan.forced:
+        typer.echo(f"replaced {output / name} (not written by trackkit: --force)")
+    for name in plan.removed:
+        typer.echo(f"removed {output / name} (an earlier run's)")
+    for name in plan.kept:
+        typer.echo(
+            f"kept {output / name} (an earlier run wrote it, and it has changed since: "
+            "it is yours now)"
+        )
 
 
 def _files(
@@ -322,8 +337,9 @@ def _files(
     fmt: str,
     maps: tuple[str, ...],
     px: int,
-) -> dict[str, bytes]:
-    """Every file of the run by name: stages, maps, reports, then the index."""
+) -> tuple[dict[str, bytes], dict[str, Any]]:
+    """Every file of the run by name (stages, maps, reports, index.md), and the document
+    of index.json (written last, with the hashes of the others)."""
     from trackkit.convert import dump_stage
     from trackkit.generate.report import index_json, index_markdown, stage_report
     from trackkit.render.convert import SvgDoc, svg_to_png
@@ -343,6 +359,4 @@ def _files(
         report = stage_report(generation, outcome, f, fmt=fmt, maps=maps)
         out[f["report"]] = report.encode("utf-8")
     out["index.md"] = index_markdown(generation, names, fmt=fmt, maps=maps).encode("utf-8")
-    doc_json = index_json(generation, names, fmt=fmt, maps=maps)
-    out["index.json"] = (json.dumps(doc_json, indent=2, sort_keys=True) + "\n").encode("utf-8")
-    return out
+    return out, index_json(generation, names, fmt=fmt, maps=maps)

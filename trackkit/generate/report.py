@@ -20,7 +20,6 @@ Examples
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +32,6 @@ from trackkit.models.stage import TileToken
 from trackkit.validate.text import summary_text
 
 __all__ = [
-    "FILE_PATTERN",
     "command_line",
     "file_names",
     "index_json",
@@ -41,8 +39,6 @@ __all__ = [
     "stage_report",
 ]
 
-#: The names of the files a run writes for its stages (an earlier run's are replaced).
-FILE_PATTERN = re.compile(r"stage-\d{2,}\.(?:yaml|rekee\.json|svg|png|md)")
 #: The index files of a run.
 INDEX_FILES = ("index.md", "index.json")
 #: The format marker of ``index.json``.
