@@ -15,7 +15,8 @@ from trackkit.errors import InputError
 
 if TYPE_CHECKING:
     from trackkit.formats.fileset import FileSetPlan
-    from trackkit.generate.run import Generation
+    from trackkit.generate.request import Request
+    from trackkit.generate.run import Generation, Outcome
 
 
 class Level(StrEnum):
@@ -51,6 +52,18 @@ class MapFormat(StrEnum):
 
 _MAPS = {"svg": ("svg",), "png": ("png",), "both": ("svg", "png"), "none": ()}
 _LABELS = {"building": "building roads", "racing": "racing finalists"}
+#: The most searches per stage ``--tries`` takes.
+MAX_TRIES = 50
+#: ``--par``'s tolerance in per cent (trackkit.generate.fit.PAR_TOLERANCE, repeated here so
+#: that ``--help`` does not import the generator; a test keeps the two equal).
+PAR_PERCENT = 10
+
+
+def _label(phase: str) -> str:
+    """``building roads``, ``building roads (search 2)``: a progress bar's label."""
+    base, _, attempt = phase.partition(" ")
+    label = _LABELS.get(base, base)
+    return f"{label} (search {attempt})" if attempt else label
 
 
 class _Bars:
@@ -66,7 +79,7 @@ class _Bars:
         if phase != self.phase:
             self.close()
             self.bar = typer.progressbar(
-                length=total, label=_LABELS.get(phase, phase), file=sys.stderr, hidden=not self.show
+                length=total, label=_label(phase), file=sys.stderr, hidden=not self.show
             )
             self.bar.__enter__()
             self.phase, self.done = phase, 0
@@ -227,6 +240,21 @@ def generate(
         int,
         typer.Option(min=0, max=10_000, help="Races per finalist (0: choose by structure alone)."),
     ] = 30,
+    tries: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            min=1,
+            max=MAX_TRIES,
+            help="Searches per stage at most. A stage fits when its losses of control lie "
+            "in the --difficulty band (in its races; DIRT without races, by structure) and, "
+            f"with --par, its careful time within {PAR_PERCENT} % of it. After the first "
+            "search, each stage that misses is searched again (--candidates new roads, "
+            "their finalists raced) until it fits or has had N searches; the same seed "
+            "still gives the same files. Default 1: one search, and the misses are "
+            "reported (on the terminal, in the reports and the index).",
+        ),
+    ] = 1,
     jobs: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes for the races (same files).")
     ] = 1,
@@ -245,7 +273,7 @@ def generate(
     """
     from trackkit.generate import GenerateError, Request, generate
     from trackkit.generate.output import check_outputs, write_outputs
-    from trackkit.generate.refine import GT_FINALISTS, GtSimResult
+    from trackkit.generate.refine import GT_FINALISTS
     from trackkit.generate.report import file_names
     from trackkit.generate.request import Difficulty, parse_surface_mix, parse_tokens
     from trackkit.models.stage import Kind
@@ -273,6 +301,7 @@ def generate(
             candidates=candidates,
             finalists=finalists if finalists is not None else (GT_FINALISTS if gt else 3),
             races=races,
+            tries=tries,
         )
         names = [file_names(i, fmt, maps) for i in range(1, count + 1)]
         planned = [n for f in names for n in (f["stage"], f["report"], *f["maps"])]
@@ -289,33 +318,54 @@ def generate(
     except InputError as exc:
         raise fail(str(exc)) from None
     for outcome, f in zip(generation.outcomes, names, strict=True):
-        s = outcome.chosen.candidate.structure
-        sim = outcome.chosen.sim
-        with_files = ", ".join([f["report"], *f["maps"]])
-        lap = "a lap" if request.kind.value == "circuit" else "start to finish"
-        if isinstance(sim, GtSimResult):
-            raced = (
-                f", {sim.overtakes:.2f} overtakes {sim.overtakes_unit}, pole won "
-                f"{sim.win_rate_by_slot.get('1', 0.0):.0%}, {sim.loc_rate:.3f} losses of control"
-            )
-            typer.echo(
-                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}"
-                f"{raced}) with {with_files}"
-            )
-            continue
-        if request.ruleset == "gt":
-            typer.echo(
-                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}"
-                f", not raced) with {with_files}"
-            )
-            continue
-        raced = f", {sim.loc_rate:.2f} raced" if sim else ""
         typer.echo(
-            f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m of road, "
-            f"difficulty {s.difficulty:.2f}{raced}) with {with_files}"
+            f"wrote {output / f['stage']} ({_facts(request, outcome)}) with "
+            + ", ".join([f["report"], *f["maps"]])
         )
+        searches = f" after {outcome.tries} searches" if outcome.tries > 1 else ""
+        if not outcome.fit.fits or searches:
+            typer.echo(f"  {_what(request)} {outcome.index} {outcome.fit.words()}{searches}")
     typer.echo(f"wrote {output / 'index.md'} and index.json ({len(written.files)} files)")
     _echo_plan(output, written.plan)
+    missed = sum(1 for o in generation.outcomes if not o.fit.fits)
+    if missed:
+        what = f"{missed} of {request.count} {_what(request)}s" if request.count > 1 else "it"
+        how = (
+            "--tries N searches again for each one that misses, up to N searches"
+            if request.tries == 1
+            else f"{request.tries} searches each found none that fits: more --tries or "
+            "--candidates may, or a --difficulty or --par these boxes reach more easily"
+        )
+        typer.echo(
+            f"trackkit: note: {what} {'miss' if request.count > 1 else 'misses'} what was "
+            f"asked for (above, and in index.md and index.json); {how}",
+            err=True,
+        )
+
+
+def _what(request: Request) -> str:
+    return "track" if request.ruleset == "gt" else "stage"
+
+
+def _facts(request: Request, outcome: Outcome) -> str:
+    """What the terminal says of a stage written: size, and what its races showed."""
+    from trackkit.generate.refine import GtSimResult
+
+    s = outcome.chosen.candidate.structure
+    sim = outcome.chosen.sim
+    lap = "a lap" if request.kind.value == "circuit" else "start to finish"
+    if isinstance(sim, GtSimResult):
+        return (
+            f"{s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}, {sim.overtakes:.2f} overtakes "
+            f"{sim.overtakes_unit}, pole won {sim.win_rate_by_slot.get('1', 0.0):.0%}, "
+            f"{sim.loc_rate:.3f} losses of control"
+        )
+    if request.ruleset == "gt":
+        return f"{s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}, not raced"
+    raced = f", {sim.loc_rate:.2f} raced" if sim else ""
+    return (
+        f"{s.tiles} tiles, {s.length_mm / 1000:.2f} m of road, difficulty {s.difficulty:.2f}{raced}"
+    )
 
 
 def _echo_plan(output: Path, plan: FileSetPlan) -> None:
