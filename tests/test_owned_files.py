@@ -219,3 +219,18 @@ def test_the_plan_names_every_file_in_the_way_and_force_keeps_what_it_does_not_w
     assert plan.replaced == ("a.txt", "set.json") and plan.removed == ("c.txt",)
     plan = plan_file_set(tmp_path, ["a.txt", "set.json"], owned, force=True)
     assert plan.removed == ("c.txt",) and plan.kept == ("b.txt",)  # d.txt: not ours, untouched
+
+
+def test_tiles_sheet_writes_the_one_file_named_and_nothing_beside_it(tmp_path: Path) -> None:
+    # a catalogue is one file (one long SVG, or one PDF of pages): the file named is the
+    # only one it writes, so files named like pages beside it are never touched
+    mine = {"sheet-page-02.svg": b"my page\n", "sheet-pages.json": b"{}\n"}
+    for name, data in mine.items():
+        (tmp_path / name).write_bytes(data)
+    for out in ("sheet.svg", "sheet.pdf"):
+        result = runner.invoke(
+            app, ["tiles", "sheet", "--box", "dirt-climb", "-o", str(tmp_path / out)]
+        )
+        assert result.exit_code == 0, result.output
+    assert files_of(tmp_path).keys() == {*mine, "sheet.svg", "sheet.pdf"}
+    assert all((tmp_path / name).read_bytes() == data for name, data in mine.items())
