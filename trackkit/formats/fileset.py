@@ -56,6 +56,7 @@ from typing import Any
 
 from trackkit.errors import InputError
 from trackkit.formats.files import check_output, folder_lock, is_read_only, write_bytes_atomic
+from trackkit.formats.source import read_input
 from trackkit.words import plural
 
 __all__ = [
@@ -73,6 +74,8 @@ __all__ = [
 _PLACEHOLDER = "0" * 64
 #: A manifest larger than this is not one trackkit wrote.
 _MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+#: A file larger than this is not one trackkit wrote (its largest: PNG maps of 20000 px).
+_MAX_OWNED_BYTES = 256 * 1024 * 1024
 #: How many names a message lists before "and N more".
 _NAMES_SHOWN = 8
 
@@ -136,12 +139,12 @@ class Owned:
         try:
             if not stat.S_ISREG(os.lstat(path).st_mode):
                 return False
-            if path.name == self.manifest:
-                return _own_hash_holds(path.read_bytes(), path.name, digest)
-            with open(path, "rb") as fh:
-                return hashlib.file_digest(fh, "sha256").hexdigest() == digest
-        except OSError:
+            _, raw = read_input(path, what="file of an earlier run", limit=_MAX_OWNED_BYTES)
+        except (OSError, InputError):
             return False
+        if path.name == self.manifest:
+            return _own_hash_holds(raw, path.name, digest)
+        return sha256_hex(raw) == digest
 
 
 def _own_hash_holds(raw: bytes, name: str, own: str) -> bool:
@@ -162,12 +165,11 @@ def read_manifest(folder: Path, name: str, key: str) -> Owned:
     """
     path = folder / name
     try:
-        st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_MANIFEST_BYTES:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
             return Owned()
-        raw = path.read_bytes()
+        _, raw = read_input(path, what="list of files", limit=_MAX_MANIFEST_BYTES)
         doc = json.loads(raw)
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # InputError is a ValueError
         return Owned()
     listed = doc.get(key) if isinstance(doc, dict) else None
     if not isinstance(listed, dict) or not all(
