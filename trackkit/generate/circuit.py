@@ -344,7 +344,8 @@ def no_circuit(
         return GenerateError(
             "--players",
             f"{players} cars need a grid of {players} slots or more, and of your "
-            f"start/finish tiles only {holders} has one; but {why}: use --players {fewer} "
+            f"start/finish tiles only {holders} {'has' if len(pal.starts) == 1 else 'have'} "
+            f"one; but {why}: use --players {fewer} "
             f"or fewer (the grids of {others} hold {fewer})" + _or_add(extra),
         )
     given = asked.tiles is not None or asked.length_mm is not None
