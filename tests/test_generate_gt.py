@@ -465,7 +465,10 @@ def test_team_challenge_alone_fails_at_once_saying_what_it_holds(tmp_path: Path)
     code, _out, err = cli(
         "--ruleset", "gt", "--boxes", "gt-team-challenge", "-o", str(tmp_path / "x")
     )
-    assert code == 2 and "--tiles" in err and "add gt-core" in err, err
+    # no size closes: the boxes are at fault, not --tiles (which was not given, issue 19),
+    # and the boxes that would close it are worked out
+    assert code == 2 and "trackkit: error: --boxes:" in err, err
+    assert "add one of gt-core, gt-championship, gt-world-tour" in err, err
     # per road width, the pieces and bends held: 4 lanes 10 pieces, 4 of them bends
     assert "4 lanes wide (start/finish 139a): 10 pieces, 4 of them bends" in err, err
     assert not (tmp_path / "x").exists()

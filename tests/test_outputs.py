@@ -32,6 +32,7 @@ from trackkit.cli import app
 from trackkit.errors import InputError
 from trackkit.formats import load_stage
 from trackkit.formats.files import check_output, folder_lock, is_read_only, write_text_atomic
+from trackkit.formats.fileset import read_manifest
 from trackkit.render.convert import SvgDoc
 from trackkit.render.output import page_paths, save_pages
 from trackkit.roundtrip import yaml_comment_lines
@@ -259,11 +260,12 @@ def test_a_shorter_print_removes_the_earlier_prints_surplus_pages(
     out = tmp_path / "plan.svg"
     assert run("print", TURINI, "-o", out).exit_code == 0
     long_pages = sorted(tmp_path.glob("plan-page-*.svg"))
-    # not pages of this output: other names, other patterns, other suffixes
+    # not pages of this output: other names, other patterns, other suffixes, and a name
+    # of the pattern that no print to plan.svg wrote (issue 19: never removed)
     keep = ["plan-notes.svg", "plan-page-5.svg", "other-page-05.svg", "plan-page-05.svg.bak"]
+    keep.append("plan-page-01.svg")
     for name in keep:
         (tmp_path / name).write_text("mine", encoding="utf-8")
-    (tmp_path / "plan-page-01.svg").write_text("an older print", encoding="utf-8")
     result = run("print", short, "-o", out)
     assert result.exit_code == 0, result.output
     pages = sorted(p.name for p in tmp_path.glob("plan-page-*.svg") if p.name not in keep)
@@ -351,6 +353,10 @@ def test_two_runs_writing_the_same_pages_leave_one_runs_set(
         for t in threads:
             t.join()
         on_disk = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()}
+        listed = read_manifest(tmp_path, "plan-pages.json", "written")
+        assert set(listed.files) == set(on_disk)  # the list is the set's, and up to date
+        assert all(listed.wrote(tmp_path / name) for name in on_disk)
+        del on_disk["plan-pages.json"]
         assert on_disk in expected.values(), sorted(on_disk)
 
 

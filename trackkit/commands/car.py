@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from trackkit import limits
 from trackkit.commands.common import (
     ForceOption,
     KindOption,
@@ -44,8 +45,13 @@ def suggest(
         ),
     ],
     players: Annotated[
-        int, typer.Option(min=1, max=6, help="Drivers per race, all on the board tried.")
-    ] = 4,
+        int,
+        typer.Option(
+            min=limits.MIN_PLAYERS,
+            max=limits.MAX_PLAYERS,
+            help=f"Drivers per race, {limits.players_words()}, all on the board tried.",
+        ),
+    ] = limits.DEFAULT_PLAYERS,
     races: Annotated[
         int,
         typer.Option(

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_SEED",
+    "FileSetForceOption",
     "ForceOption",
     "KindOption",
     "OutputFormat",
@@ -62,6 +63,17 @@ ForceOption = Annotated[
         help="Replace an output file that is read-only (its mode bits deny you writing it; "
         "root counts as the owner). Never replaces a folder, a device, a FIFO or a link "
         "that leads nowhere.",
+    ),
+]
+
+FileSetForceOption = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Also replace files in the way: files with the names this run writes that "
+        "trackkit did not write (or that changed since it wrote them), and read-only "
+        "files. Even with --force, a file trackkit did not write is never removed, and a "
+        "folder, a device, a FIFO or a link is never replaced.",
     ),
 ]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -10,11 +9,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from trackkit.commands.common import ForceOption, StageKind, fail
+from trackkit import limits
+from trackkit.commands.common import FileSetForceOption, StageKind, fail
 from trackkit.errors import InputError
 
 if TYPE_CHECKING:
-    from trackkit.generate.run import Generation
+    from trackkit.formats.fileset import FileSetPlan
+    from trackkit.generate.request import Request
+    from trackkit.generate.run import Generation, Outcome
 
 
 class Level(StrEnum):
@@ -50,6 +52,18 @@ class MapFormat(StrEnum):
 
 _MAPS = {"svg": ("svg",), "png": ("png",), "both": ("svg", "png"), "none": ()}
 _LABELS = {"building": "building roads", "racing": "racing finalists"}
+#: The most searches per stage ``--tries`` takes.
+MAX_TRIES = 50
+#: ``--par``'s tolerance in per cent (trackkit.generate.fit.PAR_TOLERANCE, repeated here so
+#: that ``--help`` does not import the generator; a test keeps the two equal).
+PAR_PERCENT = 10
+
+
+def _label(phase: str) -> str:
+    """``building roads``, ``building roads (search 2)``: a progress bar's label."""
+    base, _, attempt = phase.partition(" ")
+    label = _LABELS.get(base, base)
+    return f"{label} (search {attempt})" if attempt else label
 
 
 class _Bars:
@@ -65,7 +79,7 @@ class _Bars:
         if phase != self.phase:
             self.close()
             self.bar = typer.progressbar(
-                length=total, label=_LABELS.get(phase, phase), file=sys.stderr, hidden=not self.show
+                length=total, label=_label(phase), file=sys.stderr, hidden=not self.show
             )
             self.bar.__enter__()
             self.phase, self.done = phase, 0
@@ -134,13 +148,21 @@ def generate(
     ] = Ruleset.dirt,
     laps: Annotated[
         int | None,
-        typer.Option(metavar="N", help="GT circuits: laps of the race (default 3)."),
+        typer.Option(
+            metavar="N",
+            min=limits.MIN_LAPS,
+            max=limits.MAX_LAPS,
+            help=f"GT circuits: laps of the race, {limits.laps_words()} (default 3).",
+        ),
     ] = None,
     players: Annotated[
         int | None,
         typer.Option(
             metavar="P",
-            help="GT: cars the grid must hold, and the cars of the races (default 4).",
+            min=limits.MIN_PLAYERS,
+            max=limits.MAX_PLAYERS,
+            help=f"GT: cars the grid must hold, and the cars of the races, "
+            f"{limits.players_words()} (default {limits.DEFAULT_PLAYERS}).",
         ),
     ] = None,
     pit: Annotated[
@@ -218,22 +240,40 @@ def generate(
         int,
         typer.Option(min=0, max=10_000, help="Races per finalist (0: choose by structure alone)."),
     ] = 30,
+    tries: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            min=1,
+            max=MAX_TRIES,
+            help="Searches per stage at most. A stage fits when its losses of control lie "
+            "in the --difficulty band (in its races; DIRT without races, by structure) and, "
+            f"with --par, its careful time within {PAR_PERCENT} % of it. After the first "
+            "search, each stage that misses is searched again (--candidates new roads, "
+            "their finalists raced) until it fits or has had N searches; the same seed "
+            "still gives the same files. Default 1: one search, and the misses are "
+            "reported (on the terminal, in the reports and the index).",
+        ),
+    ] = 1,
     jobs: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes for the races (same files).")
     ] = 1,
-    force: ForceOption = False,
+    force: FileSetForceOption = False,
 ) -> None:
     """Generate stages from the boxes you own: valid by construction, scored by their
     structure, the best raced by bots, one chosen per stage. With --ruleset gt, Rallyman:
     GT circuits from the GT boxes, chosen by overtakes and grid fairness in GT races.
     Writes into DIR each stage (stage-01.yaml), its map (stage-01.svg) and its report
     (stage-01.md: why it was chosen, targets against what it has, its summary and races),
-    and index.md and index.json. Files of an earlier run in DIR that this run does not
-    write are removed.
+    and index.md and index.json, which lists every file written with its SHA-256. Into a
+    folder an earlier run wrote, only that run's files are replaced, and removed when
+    this run does not write them again, and only while they are as it wrote them: any
+    other file with a name this run writes stops the run (exit 2, naming it) unless
+    --force, and files trackkit did not write are never removed.
     """
     from trackkit.generate import GenerateError, Request, generate
     from trackkit.generate.output import check_outputs, write_outputs
-    from trackkit.generate.refine import GT_FINALISTS, GtSimResult
+    from trackkit.generate.refine import GT_FINALISTS
     from trackkit.generate.report import file_names
     from trackkit.generate.request import Difficulty, parse_surface_mix, parse_tokens
     from trackkit.models.stage import Kind
@@ -261,6 +301,7 @@ def generate(
             candidates=candidates,
             finalists=finalists if finalists is not None else (GT_FINALISTS if gt else 3),
             races=races,
+            tries=tries,
         )
         names = [file_names(i, fmt, maps) for i in range(1, count + 1)]
         planned = [n for f in names for n in (f["stage"], f["report"], *f["maps"])]
@@ -270,41 +311,74 @@ def generate(
             generation = generate(request, jobs=jobs, progress=bars)
         finally:
             bars.close()
-        files = _files(generation, names, fmt, maps, px)
-        written, removed = write_outputs(output, files, force=force)
+        files, index = _files(generation, names, fmt, maps, px)
+        written = write_outputs(output, files, index, force=force)
     except GenerateError as exc:
         raise fail(str(exc)) from None
     except InputError as exc:
         raise fail(str(exc)) from None
     for outcome, f in zip(generation.outcomes, names, strict=True):
-        s = outcome.chosen.candidate.structure
-        sim = outcome.chosen.sim
-        with_files = ", ".join([f["report"], *f["maps"]])
-        lap = "a lap" if request.kind.value == "circuit" else "start to finish"
-        if isinstance(sim, GtSimResult):
-            raced = (
-                f", {sim.overtakes:.2f} overtakes {sim.overtakes_unit}, pole won "
-                f"{sim.win_rate_by_slot.get('1', 0.0):.0%}, {sim.loc_rate:.3f} losses of control"
-            )
-            typer.echo(
-                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}"
-                f"{raced}) with {with_files}"
-            )
-            continue
-        if request.ruleset == "gt":
-            typer.echo(
-                f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}"
-                f", not raced) with {with_files}"
-            )
-            continue
-        raced = f", {sim.loc_rate:.2f} raced" if sim else ""
         typer.echo(
-            f"wrote {output / f['stage']} ({s.tiles} tiles, {s.length_mm / 1000:.2f} m of road, "
-            f"difficulty {s.difficulty:.2f}{raced}) with {with_files}"
+            f"wrote {output / f['stage']} ({_facts(request, outcome)}) with "
+            + ", ".join([f["report"], *f["maps"]])
         )
-    typer.echo(f"wrote {output / 'index.md'} and index.json ({len(written)} files)")
-    for old in removed:
-        typer.echo(f"removed {old} (an earlier run's)")
+        searches = f" after {outcome.tries} searches" if outcome.tries > 1 else ""
+        if not outcome.fit.fits or searches:
+            typer.echo(f"  {_what(request)} {outcome.index} {outcome.fit.words()}{searches}")
+    typer.echo(f"wrote {output / 'index.md'} and index.json ({len(written.files)} files)")
+    _echo_plan(output, written.plan)
+    missed = sum(1 for o in generation.outcomes if not o.fit.fits)
+    if missed:
+        what = f"{missed} of {request.count} {_what(request)}s" if request.count > 1 else "it"
+        how = (
+            "--tries N searches again for each one that misses, up to N searches"
+            if request.tries == 1
+            else f"{request.tries} searches each found none that fits: more --tries or "
+            "--candidates may, or a --difficulty or --par these boxes reach more easily"
+        )
+        typer.echo(
+            f"trackkit: note: {what} {'miss' if request.count > 1 else 'misses'} what was "
+            f"asked for (above, and in index.md and index.json); {how}",
+            err=True,
+        )
+
+
+def _what(request: Request) -> str:
+    return "track" if request.ruleset == "gt" else "stage"
+
+
+def _facts(request: Request, outcome: Outcome) -> str:
+    """What the terminal says of a stage written: size, and what its races showed."""
+    from trackkit.generate.refine import GtSimResult
+
+    s = outcome.chosen.candidate.structure
+    sim = outcome.chosen.sim
+    lap = "a lap" if request.kind.value == "circuit" else "start to finish"
+    if isinstance(sim, GtSimResult):
+        return (
+            f"{s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}, {sim.overtakes:.2f} overtakes "
+            f"{sim.overtakes_unit}, pole won {sim.win_rate_by_slot.get('1', 0.0):.0%}, "
+            f"{sim.loc_rate:.3f} losses of control"
+        )
+    if request.ruleset == "gt":
+        return f"{s.tiles} tiles, {s.length_mm / 1000:.2f} m {lap}, not raced"
+    raced = f", {sim.loc_rate:.2f} raced" if sim else ""
+    return (
+        f"{s.tiles} tiles, {s.length_mm / 1000:.2f} m of road, difficulty {s.difficulty:.2f}{raced}"
+    )
+
+
+def _echo_plan(output: Path, plan: FileSetPlan) -> None:
+    """Say what the run did to files it did not simply create or replace."""
+    for name in plan.forced:
+        typer.echo(f"replaced {output / name} (not written by trackkit: --force)")
+    for name in plan.removed:
+        typer.echo(f"removed {output / name} (an earlier run's)")
+    for name in plan.kept:
+        typer.echo(
+            f"kept {output / name} (an earlier run wrote it, and it has changed since: "
+            "it is yours now)"
+        )
 
 
 def _files(
@@ -313,8 +387,9 @@ def _files(
     fmt: str,
     maps: tuple[str, ...],
     px: int,
-) -> dict[str, bytes]:
-    """Every file of the run by name: stages, maps, reports, then the index."""
+) -> tuple[dict[str, bytes], dict[str, Any]]:
+    """Every file of the run by name (stages, maps, reports, index.md), and the document
+    of index.json (written last, with the hashes of the others)."""
     from trackkit.convert import dump_stage
     from trackkit.generate.report import index_json, index_markdown, stage_report
     from trackkit.render.convert import SvgDoc, svg_to_png
@@ -334,6 +409,4 @@ def _files(
         report = stage_report(generation, outcome, f, fmt=fmt, maps=maps)
         out[f["report"]] = report.encode("utf-8")
     out["index.md"] = index_markdown(generation, names, fmt=fmt, maps=maps).encode("utf-8")
-    doc_json = index_json(generation, names, fmt=fmt, maps=maps)
-    out["index.json"] = (json.dumps(doc_json, indent=2, sort_keys=True) + "\n").encode("utf-8")
-    return out
+    return out, index_json(generation, names, fmt=fmt, maps=maps)

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from trackkit.commands.common import ForceOption, KindOption, echo_kind_note, fail, kind_of
+from trackkit.commands.common import (
+    FileSetForceOption,
+    KindOption,
+    echo_kind_note,
+    fail,
+    kind_of,
+)
 from trackkit.commands.render import (
     DEFAULT_TILE_SIZE_MM,
     StageFileArgument,
@@ -17,6 +23,9 @@ from trackkit.commands.render import (
 )
 from trackkit.errors import InputError
 from trackkit.words import plural
+
+if TYPE_CHECKING:
+    from trackkit.render.output import PageFiles
 
 
 class Paper(StrEnum):
@@ -37,8 +46,10 @@ def print_stage(
             metavar="OUT",
             help="OUT.pdf: one PDF, page 1 the assembly overview, then the map pages "
             "2, 3, ... OUT.svg: the overview (page 1) in OUT.svg and each map page beside "
-            "it, named by its page number: OUT-page-02.svg, OUT-page-03.svg, ... (page "
-            "files of an earlier print to OUT beyond this print's pages are removed).",
+            "it, named by its page number: OUT-page-02.svg, OUT-page-03.svg, ..., and "
+            "OUT-pages.json, the list of them with their SHA-256 (the earlier print's page "
+            "files beyond this print's pages are removed, if they are as it wrote them; "
+            "other files with those names stop the print unless --force).",
         ),
     ],
     paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
@@ -67,7 +78,7 @@ def print_stage(
     ] = True,
     theme: ThemeOption = None,
     event: KindOption = None,
-    force: ForceOption = False,
+    force: FileSetForceOption = False,
 ) -> None:
     """Print a stage at true scale (1:1) over numbered pages with overlap and alignment marks.
     Portrait or landscape, whichever needs fewer pages. Each page has its number and
@@ -117,15 +128,9 @@ def print_stage(
             written = f"{paths[0]} (overview) and {plural(len(paths) - 1, 'page file')} " + (
                 f"{paths[1].name} .. {paths[-1].name}" if len(paths) > 1 else ""
             )
-            if files.removed:
-                typer.echo(
-                    f"trackkit: note: removed {plural(len(files.removed), 'page file')} "
-                    "of an earlier "
-                    f"print to {output.name}: "
-                    + ", ".join(p.name for p in files.removed[:3])
-                    + (" ..." if len(files.removed) > 3 else ""),
-                    err=True,
-                )
+            if files.manifest is not None:
+                written += f", listed in {files.manifest.name}"
+            _notes(output, files)
     except InputError as exc:
         raise fail(str(exc)) from None
     if not report.valid:
@@ -141,3 +146,17 @@ def print_stage(
         f"{'landscape' if plan.landscape else 'portrait'}, "
         f"tiles {layout.size:g} mm, overlap {plan.overlap:g} mm"
     )
+
+
+def _notes(output: Path, files: PageFiles) -> None:
+    """Say on stderr what the print did to files beside it other than its own pages."""
+    said = (
+        (files.removed, "removed {} of the earlier print to {}"),
+        (files.kept, "kept {} of the earlier print to {}, changed since (yours now)"),
+        (files.forced, "replaced {} that trackkit did not write, for the print to {} (--force)"),
+    )
+    for paths, words in said:
+        if paths:
+            names = ", ".join(p.name for p in paths[:3]) + (" ..." if len(paths) > 3 else "")
+            what = plural(len(paths), "file")
+            typer.echo(f"trackkit: note: {words.format(what, output.name)}: {names}", err=True)

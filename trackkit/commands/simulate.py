@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from trackkit import limits
 from trackkit.commands.common import (
     ForceOption,
     KindOption,
@@ -34,7 +35,14 @@ def simulate(
             readable=False,  # an unreadable file is reported as such, like a missing one
         ),
     ],
-    players: Annotated[int, typer.Option(min=1, max=6, help="Drivers, 1-6.")] = 4,
+    players: Annotated[
+        int,
+        typer.Option(
+            min=limits.MIN_PLAYERS,
+            max=limits.MAX_PLAYERS,
+            help=f"Drivers, {limits.players_words()} (a GT track's grid must hold them, S127).",
+        ),
+    ] = limits.DEFAULT_PLAYERS,
     races: Annotated[int, typer.Option(min=1, max=100_000, help="Races to run.")] = 20,
     seed: SeedOption = 1,
     car: Annotated[
@@ -84,9 +92,10 @@ def simulate(
     laps: Annotated[
         int | None,
         typer.Option(
-            min=1,
-            max=100,
-            help="GT circuits: laps of the race (default: the file's, else 3). A "
+            min=limits.MIN_LAPS,
+            max=limits.MAX_LAPS,
+            help=f"GT circuits: laps of the race, {limits.laps_words()} (default: the file's, "
+            "else 3). A "
             "point-to-point GT track has no laps: --laps is refused there.",
         ),
     ] = None,

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from trackkit import limits
 from trackkit.commands.common import KindOption, OutputFormat, SeedOption, kind_of
 from trackkit.errors import InputError, TrackkitError
 
@@ -38,10 +39,10 @@ def validate(
     players: Annotated[
         int | None,
         typer.Option(
-            min=1,
-            max=6,
-            help="Drivers of the simulated races, 1-6 (default 4); a GT track's grid must hold "
-            "them (S127).",
+            min=limits.MIN_PLAYERS,
+            max=limits.MAX_PLAYERS,
+            help=f"Drivers of the simulated races, {limits.players_words()} (default "
+            f"{limits.DEFAULT_PLAYERS}); a GT track's grid must hold them (S127).",
             show_default=False,
         ),
     ] = None,

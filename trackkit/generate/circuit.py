@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from trackkit import hexgrid
+from trackkit import hexgrid, limits
 from trackkit.assemble import lay_out
 from trackkit.generate.gt_score import gt_road_risk
 from trackkit.generate.pieces import Palette, Piece, Way
@@ -66,6 +66,7 @@ __all__ = [
     "CircuitGoal",
     "check_gt_request",
     "gt_palette",
+    "no_circuit",
     "place_pit",
     "tiles_for_length",
 ]
@@ -73,7 +74,7 @@ __all__ = [
 #: The Rallyman: GT boxes, as the tile library names them.
 GT_BOXES = ("gt-core", "gt-championship", "gt-world-tour", "gt-team-challenge", "gt-adrenaline")
 #: Players a GT grid holds by default (S127).
-DEFAULT_PLAYERS = 4
+DEFAULT_PLAYERS = limits.DEFAULT_PLAYERS
 #: The smallest circuit: a start/finish tile and the turns back to it.
 LEAST_TILES = 6
 
@@ -257,13 +258,15 @@ def check_gt_request(
         )
     if p2p and request.laps is not None:
         raise GenerateError("--laps", "a point-to-point track is raced once: leave --laps out")
-    if request.laps is not None and not 1 <= request.laps <= 20:
-        raise GenerateError("--laps", f"a race is 1 to 20 laps, not {request.laps}")
+    if request.laps is not None and not limits.MIN_LAPS <= request.laps <= limits.MAX_LAPS:
+        raise GenerateError("--laps", f"a race is {limits.laps_words()} laps, not {request.laps}")
     players = request.players if request.players is not None else DEFAULT_PLAYERS
-    if not 1 <= players <= 8:
-        raise GenerateError("--players", f"a GT race has 1 to 8 cars, not {players}")
+    if not limits.MIN_PLAYERS <= players <= limits.MAX_PLAYERS:
+        raise GenerateError(
+            "--players", f"a GT race has {limits.players_words()} cars, not {players}"
+        )
     grids = {w.face.id: _grid_slots(w.face) for w in pal.starts}
-    fitting = tuple(w for w in pal.starts if grids[w.face.id] >= players)
+    fitting = _fitting(pal, players)
     if not fitting:
         most = max(grids.values())
         raise GenerateError(
@@ -289,6 +292,113 @@ def check_gt_request(
     if request.count < 1 or request.candidates < 1 or request.finalists < 1:
         raise GenerateError("--count", "ask for at least one track, candidate and finalist")
     return request, pal
+
+
+def _fitting(pal: Palette, players: int) -> tuple[Way, ...]:
+    """The start/finish ways of ``pal`` whose grid holds ``players`` cars (S127)."""
+    return tuple(w for w in pal.starts if _grid_slots(w.face) >= players)
+
+
+def no_circuit(
+    asked: Request,
+    request: Request,
+    pal: Palette,
+    goal: CircuitGoal,
+    library: TileLibrary | None = None,
+) -> GenerateError | None:
+    """Why no circuit of the size asked can close from the start/finish tiles ``pal``
+    keeps (those whose grid holds the players), naming the option really at fault and
+    what would work; None when one can (the search still has to find it).
+
+    The players are at fault when the boxes' other start/finish tiles, whose grids hold
+    fewer cars, could close it; else the size when another size could (``--tiles``, or
+    the default size when none was asked for); else the boxes. What would work is worked
+    out, not guessed: the most players, the sizes, and the boxes not named whose pieces
+    would close the circuit.
+
+    Parameters
+    ----------
+    asked : Request
+        The request as given (to tell a size asked for from the default one).
+    request, pal : Request, Palette
+        As :func:`check_gt_request` settled them.
+    goal : CircuitGoal
+        The circuit of the size asked (or of the default size).
+    """
+    why = goal.why_not(pal)
+    if why is None:
+        return None
+    players = request.players or DEFAULT_PLAYERS
+    full = gt_palette(request.boxes, library)
+    extra = _boxes_that_close(request, goal.tiles, players, library)
+    grids = {w.face.id: _grid_slots(w.face) for w in full.starts}
+    for fewer in sorted({g for g in grids.values() if g < players}, reverse=True):
+        starts = _fitting(full, fewer)
+        other = replace(full, starts=starts, finishes=starts)
+        if CircuitGoal.of(goal.tiles, other, library).why_not(other) is not None:
+            continue
+        holders = ", ".join(
+            f"{w.face.id} ({w.face.box}, {grids[w.face.id]} slots)" for w in pal.starts
+        )
+        others = ", ".join(w.face.id for w in starts if grids[w.face.id] < players)
+        return GenerateError(
+            "--players",
+            f"{players} cars need a grid of {players} slots or more, and of your "
+            f"start/finish tiles only {holders} {'has' if len(pal.starts) == 1 else 'have'} "
+            f"one; but {why}: use --players {fewer} "
+            f"or fewer (the grids of {others} hold {fewer})" + _or_add(extra),
+        )
+    given = asked.tiles is not None or asked.length_mm is not None
+    sizes = [
+        n
+        for n in range(LEAST_TILES, pal.max_tiles + 1)
+        if n != goal.tiles and CircuitGoal.of(n, pal, library).why_not(pal) is None
+    ]
+    if sizes:
+        smaller = [n for n in sizes if n < goal.tiles]
+        ask = f"--tiles {max(smaller)} or fewer" if smaller else f"--tiles {min(sizes)} or more"
+        option = "--length-mm" if asked.length_mm is not None else "--tiles"
+        default = "" if given else f" ({goal.tiles} tiles is the size when --tiles is not given)"
+        return GenerateError(option, f"{why}: ask for {ask}{default}" + _or_add(extra))
+    if extra:
+        instead = _or_add(extra).removeprefix(", or ")
+    else:
+        instead = "name other boxes"
+        # no box closes it from a grid that holds the players: with fewer, one may
+        for fewer in range(players - 1, 0, -1):
+            boxes = _boxes_that_close(request, goal.tiles, fewer, library)
+            if boxes:
+                instead = f"use --players {fewer} or fewer" + _or_add(boxes).replace(
+                    ", or add", " and add"
+                )
+                break
+    return GenerateError("--boxes", f"{why}; no circuit of another size closes either: {instead}")
+
+
+def _boxes_that_close(
+    request: Request, tiles: int, players: int, library: TileLibrary | None
+) -> list[str]:
+    """The GT boxes not named whose pieces, added, let a circuit of ``tiles`` close from
+    a start/finish tile whose grid holds ``players``."""
+    out = []
+    for box in GT_BOXES:
+        if box in request.boxes:
+            continue
+        pal = gt_palette((*request.boxes, box), library)
+        starts = _fitting(pal, players)
+        if not starts:
+            continue
+        more = replace(pal, starts=starts, finishes=starts)
+        if CircuitGoal.of(tiles, more, library).why_not(more) is None:
+            out.append(box)
+    return out
+
+
+def _or_add(boxes: list[str]) -> str:
+    """``, or add gt-core`` (nothing when no box would do)."""
+    if not boxes:
+        return ""
+    return ", or add " + (boxes[0] if len(boxes) == 1 else "one of " + ", ".join(boxes))
 
 
 def _grid_slots(face: TileFace) -> int:

@@ -1,31 +1,41 @@
 """Writing a run's files into its folder: all checked first, each written whole.
 
+A run's files are one set of files trackkit owns (:mod:`trackkit.formats.fileset`):
+``index.json`` is its manifest, listing every file the run wrote with its SHA-256
+(``written``). A later run into the folder replaces or removes only the files that list
+names with the bytes it gives; any other file that has a name the run would write is in
+the way (exit status 2 naming it; ``force`` replaces it), and a file the run does not
+write again is removed only if the earlier run wrote it and it has not changed since.
 The rules of every trackkit output (:func:`trackkit.formats.files.check_output`) apply
 to each file, as names trackkit makes up (a symbolic link among them is refused). The
-folder is made when missing. The files are written under a lock of the folder, so two runs
-into one folder leave one run's files; the files an earlier run wrote there
-(:data:`trackkit.generate.report.FILE_PATTERN`, ``index.md``, ``index.json``) that this run
-does not write again are removed, so the folder never mixes two runs' stages. Only
-regular files named exactly so are removed; a read-only one only with ``force``.
+folder is made when missing, and written under a lock, so two runs into one folder leave
+one run's files.
 """
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from trackkit.errors import InputError
-from trackkit.formats.files import (
-    check_output,
-    folder_lock,
-    is_read_only,
-    write_bytes_atomic,
+from trackkit.formats.fileset import (
+    FileSetPlan,
+    manifest_bytes,
+    plan_file_set,
+    read_manifest,
+    write_file_set,
 )
-from trackkit.generate.report import FILE_PATTERN
 
-__all__ = ["check_folder", "check_outputs", "write_outputs"]
+__all__ = ["INDEX", "WRITTEN_KEY", "Written", "check_folder", "check_outputs", "write_outputs"]
+
+#: The run's manifest: its JSON index.
+INDEX = "index.json"
+#: The key of ``index.json`` that lists the files written, with their SHA-256.
+WRITTEN_KEY = "written"
+#: What a refusal suggests instead of ``--force``.
+HINT = "generate into another folder (-o)"
 
 
 def check_folder(folder: Path) -> None:
@@ -48,68 +58,42 @@ def check_folder(folder: Path) -> None:
 
 
 def check_outputs(folder: Path, names: Iterable[str], *, force: bool) -> None:
-    """Check every file a run will write into ``folder``, and the earlier run's to remove.
+    """Check, before the work, every file a run will write into ``folder`` and the
+    earlier run's files it would remove.
 
     Raises
     ------
+    FilesInTheWay
+        Naming every file in the way that trackkit did not write (without ``force``).
     InputError
         Naming the first file that may not be written or removed.
     """
     check_folder(folder)
     if not folder.exists():
         return
-    keep = set(names)
-    for name in sorted(keep):
-        check_output(folder / name, force=force, named=False)
-    for old in _stale(folder, keep):
-        _check_stale(old, force=force)
+    owned = read_manifest(folder, INDEX, WRITTEN_KEY)
+    plan_file_set(folder, names, owned, force=force, hint=HINT)
 
 
-def _stale(folder: Path, keep: set[str]) -> list[Path]:
-    """Files of an earlier run in ``folder`` that this run does not write."""
-    try:
-        names = sorted(e.name for e in os.scandir(folder))
-    except OSError:
-        return []  # the writes will say what is wrong with the folder
-    return [
-        folder / n
-        for n in names
-        if n not in keep and (FILE_PATTERN.fullmatch(n) or n in ("index.md", "index.json"))
-    ]
+@dataclass(frozen=True, slots=True)
+class Written:
+    """The files of a run, and what writing them did to the folder."""
 
-
-def _check_stale(path: Path, *, force: bool) -> None:
-    why = "a file of an earlier generate run that this run does not write again"
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise InputError(str(path), f"cannot remove {why}: {exc.strerror}") from None
-    if stat.S_ISLNK(st.st_mode):
-        raise InputError(
-            str(path),
-            f"a symbolic link named like {why}: trackkit neither follows nor removes it "
-            "(remove it, or write into another folder)",
-        )
-    if not stat.S_ISREG(st.st_mode):
-        raise InputError(str(path), f"not a regular file, named like {why}: never removed")
-    if not force and is_read_only(st):
-        raise InputError(str(path), f"read-only, and {why}; --force removes it")
+    files: list[Path]
+    """Every file written, in the order written (``index.json`` last)."""
+    plan: FileSetPlan
 
 
 def write_outputs(
-    folder: Path, files: Mapping[str, bytes], *, force: bool = False
-) -> tuple[list[Path], list[Path]]:
-    """Write ``files`` (name -> content) into ``folder``; remove the earlier run's others.
-
-    Returns
-    -------
-    tuple of list of Path
-        The files written, in ``files`` order, and the files removed.
+    folder: Path, files: Mapping[str, bytes], index: Mapping[str, Any], *, force: bool = False
+) -> Written:
+    """Write ``files`` (name -> content) and the run's ``index`` as ``index.json``, which
+    lists them all with their SHA-256; remove the earlier run's files not written again.
 
     Raises
     ------
+    FilesInTheWay
+        Naming every file in the way (without ``force``); nothing is written then.
     InputError
         Naming the first file that may not be written or removed; nothing is written then.
     """
@@ -118,16 +102,7 @@ def write_outputs(
         folder.mkdir(exist_ok=True)
     except OSError as exc:
         raise InputError(str(folder), f"cannot make the folder: {exc.strerror}") from None
-    written: list[Path] = []
-    with folder_lock(folder):
-        check_outputs(folder, files, force=force)
-        stale = _stale(folder, set(files))
-        for name, data in files.items():
-            write_bytes_atomic(folder / name, data, force=force, named=False)
-            written.append(folder / name)
-        for old in stale:
-            try:
-                old.unlink(missing_ok=True)
-            except OSError as exc:
-                raise InputError(str(old), f"cannot remove it: {exc.strerror}") from None
-    return written, stale
+    everything = {n: data for n, data in files.items() if n != INDEX}
+    everything[INDEX] = manifest_bytes(index, WRITTEN_KEY, INDEX, everything)
+    plan = write_file_set(folder, everything, manifest=(INDEX, WRITTEN_KEY), force=force, hint=HINT)
+    return Written([folder / n for n in everything], plan)

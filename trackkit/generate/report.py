@@ -20,7 +20,6 @@ Examples
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,9 +30,9 @@ from trackkit.generate.run import Finalist, Generation, Outcome
 from trackkit.generate.score import Band
 from trackkit.models.stage import TileToken
 from trackkit.validate.text import summary_text
+from trackkit.words import plural
 
 __all__ = [
-    "FILE_PATTERN",
     "command_line",
     "file_names",
     "index_json",
@@ -41,8 +40,6 @@ __all__ = [
     "stage_report",
 ]
 
-#: The names of the files a run writes for its stages (an earlier run's are replaced).
-FILE_PATTERN = re.compile(r"stage-\d{2,}\.(?:yaml|rekee\.json|svg|png|md)")
 #: The index files of a run.
 INDEX_FILES = ("index.md", "index.json")
 #: The format marker of ``index.json``.
@@ -92,7 +89,7 @@ def command_line(request: Request, *, fmt: str = "native", maps: Sequence[str] =
         args.append(f"--fillers {request.fillers}")
     args += [f"--count {request.count}", f"--seed {request.seed}"]
     defaults = Request(boxes=request.boxes)
-    for name in ("candidates", "finalists", "races"):
+    for name in ("candidates", "finalists", "races", "tries"):
         if getattr(request, name) != getattr(defaults, name):
             args.append(f"--{name} {getattr(request, name)}")
     if fmt != "native":
@@ -232,7 +229,8 @@ def stage_report(
         lines += [f"![the map of {outcome.stage.name}]({files['maps'][0]})", ""]
     lines += ["## Why this stage", ""]
     how = (
-        f"the best of the {len(outcome.finalists)} finalists raced (the lowest total score)"
+        f"the best of the {len(outcome.finalists)} finalists raced (the lowest total score, "
+        "one that fits what was asked for first)"
         if raced
         else f"the best by structure (the lowest score; {_not_raced(r)})"
     )
@@ -243,7 +241,7 @@ def stage_report(
         "|---|---|---|",
     ]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in _target_rows(generation, outcome)]
-    lines += ["", "### Finalists", ""]
+    lines += ["", *_fit_lines(outcome), "### Finalists", ""]
     head = ["candidate", "structure score", "difficulty (structure)"]
     if raced:
         head += [
@@ -358,7 +356,7 @@ def index_markdown(
     head = ["stage", "file", "report", "tiles", "road", "surfaces", "difficulty"]
     if r.races > 0:
         head += ["careful time", "losses of control"]
-    head.append("score")
+    head += ["score", "asked for"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for outcome, names in zip(generation.outcomes, files, strict=True):
         s = outcome.chosen.candidate.structure
@@ -377,15 +375,53 @@ def index_markdown(
                 _seconds(sim.careful_time if sim else None),
                 f"{sim.loc_rate:.2f}" if sim else "-",
             ]
-        cells.append(f"{outcome.chosen.total:.2f}")
+        cells += [f"{outcome.chosen.total:.2f}", _fit_cell(outcome)]
         lines.append("| " + " | ".join(cells) + " |")
+    lines += _run_lines(generation)
+    return "\n".join(lines) + "\n"
+
+
+def _fit_cell(outcome: Outcome) -> str:
+    """``fits`` or ``misses ...``: the stage against what was asked for."""
+    searches = f" (after {outcome.tries} searches)" if outcome.tries > 1 else ""
+    return outcome.fit.words() + searches
+
+
+def _fit_lines(outcome: Outcome) -> list[str]:
+    """A stage report's paragraph on whether it is what was asked for."""
+    fit = outcome.fit
+    searches = f", after {outcome.tries} searches" if outcome.tries > 1 else ""
+    if fit.fits:
+        text = f"It fits what was asked for{searches}"
+        if fit.unmeasured:
+            text += f" (not measured, as it was not raced: {', '.join(fit.unmeasured)})"
+        return [text + ".", ""]
+    return [f"**It misses what was asked for**{searches}: {fit.words()[len('misses ') :]}.", ""]
+
+
+def _run_lines(generation: Generation) -> list[str]:
+    """The index's closing lines: what the run built and raced, and what missed."""
     st = generation.stats
-    lines += [
+    lines = [
         "",
         f"{st['candidates']} candidate roads built and validated ({st['dropped']} dropped), "
-        f"{st['raced']} finalists raced.",
+        f"{st['raced']} finalists raced, in {plural(st['searches'], 'search', 'searches')}.",
     ]
-    return "\n".join(lines) + "\n"
+    missed = [o for o in generation.outcomes if not o.fit.fits]
+    if missed:
+        r = generation.request
+        again = (
+            "`--tries N` searches again for each one that misses, up to N searches."
+            if r.tries == 1
+            else f"{r.tries} searches each did not find one that fits."
+        )
+        lines += [
+            "",
+            f"{len(missed)} of {r.count} {'misses' if len(missed) == 1 else 'miss'} what was "
+            "asked for "
+            f"({', '.join(str(o.index) for o in missed)}); {again}",
+        ]
+    return lines
 
 
 def index_json(
@@ -413,6 +449,8 @@ def index_json(
                 "score": chosen.parts,
                 "total": chosen.total,
                 "simulation": chosen.sim.to_json() if chosen.sim else None,
+                "fit": outcome.fit.to_json(),
+                "searches": outcome.tries,
                 "finalists": [
                     {
                         "candidate": f.candidate.number,
@@ -459,6 +497,7 @@ def index_json(
             "candidates": r.candidates,
             "finalists": r.finalists,
             "races": r.races,
+            "tries": r.tries,
             "ruleset": r.ruleset,
             "laps": r.laps,
             "players": r.players,
@@ -472,6 +511,7 @@ def index_json(
             "high": round(band.high, 4),
         },
         "stages": stages,
+        "all_fit": all(o.fit.fits for o in generation.outcomes),
         "stats": generation.stats,
     }
 
@@ -599,7 +639,7 @@ def gt_stage_report(
     how = (
         f"the best of the {len(outcome.finalists)} finalists raced (the lowest total score: "
         f"overtakes {sim.overtakes_unit}, grid fairness and losses of control as the races "
-        "measured them)"
+        "measured them; one that fits what was asked for first)"
         if sim
         else f"the best by structure (the lowest score; {_not_raced(r)})"
     )
@@ -612,7 +652,7 @@ def gt_stage_report(
         "|---|---|---|",
     ]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in _gt_target_rows(generation, outcome)]
-    lines += ["", "### Finalists", ""]
+    lines += ["", *_fit_lines(outcome), "### Finalists", ""]
     head = ["candidate", "structure score", "overtaking chances", "demand (structure)"]
     if sim is not None:
         head += ["losses of control (races)", f"overtakes {sim.overtakes_unit}", "pole wins"]
@@ -707,7 +747,7 @@ def gt_index_markdown(
     if r.races > 0:
         head += ["losses of control", f"overtakes {'per race' if p2p else 'per lap'}"]
         head += ["pole wins"] if p2p else ["pole wins", "decided on lap 1"]
-    head.append("score")
+    head += ["score", "asked for"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for outcome, names in zip(generation.outcomes, files, strict=True):
         s = _gt_structure(outcome.chosen)
@@ -733,12 +773,7 @@ def gt_index_markdown(
                 else ["-"] * 4
             )
             cells += raced[:3] if p2p else raced
-        cells.append(f"{outcome.chosen.total:.2f}")
+        cells += [f"{outcome.chosen.total:.2f}", _fit_cell(outcome)]
         lines.append("| " + " | ".join(cells) + " |")
-    st = generation.stats
-    lines += [
-        "",
-        f"{st['candidates']} candidate roads built and validated ({st['dropped']} dropped), "
-        f"{st['raced']} finalists raced.",
-    ]
+    lines += _run_lines(generation)
     return "\n".join(lines) + "\n"

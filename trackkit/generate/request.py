@@ -117,6 +117,10 @@ class Request:
         Of those, how many are raced before one is chosen.
     races : int
         Races per finalist (0: no simulation; the structure alone decides).
+    tries : int
+        Searches per stage at most: a stage that misses what was asked for
+        (:mod:`trackkit.generate.fit`) is searched again, ``candidates`` new roads and
+        their finalists raced, until it fits or it has had ``tries`` searches.
     """
 
     boxes: tuple[str, ...]
@@ -138,6 +142,7 @@ class Request:
     players: int | None = None
     pit: bool = False
     crossings: int = 0
+    tries: int = 1
 
     def __post_init__(self) -> None:
         if self.kind is None:

@@ -8,7 +8,11 @@ none should be) and scores it by structure. The
 ``finalists`` best of each stage are then raced, all stages' finalists in one batch (so
 ``jobs`` worker processes share them), and each stage keeps its finalist with the lowest
 total score: the structural score with its difficulty part replaced by the simulation
-score (:mod:`trackkit.generate.refine`). Without races the structure alone decides.
+score (:mod:`trackkit.generate.refine`). Without races the structure alone decides. A
+finalist that fits what was asked for (the difficulty band, ``--par``:
+:mod:`trackkit.generate.fit`) goes before any that misses; with ``Request.tries`` a
+stage whose finalists all miss is searched again (new roads, their finalists raced)
+until one fits or the tries are spent.
 
 Every random draw comes from one :class:`random.Random` seeded with ``request.seed``,
 passed down in a fixed order: the same request gives the same stages, byte for byte.
@@ -17,18 +21,19 @@ passed down in a fixed order: the same request gives the same stages, byte for b
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from trackkit.generate.circuit import (
-    LEAST_TILES,
     CircuitGoal,
     check_gt_request,
+    no_circuit,
     place_pit,
     tiles_for_length,
 )
 from trackkit.generate.decorate import place_fillers, stage_of, token_plan
+from trackkit.generate.fit import Fit, fit_of
 from trackkit.generate.gt_score import GtStructure, gt_aim, gt_structure_of, gt_structure_score
 from trackkit.generate.pieces import Palette, Way, check_request
 from trackkit.generate.refine import (
@@ -49,7 +54,8 @@ from trackkit.validate import Report, validate
 
 __all__ = ["Candidate", "Finalist", "Generation", "Outcome", "Progress", "generate"]
 
-#: ``progress(phase, done, total)``: phase ``building`` (candidates) then ``racing``.
+#: ``progress(phase, done, total)``: phase ``building`` (candidates) then ``racing``; a
+#: further search (``Request.tries``) ``building 2`` and ``racing 2``, and so on.
 Progress = Callable[[str, int, int], None]
 #: A stage's pool stops growing after this many roads that repeat roads already built
 #: (few roads are possible with very few tiles).
@@ -112,9 +118,14 @@ class Outcome:
     index: int
     chosen: Finalist
     finalists: tuple[Finalist, ...]
+    """Every finalist raced for this stage, over all its searches."""
     built: int
     """Candidates built for this stage."""
     report: Report
+    fit: Fit
+    """Whether the chosen finalist is what was asked for, and by how much it misses."""
+    tries: int = 1
+    """Searches made for this stage (more than one only with ``Request.tries``)."""
 
     @property
     def stage(self) -> Stage:
@@ -272,6 +283,7 @@ def generate(
     """
     library = default_library()  # the one the simulator races on, too
     gt = request.ruleset == "gt"
+    asked = request
     if gt:
         request, pal = check_gt_request(request, library)
         aim = gt_aim(request, pal)
@@ -279,44 +291,14 @@ def generate(
         request, pal = check_request(request, library)
         aim = Aim.of(request, pal)
     goal = _goal(request, pal, library)
-    if isinstance(goal, CircuitGoal) and (why := goal.why_not(pal)) is not None:
-        raise GenerateError(_size_option(request), f"{why}: {_fewer_or_more(goal, pal)}")
+    if isinstance(goal, CircuitGoal):
+        refused = no_circuit(asked, request, pal, goal, library)
+        if refused is not None:
+            raise refused
     rng = random.Random(request.seed)
-    placer = Placer(library)
-    seen: set[tuple[str, ...]] = set()
+    search = _Search(request, pal, aim, goal, rng, Placer(library), library, progress)
     pools: list[list[Candidate]] = [[] for _ in range(request.count)]
-    dropped = 0
-    exhausted = False
-    total = request.count * request.candidates
-    # round by round, one new road for each stage in turn: when the boxes make few
-    # roads, every stage still gets some
-    for _ in range(request.candidates):
-        for index, pool in enumerate(pools, start=1):
-            road = _new_road(pal, goal, aim, rng, placer, seen)
-            if road is None:
-                exhausted = True
-                break
-            make = _gt_candidate if gt else _candidate
-            cand = make(
-                request,
-                pal,
-                aim,
-                tuple(road.ways),
-                list(road.hexes),
-                list(road.exits),
-                rng,
-                index,
-                len(pool) + 1,
-                library,
-            )
-            if cand is None:
-                dropped += 1
-                continue
-            pool.append(cand)
-            if progress:
-                progress("building", sum(len(p) for p in pools), total)
-        if exhausted:
-            break
+    search.build(pools, range(request.count), "building")
     if not pools[0]:
         raise GenerateError(_size_option(request), _no_road(request))
     if not all(pools):
@@ -327,21 +309,130 @@ def generate(
             f"only {have} different {what} of {_size(request)} were found from these "
             f"boxes: ask for --count {have}, or more tiles",
         )
-    built = [len(p) for p in pools]
-    finalists = [sorted(p, key=lambda c: (c.total, c.number))[: request.finalists] for p in pools]
-    raced = _race(request, aim, finalists, rng, jobs, progress)
+    groups = _race(request, aim, _finalists(request, pools), rng, jobs, progress)
+    tries = [1] * request.count
+    for attempt in range(2, request.tries + 1):
+        # the stages whose best finalist misses what was asked for: search again
+        missing = [
+            i for i, g in enumerate(groups) if not _fit(request, aim, _best(request, aim, g)).fits
+        ]
+        if not missing or search.exhausted:
+            break
+        fresh: list[list[Candidate]] = [[] for _ in pools]
+        search.build(fresh, missing, f"building {attempt}", numbered_from=pools)
+        missing = [i for i in missing if fresh[i]]
+        if not missing:
+            break
+        more = _race(
+            request,
+            aim,
+            _finalists(request, [fresh[i] for i in missing]),
+            rng,
+            jobs,
+            progress,
+            phase=f"racing {attempt}",
+        )
+        for i, group in zip(missing, more, strict=True):
+            pools[i] += fresh[i]
+            groups[i] += group
+            tries[i] = attempt
     outcomes = []
-    for index, group in enumerate(raced, start=1):
-        chosen = min(group, key=lambda f: (f.total, f.candidate.number))
+    for index, group in enumerate(groups, start=1):
+        chosen = _best(request, aim, group)
         report = chosen.candidate.report
-        outcomes.append(Outcome(index, chosen, tuple(group), built[index - 1], report))
+        fit = _fit(request, aim, chosen)
+        built = len(pools[index - 1])
+        outcomes.append(Outcome(index, chosen, tuple(group), built, report, fit, tries[index - 1]))
     stats = {
-        "candidates": sum(built),
-        "dropped": dropped,
-        "placements": placer.layouts,
-        "raced": sum(len(g) for g in raced) if request.races else 0,
+        "candidates": sum(len(p) for p in pools),
+        "dropped": search.dropped,
+        "placements": search.placer.layouts,
+        "raced": sum(len(g) for g in groups) if request.races else 0,
+        "searches": sum(tries),
     }
     return Generation(request, aim, outcomes, stats)
+
+
+def _finalists(request: Request, pools: list[list[Candidate]]) -> list[list[Candidate]]:
+    """The best ``request.finalists`` of each pool by structure."""
+    return [sorted(p, key=lambda c: (c.total, c.number))[: request.finalists] for p in pools]
+
+
+def _fit(request: Request, aim: Aim, finalist: Finalist) -> Fit:
+    return fit_of(request, aim.band, finalist.candidate.structure.difficulty, finalist.sim)
+
+
+def _best(request: Request, aim: Aim, group: list[Finalist]) -> Finalist:
+    """The finalist a stage keeps: of those that fit what was asked for, the lowest total
+    score; when none fits, the lowest total score of all."""
+    return min(
+        group,
+        key=lambda f: (not _fit(request, aim, f).fits, f.total, f.candidate.number),
+    )
+
+
+class _Search:
+    """The road search of one run: its random generator, the roads already built, and
+    the candidates dropped."""
+
+    def __init__(
+        self,
+        request: Request,
+        pal: Palette,
+        aim: Aim,
+        goal: Goal,
+        rng: random.Random,
+        placer: Placer,
+        library: TileLibrary | None,
+        progress: Progress | None,
+    ) -> None:
+        self.request, self.pal, self.aim, self.goal = request, pal, aim, goal
+        self.rng, self.placer, self.library, self.progress = rng, placer, library, progress
+        self.seen: set[tuple[str, ...]] = set()
+        self.dropped = 0
+        self.exhausted = False
+
+    def build(
+        self,
+        pools: list[list[Candidate]],
+        stages: Sequence[int],
+        phase: str,
+        *,
+        numbered_from: list[list[Candidate]] | None = None,
+    ) -> None:
+        """Add ``request.candidates`` new roads to each pool of ``stages`` (indices).
+
+        Round by round, one new road for each stage in turn: when the boxes make few
+        roads, every stage still gets some. Candidates are numbered after those of
+        ``numbered_from`` (the stage's earlier searches)."""
+        request = self.request
+        make = _gt_candidate if request.ruleset == "gt" else _candidate
+        total = len(stages) * request.candidates
+        for _ in range(request.candidates):
+            for i in stages:
+                road = _new_road(self.pal, self.goal, self.aim, self.rng, self.placer, self.seen)
+                if road is None:
+                    self.exhausted = True
+                    return
+                earlier = len(numbered_from[i]) if numbered_from is not None else 0
+                cand = make(
+                    request,
+                    self.pal,
+                    self.aim,
+                    tuple(road.ways),
+                    list(road.hexes),
+                    list(road.exits),
+                    self.rng,
+                    i + 1,
+                    earlier + len(pools[i]) + 1,
+                    self.library,
+                )
+                if cand is None:
+                    self.dropped += 1
+                    continue
+                pools[i].append(cand)
+                if self.progress:
+                    self.progress(phase, sum(len(pools[j]) for j in stages), total)
 
 
 def _new_road(
@@ -371,6 +462,8 @@ def _race(
     rng: random.Random,
     jobs: int,
     progress: Progress | None,
+    *,
+    phase: str = "racing",
 ) -> list[list[Finalist]]:
     """Race every finalist (or not, without races) and score it."""
     if request.races <= 0:
@@ -382,7 +475,7 @@ def _race(
     def step(n: int) -> None:
         done[0] += n
         if progress:
-            progress("racing", done[0], len(flat))
+            progress(phase, done[0], len(flat))
 
     stages = [c.stage for c in flat]
     results: list[SimResult | GtSimResult] = []
@@ -407,16 +500,6 @@ def _race(
             row.append(Finalist(c, sim, parts))
         out.append(row)
     return out
-
-
-def _fewer_or_more(goal: CircuitGoal, pal: Palette) -> str:
-    """What to ask instead of a circuit size that no start/finish way can open."""
-    opening = [
-        n for n in range(LEAST_TILES, goal.tiles) if CircuitGoal.of(n, pal).why_not(pal) is None
-    ]
-    if opening:
-        return f"ask for --tiles {max(opening)} or fewer, or add gt-core (it has the most bends)"
-    return "add gt-core (it has the most bends, and a start/finish tile)"
 
 
 #: GT finalists of each track raced again, with :data:`RACE_AGAIN` times the races and a

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
+from trackkit import limits
 from trackkit.models.base import StrictModel
 
 #: Stages longer than this are refused as unusable input (a real stage has a few dozen tiles).
@@ -185,8 +186,9 @@ class Kind(StrEnum):
 
 #: Laps of a GT circuit whose file gives none (and the GT ruleset file has no ``laps``).
 DEFAULT_LAPS = 3
-#: Highest ``laps`` a stage file may give; beyond, the file is unusable input.
-MAX_LAPS = 1000
+#: Highest ``laps`` a stage file may give (:data:`trackkit.limits.MAX_LAPS`, the limit of
+#: every command's ``--laps`` too); beyond, the file is unusable input.
+MAX_LAPS = limits.MAX_LAPS
 
 
 class StageTile(StrictModel):
@@ -276,8 +278,8 @@ class Stage(StrictModel):
         default=None,
         ge=-MAX_LAPS,
         le=MAX_LAPS,
-        description="GT circuits: laps of the race (at least 1). Left out, the GT ruleset's "
-        f"default, {DEFAULT_LAPS}.",
+        description=f"GT circuits: laps of the race ({limits.laps_words()}). Left out, the GT "
+        f"ruleset's default, {DEFAULT_LAPS}.",
     )
     boxes: list[str] | None = Field(
         default=None,

@@ -1,9 +1,11 @@
 """Writing drawings to files: the format from the file name, every file written atomically.
 
 A multi-page SVG print is one set of files: ``OUT.svg`` (page 1, the overview) and
-``OUT-page-02.svg``, ``OUT-page-03.svg``, ... beside it. Writing a set replaces the files
-of an earlier set of the same name and removes its pages beyond the new count, under a
-lock of the folder, so the folder holds one print's pages, never a mix of two.
+``OUT-page-02.svg``, ``OUT-page-03.svg``, ... beside it, and ``OUT-pages.json``, the list
+of them with their SHA-256. Writing a set replaces the files the earlier print to ``OUT``
+wrote and removes its pages beyond the new count, as long as they are as it wrote them
+(:mod:`trackkit.formats.fileset`), under a lock of the folder, so the folder holds one
+print's pages, never a mix of two; a file trackkit did not write is never removed.
 
 Examples
 --------
@@ -11,39 +13,31 @@ Examples
 'pdf'
 >>> [p.as_posix() for p in page_paths("out/plan.svg", [2, 3])]
 ['out/plan-page-02.svg', 'out/plan-page-03.svg']
->>> bool(page_pattern("out/plan.svg").fullmatch("plan-page-117.svg"))
-True
+>>> manifest_path("out/plan.svg").as_posix()
+'out/plan-pages.json'
 """
 
 from __future__ import annotations
 
-import os
-import re
-import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from trackkit.errors import InputError
-from trackkit.formats.files import (
-    check_output,
-    folder_lock,
-    is_read_only,
-    write_text_atomic,
-)
+from trackkit.formats.files import write_text_atomic
+from trackkit.formats.fileset import manifest_bytes, write_file_set
 from trackkit.render.convert import (
     SvgDoc,
     svg_to_pdf,
     svg_to_png,
     write_bytes_atomic,
 )
-from trackkit.words import plural
 
 __all__ = [
     "PageFiles",
+    "manifest_path",
     "output_kind",
     "page_paths",
-    "page_pattern",
     "save_document",
     "save_pages",
 ]
@@ -93,12 +87,6 @@ def page_paths(path: str | Path, numbers: Sequence[int]) -> list[Path]:
     return [p.with_name(f"{p.stem}-page-{n:0{width}d}{p.suffix}") for n in numbers]
 
 
-def page_pattern(path: str | Path) -> re.Pattern[str]:
-    """The names of every page file a print to ``path`` may write, of any page count."""
-    p = Path(path)
-    return re.compile(re.escape(p.stem) + r"-page-\d{2,}" + re.escape(p.suffix))
-
-
 @dataclass(frozen=True, slots=True)
 class PageFiles:
     """The files of a multi-page output."""
@@ -106,21 +94,43 @@ class PageFiles:
     written: list[Path]
     """Page 1 (the output named), then the page files, in page order."""
     removed: list[Path]
-    """Page files of an earlier print beyond this print's pages, removed."""
+    """Page files of the earlier print to this output beyond this print's pages, removed."""
+    manifest: Path | None = None
+    """The list of the files written, with their SHA-256 (:func:`manifest_path`)."""
+    kept: list[Path] = field(default_factory=list)
+    """Page files of the earlier print changed since it wrote them: the user's, kept."""
+    forced: list[Path] = field(default_factory=list)
+    """Files in the way, not written by trackkit, replaced because of ``force``."""
+
+
+def manifest_path(path: str | Path) -> Path:
+    """The list of the files a print to ``path`` wrote: ``OUT-pages.json`` beside it."""
+    p = Path(path)
+    return p.with_name(f"{p.stem}-pages.json")
+
+
+#: The format marker of a print's list of pages.
+PAGES_FORMAT = "trackkit-print-pages/1"
+#: The key of ``OUT-pages.json`` that lists the files written, with their SHA-256.
+WRITTEN_KEY = "written"
 
 
 def save_pages(
     path: str | Path, first: SvgDoc, pages: Sequence[SvgDoc], *, force: bool = False
 ) -> PageFiles:
     """Write ``first`` (page 1) to ``path`` and ``pages`` beside it, named by their page
-    numbers 2, 3, ...: ``OUT-page-02.svg``, ``OUT-page-03.svg``, ...
+    numbers 2, 3, ...: ``OUT-page-02.svg``, ``OUT-page-03.svg``, ..., and the list of
+    them all with their SHA-256, ``OUT-pages.json``.
 
-    Every page is rendered before anything is written, and each file is written
-    atomically. Page files of an earlier print to the same name that this print does not
-    replace (it has fewer pages) are removed: only regular files whose names match
-    :func:`page_pattern`. Every file is checked before the first is written, and the
-    whole set is written under :func:`~trackkit.formats.files.folder_lock`, so two runs
-    writing the same output leave one run's set.
+    The pages and that list are one set of files trackkit owns
+    (:mod:`trackkit.formats.fileset`): a page file is replaced, or removed when this print
+    has fewer pages, only if the earlier print to ``path`` wrote it and it has not
+    changed since (as ``OUT-pages.json`` lists it); any other file with the name of one
+    of this print's files is in the way and stops the print before it writes anything
+    (``force`` replaces it), and a file trackkit did not write is never removed. Every
+    page is rendered before anything is written, each file is written atomically, and
+    the whole set under :func:`~trackkit.formats.files.folder_lock`, so two runs writing
+    the same output leave one run's set.
 
     Parameters
     ----------
@@ -131,65 +141,43 @@ def save_pages(
     first, pages : SvgDoc
         Page 1, then pages 2, 3, ...
     force : bool
-        Replace (or remove) read-only files all the same.
+        Replace files in the way and read-only files, remove read-only earlier pages.
 
     Raises
     ------
+    FilesInTheWay
+        Naming every file in the way (without ``force``); nothing is written then.
     InputError
         Naming the first file that may not be written or removed; nothing is written then.
     """
     out = Path(path)
     paths = [out, *page_paths(out, range(2, len(pages) + 2))]
-    with folder_lock(out.parent):
-        for i, target in enumerate(paths):
-            check_output(target, force=force, named=i == 0)
-        keep = {p.name for p in paths}
-        stale = [p for p in _page_files(out) if p.name not in keep]
-        for old in stale:
-            _check_stale(old, force=force, count=len(paths))
-        for i, (target, doc) in enumerate(zip(paths, [first, *pages], strict=True)):
-            write_text_atomic(target, doc.text, force=force, named=i == 0)
-        for old in stale:
-            try:
-                old.unlink(missing_ok=True)
-            except OSError as exc:
-                why = (exc.strerror or type(exc).__name__).lower()
-                raise InputError(
-                    str(old), f"cannot remove this page of an earlier print: {why}"
-                ) from None
-    return PageFiles(paths, stale)
+    files = {p.name: _utf8(p, doc.text) for p, doc in zip(paths, [first, *pages], strict=True)}
+    listing = manifest_path(out)
+    doc = {"format": PAGES_FORMAT, "output": out.name, "pages": len(paths)}
+    files[listing.name] = manifest_bytes(doc, WRITTEN_KEY, listing.name, files)
+    folder = out.parent
+    done = write_file_set(
+        folder,
+        files,
+        manifest=(listing.name, WRITTEN_KEY),
+        force=force,
+        named={out.name},
+        hint="print under another name (-o)",
+    )
+    return PageFiles(
+        paths,
+        [folder / n for n in done.removed],
+        listing,
+        [folder / n for n in done.kept],
+        [folder / n for n in done.forced],
+    )
 
 
-def _page_files(path: Path) -> list[Path]:
-    """Files beside ``path`` named like its pages, in name order."""
-    pattern = page_pattern(path)
-    folder = path.parent
+def _utf8(path: Path, text: str) -> bytes:
     try:
-        names = [e.name for e in os.scandir(folder)]
-    except OSError:
-        return []  # the writes will say what is wrong with the folder
-    return sorted(folder / name for name in names if pattern.fullmatch(name))
-
-
-def _check_stale(path: Path, *, force: bool, count: int) -> None:
-    """Refuse to go on when a page file of an earlier print may not be removed."""
-    why = f"named like a page of this print, which has {plural(count, 'page')}"
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise InputError(str(path), f"cannot remove it ({why}): {exc.strerror}") from None
-    if stat.S_ISLNK(st.st_mode):
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
         raise InputError(
-            str(path),
-            f"a symbolic link {why}: trackkit neither follows nor removes it (remove it, "
-            "or print under another name)",
-        )
-    if not stat.S_ISREG(st.st_mode):
-        raise InputError(str(path), f"not a regular file, {why}: trackkit never removes it")
-    if not force and is_read_only(st):
-        raise InputError(
-            str(path),
-            f"a read-only page of an earlier print ({why}); --force removes it",
-        )
+            str(path), f"cannot write: the text is not valid Unicode ({exc.reason})"
+        ) from None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from trackkit import hexgrid
+from trackkit import hexgrid, limits
 from trackkit.assemble import Layout, PlacedTile
 from trackkit.catalogue import finding
 from trackkit.graph import has_path_to_finish, reachable_from
@@ -31,7 +31,7 @@ __all__ = ["DEFAULT_PLAYERS", "check_kind", "check_track", "grid_slots", "line_t
 
 #: Players the grid must hold when ``validate`` is given no ``--players``: as many as
 #: ``validate --simulate`` races with (a DEFAULT of ``docs/rules.md``, GT-1).
-DEFAULT_PLAYERS = 4
+DEFAULT_PLAYERS = limits.DEFAULT_PLAYERS
 
 
 def _name(t: PlacedTile) -> str:
