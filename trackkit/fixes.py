@@ -37,6 +37,7 @@ __all__ = [
     "fix_stage",
     "rewalk",
     "set_values",
+    "valid_stage",
 ]
 
 #: ``validate --fix`` validates and applies edits at most this many times over: a fix can
@@ -56,6 +57,20 @@ def _problem(exc: ValidationError) -> str:
         where = ".".join(str(p) for p in err["loc"])
         parts.append(f"{where}: {err['msg']}" if where else str(err["msg"]))
     return "; ".join(parts)
+
+
+def valid_stage(data: dict[str, Any], where: str = "stage") -> Stage:
+    """A stage from its data as a native file holds it.
+
+    Raises
+    ------
+    EditError
+        Naming ``where`` and what is wrong, if the data is not a valid stage.
+    """
+    try:
+        return Stage.model_validate(data)
+    except ValidationError as exc:
+        raise EditError(f"{where}: {_problem(exc)}") from None
 
 
 def set_values(stage: Stage, path: str, values: dict[str, Any]) -> Stage:
@@ -83,10 +98,7 @@ def set_values(stage: Stage, path: str, values: dict[str, Any]) -> Stage:
             target.pop(key, None)
         else:
             target[key] = value
-    try:
-        return Stage.model_validate(data)
-    except ValidationError as exc:
-        raise EditError(f"{path or 'stage'}: {_problem(exc)}") from None
+    return valid_stage(data, path or "stage")
 
 
 def apply_edit(stage: Stage, edit: FixEdit) -> Stage:
