@@ -46,6 +46,10 @@ _STATIC = {
     "studio.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
+#: How often an event stream looks whether the server is stopping, and how long it may stay
+#: silent before it sends a comment (proxies and browsers drop silent connections).
+_POLL_S = 0.25
+_KEEP_ALIVE_S = 15.0
 _CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
@@ -193,11 +197,18 @@ def _static(name: str) -> bytes:
 
 
 def create_app(
-    session: Session, *, token: str, hosts: set[str] | None, watch: bool = True
+    session: Session,
+    *,
+    token: str,
+    hosts: set[str] | None,
+    watch: bool = True,
+    closing: Callable[[], bool] = lambda: False,
 ) -> Guard:
     """The studio's application for ``session``, guarded (see :class:`Guard`).
 
     ``watch``: follow the stage file on disk (changes made elsewhere reach the page).
+    ``closing``: whether the server is stopping (the pages' event streams then end, so
+    that Ctrl-C stops the server at once).
     """
 
     async def index(request: Request) -> Response:
@@ -273,12 +284,17 @@ def create_app(
             try:
                 yield "retry: 2000\n\n"
                 yield _event("hello", {"revision": session.revision})
-                while True:
+                quiet = 0.0
+                while not closing():
                     try:
-                        event, data = await asyncio.wait_for(q.get(), timeout=15.0)
+                        event, data = await asyncio.wait_for(q.get(), timeout=_POLL_S)
                     except TimeoutError:
-                        yield ": still here\n\n"
+                        quiet += _POLL_S
+                        if quiet >= _KEEP_ALIVE_S:
+                            quiet = 0.0
+                            yield ": still here\n\n"
                         continue
+                    quiet = 0.0
                     yield _event(event, data)
             finally:
                 session.events.unsubscribe(q)

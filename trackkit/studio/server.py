@@ -109,7 +109,13 @@ def serve(
     hosts = None if studio.host in _ANY else local_hosts(studio.port)
     if hosts is not None and studio.host not in _LOOPBACK:
         hosts.add(f"{studio.host}:{studio.port}".lower())
-    app = create_app(studio.session, token=studio.token, hosts=hosts)
+    server: uvicorn.Server | None = None
+    app = create_app(
+        studio.session,
+        token=studio.token,
+        hosts=hosts,
+        closing=lambda: server is not None and server.should_exit,
+    )
     config = uvicorn.Config(
         app,
         log_level="warning",

@@ -34,6 +34,7 @@
     return `${path}?${q}`;
   }
 
+  let answers = 0;
   async function api(method, path, body) {
     const opts = { method, headers: { "X-Studio-Token": TOKEN } };
     if (body !== undefined) {
@@ -41,6 +42,7 @@
       opts.body = JSON.stringify(body);
     }
     const res = await fetch(path, opts);
+    if (method === "POST") document.body.dataset.answers = String(++answers);
     let data;
     try {
       data = await res.json();
@@ -138,6 +140,7 @@
     if (view.disk === "same" || view.disk === "none") $("banner").hidden = true;
     else showBanner(view.disk);
     for (const note of view.notes || []) toast(note);
+    document.body.dataset.revision = String(view.revision);
   }
 
   function showBar(view) {
@@ -202,6 +205,18 @@
         x1 = Math.max(x1, x + 30);
         y1 = Math.max(y1, y + 30);
       }
+    }
+    // a stage of a few tiles is not blown up to fill the screen: at least 4 tiles wide
+    const least = 4 * 240;
+    if (x1 - x0 < least) {
+      const grow = (least - (x1 - x0)) / 2;
+      x0 -= grow;
+      x1 += grow;
+    }
+    if (y1 - y0 < least * 0.6) {
+      const grow = (least * 0.6 - (y1 - y0)) / 2;
+      y0 -= grow;
+      y1 += grow;
     }
     return [x0, y0, x1 - x0, y1 - y0];
   }
@@ -832,9 +847,12 @@
     $("map").replaceChildren(svg);
     state.viewBox = svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
     const stale = state.view && state.heatRevision !== state.view.revision;
+    const gt = state.view && state.view.stage.series === "gt";
     $("heat-text").textContent = stale
       ? "Heat map of the stage as it was raced (it has changed since)"
-      : "Heat map: losses of control per race (GT: rings for overtakes)";
+      : gt
+        ? "Heat map: losses of control per race, rings where cars overtake"
+        : "Heat map: losses of control per race";
     $("heat-note").hidden = false;
     $("selection").hidden = true;
   }
@@ -945,6 +963,7 @@
       tab.addEventListener("click", () => {
         for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t === tab);
         for (const b of document.querySelectorAll(".tab-body")) b.hidden = b.dataset.body !== tab.dataset.tab;
+        $("main").classList.toggle("racing", tab.dataset.tab === "race");
       });
     }
     $("simulate").addEventListener("click", simulate);
