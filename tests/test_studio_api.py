@@ -486,3 +486,21 @@ def test_the_command_refuses_an_unusable_file_and_warns_of_an_open_host(tmp_path
     result = CliRunner().invoke(app, ["studio", str(bad), "--no-open", "--host", "0.0.0.0"])
     assert result.exit_code == 2
     assert "bad.yaml" in result.output and "other machines" in result.output
+
+
+def test_the_token_is_random_and_the_default_address_this_machine_only(tmp_path: Path) -> None:
+    import inspect
+
+    from trackkit.commands.studio import studio
+    from trackkit.studio.app import new_token
+    from trackkit.studio.server import open_studio
+
+    tokens = {new_token() for _ in range(50)}
+    assert len(tokens) == 50 and all(len(t) >= 32 for t in tokens)
+    assert inspect.signature(studio).parameters["host"].default == "127.0.0.1"
+    ready = open_studio(None, port=0)
+    try:
+        assert ready.sock.getsockname()[0] == "127.0.0.1"
+        assert ready.url.startswith("http://127.0.0.1:") and ready.token in ready.url
+    finally:
+        ready.sock.close()

@@ -372,6 +372,7 @@ def test_a_hillclimb_with_a_token_raced_and_printed(
     changed(d, before)
     assert findings(d) == []
     select_tile(d, "tile-3")
+    click(d, "#sel-tokens summary")
     d.execute_script("document.getElementById('token-kind').value = 'oxygen'")
     d.find_element("id", "token-value").send_keys("2")
     before = revision(d)

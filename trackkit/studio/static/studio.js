@@ -284,7 +284,7 @@
           "font-size": size * 0.17,
           class: "target-label",
         });
-        label.textContent = t.end === "entry" ? "+ before" : "+";
+        label.textContent = "+";
         overlay.append(label);
       }
     }
@@ -336,10 +336,23 @@
 
   function centreOn(corners) {
     if (!corners || !state.viewBox) return;
-    const cx = corners.reduce((a, p) => a + p[0], 0) / corners.length;
-    const cy = corners.reduce((a, p) => a + p[1], 0) / corners.length;
+    const xs = corners.map((p) => p[0]);
+    const ys = corners.map((p) => p[1]);
+    const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+    const cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    const svg = $("map-svg");
+    if (!svg) return;
+    // the part of the view box the screen shows (the box is fitted into it whole)
+    const r = svg.getBoundingClientRect();
     const [x, y, w, h] = state.viewBox;
-    if (cx > x + w * 0.1 && cx < x + w * 0.9 && cy > y + h * 0.1 && cy < y + h * 0.9) return;
+    const k = Math.max(w / r.width, h / r.height);
+    const sw = r.width * k;
+    const sh = r.height * k;
+    const sx = x - (sw - w) / 2;
+    const sy = y - (sh - h) / 2;
+    const inside =
+      Math.min(...xs) >= sx && Math.max(...xs) <= sx + sw && Math.min(...ys) >= sy && Math.max(...ys) <= sy + sh;
+    if (inside) return;
     state.viewBox = [cx - w / 2, cy - h / 2, w, h];
     state.fitted = false;
     applyViewBox();
@@ -463,7 +476,9 @@
         ` · tile ${facts.tile} (${facts.face}) · ${facts.lane}` +
           (facts.limit !== null && facts.limit !== undefined ? ` · limit ${facts.limit}` : "")
       );
-      const sub = el("div", { class: "muted", text: `${facts.kind} · ${facts.surface} · danger ${facts.danger}` });
+      const kinds = { lane: "lane space", slide: "slide space", shortcut: "shortcut space", full: "road-wide space" };
+      const what = kinds[facts.kind] || `${facts.kind} space`;
+      const sub = el("div", { class: "muted", text: `${what} · ${facts.surface} · ${facts.danger} danger` });
       const rules = el("ul");
       for (const r of facts.rules) rules.append(el("li", { text: r }));
       tip.replaceChildren(head, sub);
@@ -568,6 +583,11 @@
     $("s-laps-row").hidden = st.series !== "gt";
     keep("s-laps", st.laps);
     $("s-ruleset").value = st.ruleset || "";
+    const editor = view.format === "rekee" || view.format === "rgt";
+    $("s-editor-note").hidden = !editor;
+    $("s-editor-note").textContent = editor
+      ? `A ${view.format === "rekee" ? "Rekee" : ".rgt"} file holds tiles and tokens only: the kind, ruleset, laps and boxes set here are checked, but Save cannot keep them (Export as trackkit YAML does).`
+      : "";
     renderBoxes(view);
   }
 
@@ -746,6 +766,7 @@
       );
     });
     $("sel-flip").disabled = !(state.faces.find((f) => f.id === tile.face) || {}).other;
+    $("sel-tokens-label").textContent = tile.tokens.length ? `Tokens (${tile.tokens.length})` : "Tokens";
   }
 
   function act(op, extra = {}) {
