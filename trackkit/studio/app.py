@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from importlib.resources import files
 from pathlib import Path
@@ -361,5 +362,10 @@ async def _watch(session: Session, path: Path, stop: asyncio.Event) -> None:
     def mine(change: object, changed: str) -> bool:
         return Path(changed).name == name
 
-    async for _changes in awatch(folder, watch_filter=mine, stop_event=stop, debounce=150):
-        await run_in_threadpool(session.disk_changed)
+    try:
+        async for _changes in awatch(folder, watch_filter=mine, stop_event=stop, debounce=150):
+            await run_in_threadpool(session.disk_changed)
+    except (OSError, RuntimeError) as exc:  # no file watching here (a limit, a file system)
+        sys.stderr.write(
+            f"trackkit: warning: {path}: changes made elsewhere are not followed: {exc}\n"
+        )

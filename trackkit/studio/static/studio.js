@@ -25,6 +25,7 @@
     seriesSet: false,
     sim: null,
     lastUpdateMs: null,
+    notes: null,
   };
 
   // --- talking to the server ----------------------------------------------------------
@@ -58,8 +59,14 @@
     return data;
   }
 
+  // Edits in flight: the change they make comes back in their answer, so the event that
+  // announces it does not fetch the view a second time (see listen()).
+  let inflight = 0;
+  let announced = -1;
+
   async function send(path, body) {
     const started = performance.now();
+    inflight += 1;
     try {
       const view = await api("POST", path, body);
       show(view);
@@ -73,6 +80,17 @@
         toast(err.message, true);
       }
       return null;
+    } finally {
+      inflight -= 1;
+      if (!inflight && state.view && announced > state.view.revision) refresh();
+    }
+  }
+
+  async function refresh() {
+    try {
+      show(await api("GET", "/api/state"));
+    } catch (err) {
+      toast(err.message, true);
     }
   }
 
@@ -139,7 +157,9 @@
     renderSim(view.sim);
     if (view.disk === "same" || view.disk === "none") $("banner").hidden = true;
     else showBanner(view.disk);
-    for (const note of view.notes || []) toast(note);
+    const notes = JSON.stringify([view.revision, view.notes]);
+    if (notes !== state.notes) for (const note of view.notes || []) toast(note);
+    state.notes = notes;
     document.body.dataset.revision = String(view.revision);
   }
 
@@ -890,19 +910,21 @@
 
   function listen() {
     const events = new EventSource(url("/api/events"));
-    events.addEventListener("state", async (e) => {
+    events.addEventListener("state", (e) => {
       const data = JSON.parse(e.data);
-      if (!state.view || data.revision !== state.view.revision) show(await api("GET", "/api/state"));
+      announced = Math.max(announced, data.revision);
+      if (inflight) return; // the edit's own answer brings it
+      if (!state.view || data.revision !== state.view.revision) refresh();
     });
-    events.addEventListener("disk", async () => show(await api("GET", "/api/state")));
+    events.addEventListener("disk", () => refresh());
     events.addEventListener("progress", (e) => {
       const p = JSON.parse(e.data);
       if (state.sim) renderSim({ ...state.sim, running: true, done: p.done, total: p.total });
     });
     events.addEventListener("sim", () => simulationDone());
-    events.addEventListener("hello", async (e) => {
+    events.addEventListener("hello", (e) => {
       const data = JSON.parse(e.data);
-      if (state.view && data.revision !== state.view.revision) show(await api("GET", "/api/state"));
+      if (state.view && data.revision !== state.view.revision) refresh();
     });
   }
 
