@@ -52,7 +52,9 @@ __all__ = [
     "load",
     "new_stage",
     "parse",
+    "parse_bytes",
     "print_pdf",
+    "read_file",
     "rewalk",
     "rewrite",
     "simulate",
@@ -102,6 +104,32 @@ def parse(text: str, file: str) -> StageSource:
     from trackkit.formats import parse_source
 
     return parse_source(text, file=file)
+
+
+def read_file(path: Path) -> bytes:
+    """A stage file's bytes, read as every stage file is (size cap, clear errors).
+
+    Raises
+    ------
+    trackkit.errors.InputError
+        For a file that is missing, unreadable, not a regular file or too large.
+    """
+    from trackkit.formats.source import read_bytes
+
+    return read_bytes(path)[1]
+
+
+def parse_bytes(raw: bytes, path: Path) -> StageSource:
+    """A stage from a stage file's bytes (:func:`read_file`).
+
+    Raises
+    ------
+    trackkit.errors.InputError
+        For bytes that are not a stage file.
+    """
+    from trackkit.formats.source import decode_bytes
+
+    return parse(decode_bytes(raw, file=str(path)), str(path))
 
 
 def new_stage(series: Series) -> Stage:

@@ -133,4 +133,4 @@ def serve(
 
 def _open(url: str) -> None:
     with contextlib.suppress(webbrowser.Error):  # no browser here: the address is printed
-        webbrowser.open(url)
+        webbrowser.open_new_tab(url)

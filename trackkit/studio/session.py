@@ -217,11 +217,9 @@ class Session:
         self._digest: str | None = None
         self.source = None
         if path is not None and path.exists():
-            self.source = engine.load(path)  # InputError: a clear message naming the file
-            try:
-                self._digest = _digest(_read(path))
-            except OSError as exc:
-                raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+            raw = engine.read_file(path)  # InputError: a clear message naming the file
+            self.source = engine.parse_bytes(raw, path)
+            self._digest = _digest(raw)
             stage = self.source.stage
         else:
             if path is not None:
@@ -345,7 +343,7 @@ class Session:
             self._commit(stage, _label(edit, self.stage))
             return self.view()
 
-    def _commit(self, stage: Stage, label: str, *, keep_future: bool = False) -> None:
+    def _commit(self, stage: Stage, label: str) -> None:
         if self.placed and stage.tiles:
             # a stage an editor file cannot hold yet is kept as it is
             with contextlib.suppress(TrackkitError, ValueError):
@@ -355,8 +353,7 @@ class Session:
             return
         self.history.append((self.stage, label))
         del self.history[:-MAX_HISTORY]
-        if not keep_future:
-            self.future.clear()
+        self.future.clear()
         self._set(stage)
 
     def _set(self, stage: Stage) -> None:
@@ -390,11 +387,11 @@ class Session:
     # --- the file ----------------------------------------------------------------------
 
     def _disk_digest(self) -> str | None:
-        if self.path is None:
+        if self.path is None or not self.path.exists():
             return None
         try:
-            return _digest(_read(self.path))
-        except FileNotFoundError:
+            return _digest(engine.read_file(self.path))
+        except InputError:
             return None
 
     def save(self, *, force: bool = False) -> dict[str, Any]:
@@ -448,9 +445,9 @@ class Session:
             if self.path is None:
                 raise SessionError("this stage has no file to reload")
             try:
-                data = _read(self.path)
-                source = engine.parse(data.decode("utf-8"), str(self.path))
-            except (InputError, OSError, UnicodeDecodeError) as exc:
+                data = engine.read_file(self.path)
+                source = engine.parse_bytes(data, self.path)
+            except InputError as exc:
                 raise SessionError(f"cannot reload: {exc}") from None
             self.source = source
             self._digest = _digest(data)
@@ -477,14 +474,14 @@ class Session:
         with self._lock:
             if self.path is None:
                 return
-            try:
-                data = _read(self.path)
-            except FileNotFoundError:
+            if not self.path.exists():
                 self.disk = "missing"
                 self.events.publish("disk", {"disk": self.disk})
                 return
-            except OSError:
-                return
+            try:
+                data = engine.read_file(self.path)
+            except InputError:
+                return  # being written, or unreadable for now: the next change tells
             if _digest(data) == self._digest:
                 return  # our own save, or a touch
             if not self.dirty:
@@ -637,16 +634,6 @@ def _file_name(name: str, path: Path | None) -> str:
     stem = path.name.split(".")[0] if path is not None else name
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in stem).strip("-")
     return safe[:60] or "stage"
-
-
-def _read(path: Path) -> bytes:
-    from trackkit.formats import MAX_FILE_BYTES
-
-    with path.open("rb") as fh:
-        data = fh.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(str(path), "the file is larger than a stage file can be")
-    return data
 
 
 def _edit_problem(exc: ValidationError) -> str:
