@@ -223,3 +223,15 @@ def test_validate_fix_of_a_read_only_file_is_refused_and_it_stays(tmp_path: Path
     result = runner.invoke(app, ["validate", "--fix", str(path)])
     assert result.exit_code == 2 and "read-only" in result.output
     assert path.read_text("utf-8") == STAGE_YAML
+
+
+def test_validate_fix_of_an_editor_file_leaves_out_what_it_cannot_hold(tmp_path: Path) -> None:
+    # rule: HILLCLIMB-1 (an editor file has no kind: its hillclimb is inferred, H404)
+    path = tmp_path / "pikes.rgt"
+    text = (REPO / "examples" / "hillclimb-pikes.rgt").read_text("utf-8")
+    path.write_text(text, encoding="utf-8")
+    before = os.stat(path).st_mtime_ns
+    result = runner.invoke(app, ["validate", "--fix", str(path)])
+    assert result.exit_code == 0 and "no mechanical fix" in result.output
+    assert "H404" in result.output  # still noted: the file cannot say 'kind'
+    assert path.read_text("utf-8") == text and os.stat(path).st_mtime_ns == before

@@ -183,8 +183,8 @@ def fix_stage(
                 continue
             edit = f.edits[0]
             key = edit.model_dump_json()
-            if edit.path in taken or key in done:
-                continue
+            if edit.path in taken or key in done or (placed and edit.path == ""):
+                continue  # an editor file holds no stage keys (kind): nothing to write
             try:
                 changed = apply_edit(outcome.stage, edit)
             except EditError:

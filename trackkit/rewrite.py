@@ -133,7 +133,8 @@ def fix_file(
     if outcome.changed:
         text = rewrite_text(source, outcome.stage, library=library)
         losses = editor_losses(source, outcome.stage, text, library=library)
-        write_text_atomic(path, text)
+        if text != source.document.text:
+            write_text_atomic(path, text)
     return FileFix(outcome, losses)
 
 
