@@ -1,6 +1,6 @@
 # Two entry points a new user needs; each sets itself up (a local .venv) first.
 #   make demo   validate the shipped examples (DIRT and GT), draw, print and race them
-#   make test   ruff, mypy and the test suite
+#   make test   ruff, mypy and the test suite (the studio's browser tests included)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,6 +14,11 @@ $(STAMP): pyproject.toml
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update -qq && apt-get install -y -qq libcairo2 >/dev/null; \
 	  else echo "warning: install the cairo library (Debian: libcairo2, macOS: brew install cairo)"; fi; }
+	@# the studio's browser tests drive headless Chromium (Debian: chromium, chromium-driver)
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else echo "warning: the studio's browser tests will be skipped: install chromium and chromium-driver (Debian)"; fi; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -51,7 +56,8 @@ lint: $(STAMP)
 
 test: lint
 	@# the suite on every core (at most 4): about half the time on a 2-core machine
-	$(BIN)/pytest -n auto --maxprocesses=4 trackkit tests
+	@# (--dist loadgroup: the studio's browser tests share one worker and one browser)
+	$(BIN)/pytest -n auto --maxprocesses=4 --dist loadgroup trackkit tests
 
 bench: $(STAMP)
 	$(BIN)/python -m compileall -q trackkit
@@ -62,6 +68,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/sim.py --gt
 	$(BIN)/python benchmarks/generate.py
 	$(BIN)/python benchmarks/generate.py --gt
+	$(BIN)/python benchmarks/studio.py
 
 schema: $(STAMP)
 	$(BIN)/trackkit schema --out schemas

@@ -223,6 +223,7 @@ def test_brackets_inside_strings_do_not_count_as_depth(tmp_path: Path) -> None:
 OWN_READERS = {
     "trackkit/formats/source.py",  # read_input: every file a user names
     "trackkit/library.py",  # the shipped tile files (its cache goes through read_input)
+    "trackkit/studio/app.py",  # the studio's own page (package data, trackkit/studio/static)
     # (the shipped ruleset files are read by library.ruleset_data)
 }
 #: Calls that read a file (``os.open`` is left out: the atomic writers use it to write).

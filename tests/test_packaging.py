@@ -73,6 +73,8 @@ def test_the_wheel_holds_the_library_but_not_its_sources(wheel: Path) -> None:
     assert not [n for n in names if "/sources/" in n or n.endswith(".csv")]
     assert any(n.endswith("licenses/LICENSE") for n in names)
     assert "trackkit/py.typed" in names
+    studio = {"index.html", "studio.js", "studio.css", "favicon.svg"}
+    assert {f"trackkit/studio/static/{n}" for n in studio} <= set(names)  # the studio's page
 
 
 @pytest.mark.slow

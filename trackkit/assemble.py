@@ -33,7 +33,7 @@ from trackkit.errors import TileLibraryError
 from trackkit.formats.suggest import close_tile_ids, unknown_tile_fix
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM, centre_line, road_turn
 from trackkit.library import TileLibrary, default_library, ruleset_data
-from trackkit.models.findings import Finding, Location
+from trackkit.models.findings import Finding, Fix, FixEdit, Location
 from trackkit.models.stage import (
     DEFAULT_LAPS,
     MAX_TILE_TOKENS,
@@ -81,6 +81,7 @@ __all__ = [
     "lay_out",
     "road_ends",
     "start_entry",
+    "tile_id_edits",
     "turn_fix",
     "turn_to_meet",
     "turn_words",
@@ -506,6 +507,15 @@ def lay_out(
                         f"{face.id} is a junction: roads {', '.join([road_id or '?', *others])} "
                         f"begin at edge {entry}; road {road_id} is taken",
                         placed.location(),
+                        edits=[
+                            FixEdit(
+                                label=f"take road {r} of {face.id}",
+                                path=f"tiles[{pos - 1}]",
+                                values={"road": r},
+                            )
+                            for r in [road_id, *others]
+                            if r is not None
+                        ],
                     )
                 )
         elif face is None:
@@ -598,11 +608,13 @@ def _add_fixes(
             pred, succ = _chain_neighbours(layout, tile)
             ids = fitting_faces(ids, lib, tile, by_hex, pred, succ)
         fix = unknown_tile_fix(tile.raw_id, ids)
-        layout.findings[n] = layout.findings[n].model_copy(update={"fix": fix})
+        edits = tile_id_edits(tile, ids)
+        layout.findings[n] = layout.findings[n].model_copy(update={"fix": fix, "edits": edits})
     for n, prev, tile in misses:
         turn = _miss_fix(layout, by_hex, explicit, prev, tile)
         if turn:
-            layout.findings[n] = layout.findings[n].model_copy(update={"fix": turn})
+            update = {"fix": str(turn), "edits": list(turn.edits)}
+            layout.findings[n] = layout.findings[n].model_copy(update=update)
 
 
 def _chain_neighbours(
@@ -746,13 +758,38 @@ def turn_words(old: int, new: int) -> str:
     return f"by {'one step' if n == 1 else 'two steps'} {way}"
 
 
-def turn_fix(tile: PlacedTile, new: int, then: str) -> str:
-    """``Turn 214b at [3, 1] by one step clockwise (dir 2 -> 3): <then>.``"""
+def turn_fix(tile: PlacedTile, new: int, then: str) -> Fix:
+    """``Turn 214b at [3, 1] by one step clockwise (dir 2 -> 3): <then>.``
+
+    Its edit places the tile where it lies, turned (``at`` and ``dir``).
+    """
     name = f"tile {tile.index} ({tile.face_id})" if tile.index else tile.face_id
-    return (
-        f"Turn {name} at [{tile.hex[0]}, {tile.hex[1]}] {turn_words(tile.rotation, new)} "
-        f"(dir {tile.rotation} -> {new}): {then}."
+    edit = FixEdit(
+        label=f"turn {name} to dir {new}",
+        path=f"tiles[{tile.position - 1}]",
+        values={"at": [tile.hex[0], tile.hex[1]], "dir": new},
     )
+    return Fix(
+        f"Turn {name} at [{tile.hex[0]}, {tile.hex[1]}] {turn_words(tile.rotation, new)} "
+        f"(dir {tile.rotation} -> {new}): {then}.",
+        [edit],
+    )
+
+
+#: At most this many tile ids probably meant are offered as edits.
+MAX_ID_EDITS = 4
+
+
+def tile_id_edits(tile: PlacedTile, ids: list[str]) -> list[FixEdit]:
+    """The edits that replace an unknown tile id with each id probably meant."""
+    return [
+        FixEdit(
+            label=f"use {face_id} for '{tile.raw_id[:40]}'",
+            path=f"tiles[{tile.position - 1}]",
+            values={"tile": face_id},
+        )
+        for face_id in ids[:MAX_ID_EDITS]
+    ]
 
 
 def _miss_fix(
@@ -761,7 +798,7 @@ def _miss_fix(
     explicit: set[int],
     prev: PlacedTile,
     tile: PlacedTile,
-) -> str | None:
+) -> Fix | None:
     """A turn of ``tile`` or of ``prev`` (placed by hand) that makes their roads meet."""
     d = hexgrid.direction_between(prev.hex, tile.hex)
     if d is None:

@@ -13,9 +13,10 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trackkit.models.findings import Finding, Location, Severity
+from trackkit.models.findings import Finding, FixEdit, Location, Severity
 from trackkit.models.stage import MAX_TILE_TOKENS
 
 __all__ = ["CATALOGUE", "Code", "finding"]
@@ -393,12 +394,19 @@ CATALOGUE: dict[str, Code] = {c.code: c for c in _CODES}
 
 
 def finding(
-    code: str, message: str, location: Location | None = None, *, fix: str | None = None
+    code: str,
+    message: str,
+    location: Location | None = None,
+    *,
+    fix: str | None = None,
+    edits: Sequence[FixEdit] = (),
 ) -> Finding:
     """A finding with the catalogue's severity for ``code``, and its fix.
 
     ``fix`` replaces the catalogue's general fix with one made for this finding (a tile id
-    that was probably meant, a rotation that makes two roads meet).
+    that was probably meant, a rotation that makes two roads meet). ``edits`` are its
+    mechanical fixes; a ``fix`` that is a :class:`~trackkit.models.findings.Fix` brings
+    its own too.
     """
     entry = CATALOGUE[code]
     return Finding(
@@ -406,5 +414,6 @@ def finding(
         severity=entry.severity,
         message=message,
         location=location or Location(),
-        fix=fix or entry.fix,
+        fix=str(fix or entry.fix),
+        edits=[*edits, *getattr(fix, "edits", ())],
     )

@@ -27,6 +27,7 @@ from trackkit.commands import (
     schema,
     sheet,
     simulate,
+    studio,
     tiles,
     validate,
 )
@@ -84,6 +85,7 @@ app.command("render")(render.render)
 app.command("print")(print_.print_stage)
 app.command("generate")(generate.generate)
 app.add_typer(car.car_app, name="car")
+app.command("studio")(studio.studio)
 
 
 class OutputError(TrackkitError):

@@ -35,6 +35,17 @@ def validate(
             "(P6xx) and the par time in the summary.",
         ),
     ] = 0,
+    fix: Annotated[
+        bool,
+        typer.Option(
+            "--fix",
+            help="First apply the findings' mechanical fixes to each FILE (a tile turned so "
+            "that its road meets, a mistyped tile id with one likely meaning, the kind "
+            "that was inferred) and write it back atomically in its own format (native "
+            "YAML keeps its comments and key order); then report what is left. Findings "
+            "with several possible fixes are left for you (trackkit studio offers each).",
+        ),
+    ] = False,
     seed: SeedOption = 1,
     players: Annotated[
         int | None,
@@ -60,8 +71,23 @@ def validate(
     status = 0
     entries: list[dict[str, object]] = []
     for path in files:
+        fixed: list[dict[str, object]] | None = None
         try:
             source = load_source(path)
+            if fix:
+                from trackkit.rewrite import fix_file
+
+                done = fix_file(path, source, kind=kind_of(kind), players=players)
+                fixed = [
+                    {"code": code, **edit.model_dump(mode="json")}
+                    for code, edit in done.outcome.applied
+                ]
+                for item in done.losses:
+                    typer.echo(f"trackkit: warning: {path} {item}", err=True)
+                if output is OutputFormat.text:
+                    typer.echo(_fixed_text(path, fixed))
+                if done.outcome.changed:
+                    source = load_source(path)  # the findings name the new file's lines
             report = run_validate(
                 source.stage, kind=kind_of(kind), file=str(path), source=source, players=players
             )
@@ -90,9 +116,21 @@ def validate(
         if not report.valid:
             status = max(status, 1)
         if output is OutputFormat.json:
-            entries.append(report.to_json())
+            entry = report.to_json()
+            if fixed is not None:
+                entry["fixes"] = fixed
+            entries.append(entry)
         else:
             typer.echo(report_text(report))
     if output is OutputFormat.json:
         typer.echo(json.dumps({"files": entries}, indent=2, ensure_ascii=False))
     raise typer.Exit(status)
+
+
+def _fixed_text(path: Path, fixed: list[dict[str, object]]) -> str:
+    """``--fix``: what was applied to a file, one line per edit."""
+    if not fixed:
+        return f"{path}: no mechanical fix to apply"
+    lines = [f"{path}: applied {len(fixed)} fix{'es' if len(fixed) != 1 else ''}"]
+    lines += [f"  {f['code']}: {f['label']}" for f in fixed]
+    return "\n".join(lines)

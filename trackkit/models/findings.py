@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 
-from pydantic import Field
+from pydantic import Field, JsonValue
 
 from trackkit.models.base import StrictModel
 
@@ -53,6 +54,49 @@ class Location(StrictModel):
         return ", ".join(parts) or "stage"
 
 
+class FixEdit(StrictModel):
+    """A mechanical fix: values to write on one tile of the stage, or on the stage itself.
+
+    The studio's *Apply* button sends it; ``trackkit validate --fix`` writes it into the
+    file (:func:`trackkit.fixes.apply_edit`).
+    """
+
+    label: str = Field(description="What the edit does, in words (the Apply button's text).")
+    path: str = Field(
+        default="",
+        pattern=r"^(tiles\[\d{1,4}\])?$",
+        description="Where: '' for the stage itself, 'tiles[N]' for the tile at place N of "
+        "the stage's tile list (from 0), as a finding's location.path names it.",
+    )
+    values: dict[str, JsonValue] = Field(
+        description="Keys to set there and their new values (null removes the key), as a "
+        'native stage file writes them, e.g. {"tile": "224a"} or {"kind": "hillclimb"}.'
+    )
+
+
+class Fix(str):
+    """A fix in words that carries its mechanical edits (:class:`FixEdit`).
+
+    It is a ``str``, so the functions that make a fix's words for a finding (a turn that
+    makes two roads meet, the ids probably meant) can hand its edits along unchanged to
+    :func:`trackkit.catalogue.finding`, which moves them onto the finding.
+
+    Examples
+    --------
+    >>> fix = Fix("Use 224a.", [FixEdit(label="use 224a", path="tiles[5]",
+    ...                                 values={"tile": "224a"})])
+    >>> fix, [e.values for e in fix.edits]
+    ('Use 224a.', [{'tile': '224a'}])
+    """
+
+    edits: tuple[FixEdit, ...]
+
+    def __new__(cls, text: str, edits: Iterable[FixEdit] = ()) -> Fix:
+        obj = super().__new__(cls, text)
+        obj.edits = tuple(edits)
+        return obj
+
+
 class Finding(StrictModel):
     """One problem or remark about a stage."""
 
@@ -61,3 +105,9 @@ class Finding(StrictModel):
     message: str = Field(description="What is wrong, in words.")
     location: Location = Field(default_factory=Location, description="Where it is.")
     fix: str = Field(default="", description="How to fix it.")
+    edits: list[FixEdit] = Field(
+        default_factory=list,
+        description="Mechanical fixes, best first: each one alone mends the finding (several "
+        "are choices, e.g. the tile ids probably meant). 'trackkit validate --fix' applies "
+        "the edit of a finding that has exactly one.",
+    )

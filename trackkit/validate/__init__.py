@@ -87,6 +87,7 @@ class Report:
                     "message": f.message,
                     "location": f.location.model_dump(exclude_none=True),
                     "fix": f.fix,
+                    "edits": [e.model_dump(mode="json") for e in f.edits],
                 }
                 for f in self.findings
             ],

@@ -6,7 +6,7 @@ import networkx as nx
 
 from trackkit.assemble import Layout
 from trackkit.catalogue import finding
-from trackkit.models.findings import Finding, Location
+from trackkit.models.findings import Finding, FixEdit, Location
 from trackkit.models.stage import Kind, TokenKind
 from trackkit.words import plural
 
@@ -50,7 +50,8 @@ def stage_kind(layout: Layout, override: Kind | None = None) -> tuple[Kind, list
         if why is not None:
             place = f"tile {tile.index} ({tile.face_id})"
             text = f"the file gives no 'kind': checked and raced as a hillclimb, because {place}"
-            note = finding("H404", f"{text} {why}", tile.location())
+            edits = [FixEdit(label="write 'kind: hillclimb'", values={"kind": "hillclimb"})]
+            note = finding("H404", f"{text} {why}", tile.location(), edits=edits)
             return Kind.HILLCLIMB, [note]
     return Kind.RALLY, []
 
