@@ -295,6 +295,13 @@ _CODES = [
         "Add the tokens' box to 'boxes' (Copilot track tokens: dirt-copilot; climb, oxygen and "
         "cloud tokens: dirt-climb), or remove the tokens.",
     ),
+    Code(
+        "I305",
+        "unknown-box",
+        E,
+        "Name each box as the library does ('trackkit tiles' lists each face's box, e.g. "
+        "dirt-core, gt-core).",
+    ),
     # hillclimb
     Code(
         "H401",

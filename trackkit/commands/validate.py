@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import KindOption, OutputFormat, SeedOption, kind_of
+from trackkit.commands.common import KindOption, OutputFormat, SeedOption, fail, fail_json, kind_of
 from trackkit.errors import InputError, TrackkitError
 
 
@@ -45,6 +45,18 @@ def validate(
             show_default=False,
         ),
     ] = None,
+    boxes: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--boxes",
+            metavar="BOX",
+            help="A box you own (dirt-core, dirt-monte-carlo, dirt-climb, dirt-copilot, gt-core, "
+            "gt-championship, gt-world-tour, gt-team-challenge, gt-adrenaline); repeat it for "
+            "each box, a box named twice counts twice. Every file's tiles, copies and tokens are "
+            "checked against these boxes (I301-I304), in place of a native file's 'boxes'.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Check stages against the rules and report every problem with a code and a place.
 
@@ -56,13 +68,26 @@ def validate(
     from trackkit.validate import validate as run_validate
     from trackkit.validate.text import report_text
 
+    if boxes:
+        from trackkit.formats.suggest import unknown_box
+        from trackkit.library import default_library
+
+        lib = default_library()
+        for box in boxes:
+            unknown = unknown_box(box, lib)
+            if unknown is not None:
+                message = f"--boxes: {unknown} (the boxes: {', '.join(lib.boxes())})"
+                raise fail_json(message) if output is OutputFormat.json else fail(message)
     status = 0
     entries: list[dict[str, object]] = []
     for path in files:
         try:
             source = load_source(path)
+            stage = source.stage
+            if boxes:
+                stage = stage.model_copy(update={"boxes": list(boxes)})
             report = run_validate(
-                source.stage, kind=kind_of(kind), file=str(path), source=source, players=players
+                stage, kind=kind_of(kind), file=str(path), source=source, players=players
             )
             if simulate and report.valid:
                 from trackkit.sim.playability import playability
