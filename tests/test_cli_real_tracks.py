@@ -102,3 +102,44 @@ def test_generate_refuses_an_unknown_gt_box_with_the_same_check(tmp_path: Path) 
     )
     assert code == 2 and "did you mean gt-core?" in err
     assert not (tmp_path / "out").exists()
+
+
+# --- art variants (103a-2) survive convert in every direction --------------------------
+
+
+def _ids_in(path: Path) -> list[str]:
+    data = json.loads(path.read_text(encoding="utf-8")) if path.suffix != ".yaml" else None
+    if data is None:
+        import yaml
+
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return [t["tile"] for t in data["tiles"]]
+    if "Tuiles" in data:
+        return [t["TuileId"] for t in data["Tuiles"]]
+    return [t["id"] for t in data["tiles"]]
+
+
+def test_convert_keeps_art_variants_native_rekee_rgt_and_back(tmp_path: Path) -> None:
+    source = EXAMPLES / "gt-figure-eight.rekee.json"
+    assert _ids_in(source).count("103a-2") == 1  # the example draws one 103a in its 2nd art
+    native, rgt, rekee = tmp_path / "a.yaml", tmp_path / "b.rgt", tmp_path / "c.rekee.json"
+    for src, out in ((source, native), (native, rgt), (rgt, rekee), (rekee, tmp_path / "d.yaml")):
+        code, _, err = run("convert", str(src), "-o", str(out))
+        assert code == 0, err
+        assert "warning" not in err  # nothing lost, so nothing to say
+    assert _ids_in(native).count("103a-2") == 1 and "103a" in _ids_in(native)
+    assert _ids_in(rgt).count("103A-2") == 1  # the official editor's upper-case face letter
+    assert _ids_in(rekee).count("103a-2") == 1
+    assert sorted(_ids_in(tmp_path / "d.yaml")) == sorted(_ids_in(native))
+
+
+def test_a_conversion_that_would_lose_an_art_variant_says_so() -> None:
+    from trackkit.convert import dump_stage
+    from trackkit.formats import load_source
+    from trackkit.roundtrip import conversion_losses
+
+    source = load_source(EXAMPLES / "gt-figure-eight.rekee.json")
+    text = dump_stage(source.stage, "rekee")
+    assert conversion_losses(source, source.stage, "rekee", text) == []
+    lost = conversion_losses(source, source.stage, "rekee", text.replace("103a-2", "103a"))
+    assert len(lost) == 1 and "103a-2" in lost[0]

@@ -217,8 +217,10 @@ def test_rx_finland_sample_keeps_unknown_tiles() -> None:
 def test_rekee_walk_finds_driving_order_in_a_shuffled_file() -> None:
     stage = load_stage(DATA / "shuffled.rekee.json")
     assert stage.name == "Shuffled Rekee stage"
-    # driven tiles first, art suffix dropped; then the others in file order
-    assert ids(stage) == [*ROUND_TRIP_CHAIN, "902a", "201a", "PODIUM"]
+    # driven tiles first (205a drawn in its second art: 205a-2, kept); then the others in
+    # file order
+    chain = [("205a-2" if t == "205a" else t) for t in ROUND_TRIP_CHAIN]
+    assert ids(stage) == [*chain, "902a", "201a", "PODIUM"]
     first = stage.tiles[0]
     assert first.enter is not None
     assert all(t.enter is None for t in stage.tiles[1:])
@@ -336,7 +338,8 @@ def test_rekee_unknown_ids_are_kept_as_written_and_art_variants_read_as_their_fa
     stage = parse_stage(
         _rekee((0, 0, "202a", 0), (-1, 0, "103a-2", 0), (5, 5, "PODIUM", 0)), file="r.json"
     )
-    assert ids(stage) == ["202a", "103a", "PODIUM"]  # 103a-2: the GT face 103a's art
+    assert ids(stage) == ["202a", "103a-2", "PODIUM"]  # the art variant is kept (convert)
+    assert [t.face_id for t in lay_out(stage).tiles] == ["202a", "103a", "PODIUM"]  # its face
 
 
 # --- tokens ----------------------------------------------------------------------------
