@@ -143,3 +143,37 @@ def test_a_conversion_that_would_lose_an_art_variant_says_so() -> None:
     assert conversion_losses(source, source.stage, "rekee", text) == []
     lost = conversion_losses(source, source.stage, "rekee", text.replace("103a-2", "103a"))
     assert len(lost) == 1 and "103a-2" in lost[0]
+
+
+# --- GT summary: skew edges; validate --simulate says what a GT track gets ---------------
+
+
+def test_the_gt_summary_counts_skew_edges(tmp_path: Path) -> None:
+    # 131a | 121a | 121a: the skew straights meet skewL to skewL and skewR to skewR
+    stage = tmp_path / "skew.yaml"
+    stage.write_text(
+        "format: trackkit-stage/1\nkind: point-to-point\ntiles:\n  - tile: 131a\n"
+        "  - tile: 121a\n    enter: 2\n  - tile: 121a\n    enter: 4\n",
+        encoding="utf-8",
+    )
+    _, (entry,) = validate_json(str(stage))
+    assert entry["summary"]["skew_edges"] == 2  # tiles 1|2 and 2|3, three lanes each
+    code, out, _ = run("validate", str(stage))
+    assert code == 1 and "2 skew edges" in out  # S124: no finish line (the summary all the same)
+    _, (core,) = validate_json(str(EXAMPLES / "gt-core-circuit.yaml"))
+    assert core["summary"]["skew_edges"] == 0  # core-box tiles have no skew ends
+    code, out, _ = run("validate", str(EXAMPLES / "gt-core-circuit.yaml"))
+    assert code == 0 and "skew" not in out
+
+
+def test_validate_simulate_gives_what_its_help_says_for_dirt_and_gt() -> None:
+    code, out, _ = run("validate", "--help")
+    assert code == 0
+    text = " ".join(out.replace("│", " ").split())
+    assert "par time" in text and "GT track gets no par time" in text
+    _, (dirt,) = validate_json("--simulate", "4", str(EXAMPLES / "col-de-turini.yaml"))
+    assert isinstance(dirt["summary"]["par_time"], int) and dirt["summary"]["par_time"] > 0
+    _, (gt,) = validate_json("--simulate", "4", str(EXAMPLES / "gt-core-circuit.yaml"))
+    sim = gt["summary"]["simulation"]
+    assert "par_time" not in gt["summary"]
+    assert {"win_rate_by_grid_slot", "overtakes_per_lap", "decided_on_lap_1"} <= set(sim)

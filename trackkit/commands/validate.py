@@ -28,10 +28,14 @@ def validate(
     simulate: Annotated[
         int,
         typer.Option(
+            metavar="N",
             min=0,
             max=10_000,
-            help="Also race a valid stage N times with bots: playability findings "
-            "(P6xx) and the par time in the summary.",
+            help="Also race a valid stage N times with bots: playability findings (P6xx), and "
+            "the races in the summary. A DIRT stage adds its par time (the fastest legal line "
+            "with no dice risk, a lower bound); a GT race is for places, not time, so a GT "
+            "track gets no par time but its win rate by grid slot, overtakes per lap and the "
+            "races decided on lap 1.",
         ),
     ] = 0,
     seed: SeedOption = 1,
