@@ -177,3 +177,96 @@ def test_validate_simulate_gives_what_its_help_says_for_dirt_and_gt() -> None:
     sim = gt["summary"]["simulation"]
     assert "par_time" not in gt["summary"]
     assert {"win_rate_by_grid_slot", "overtakes_per_lap", "decided_on_lap_1"} <= set(sim)
+
+
+# --- .rgt: places kept as read, relative to the first tile in native files; tokens tidy -
+
+
+def _shared_sample(name: str) -> Path | None:
+    """A sample of ../shared/data/samples (beside the checkout, or beside its worktrees)."""
+    for base in (REPO.parent, REPO.parent.parent):
+        path = base / "shared" / "data" / "samples" / name
+        if path.is_file():
+            return path
+    return None
+
+
+#: An .rgt stage as the official editor writes it, its start not on the editor's first hex
+#: (as chicane-example2.rgt: X 55), tokens with the editor's single-precision offsets.
+EDITOR_RGT = {
+    "Path": "",
+    "Name": "Chicane",
+    "Author": "me",
+    "Tuiles": [
+        {"X": 56, "Y": 54, "Orientation": 5, "TuileId": "203A"},
+        {"X": 55, "Y": 52, "Orientation": 5, "TuileId": "202A"},
+        {
+            "X": 55,
+            "Y": 53,
+            "Orientation": 5,
+            "TuileId": "205A",
+            "Tokens": [
+                {"X": 0.0, "Y": 0.0, "Orientation": 180.0, "TokenId": "dirt1"},
+                {"X": -0.5715768, "Y": 0.0, "Orientation": 0.0, "TokenId": "dirt2"},
+            ],
+        },
+    ],
+}
+
+
+def _places(doc: dict[str, Any]) -> list[tuple[str, int, int, int]]:
+    return sorted((t["TuileId"].upper(), t["X"], t["Y"], t["Orientation"]) for t in doc["Tuiles"])
+
+
+def test_convert_rgt_to_rgt_keeps_every_tile_where_it_was(tmp_path: Path) -> None:
+    files = [tmp_path / "editor.rgt"]
+    files[0].write_text(json.dumps(EDITOR_RGT), encoding="utf-8")
+    files += [p for p in map(_shared_sample, ("chicane-example2.rgt", "rx-finland.rgt")) if p]
+    for n, path in enumerate(files):
+        out = tmp_path / f"out-{n}.rgt"
+        code, _, err = run("convert", str(path), "-o", str(out), "--force")
+        assert code == 0, err
+        read = json.loads(path.read_text(encoding="utf-8"))
+        assert _places(json.loads(out.read_text(encoding="utf-8"))) == _places(read), path.name
+
+
+def test_rgt_to_native_places_tiles_from_the_start_tile_and_tidies_tokens(tmp_path: Path) -> None:
+    import yaml
+
+    rgt, native = tmp_path / "editor.rgt", tmp_path / "editor.yaml"
+    rgt.write_text(json.dumps(EDITOR_RGT), encoding="utf-8")
+    code, _, err = run("convert", str(rgt), "-o", str(native))
+    assert code == 0, err
+    text = native.read_text(encoding="utf-8")
+    tiles = yaml.safe_load(text)["tiles"]
+    assert [t["tile"] for t in tiles] == ["202a", "205a", "203a"]
+    assert tiles[0]["at"] == [0, 0]  # the start tile, not the editor's canvas hex [-81, 52]
+    assert all(max(abs(q), abs(r)) <= 2 for q, r in (t["at"] for t in tiles))
+    limit, chicane = tiles[1]["tokens"]
+    assert (limit["at"], limit["dir"]) == ([0, 0], 3)  # 180 degrees: a whole half turn
+    assert (chicane["at"], chicane["dir"]) == ([0.33, 0], 0)  # -0.5715768 = 0.33 tile widths
+    assert "0.3300000" not in text and "3.0" not in text
+    # and back: the editor's own numbers, the tiles where they were
+    back = tmp_path / "back.rgt"
+    code, _, err = run("convert", str(native), "-o", str(back))
+    assert code == 0, err
+    written = json.loads(back.read_text(encoding="utf-8"))
+    (tile,) = [t for t in written["Tuiles"] if t["TuileId"] == "205A"]
+    assert [(k["X"], k["Y"], k["Orientation"]) for k in tile["Tokens"]] == [
+        (0.0, 0.0, 180.0),
+        (-0.5715768, 0.0, 0.0),
+    ]
+
+
+def test_validate_names_rgt_hexes_from_the_start_tile(tmp_path: Path) -> None:
+    from trackkit import hexgrid
+
+    rgt = tmp_path / "no-finish.rgt"
+    rgt.write_text(json.dumps({**EDITOR_RGT, "Tuiles": EDITOR_RGT["Tuiles"][1:]}), "utf-8")
+    code, (entry,) = validate_json(str(rgt))
+    assert code == 1
+    (s113,) = [f for f in entry["findings"] if f["code"] == "S113"]  # the road leads nowhere
+    start, tile = hexgrid.offset_to_axial(55, 52), hexgrid.offset_to_axial(55, 53)
+    assert s113["location"]["tile"] == "205a"
+    assert s113["location"]["hex"] == [tile[0] - start[0], tile[1] - start[1]]
+    assert s113["location"]["path"] == "Tuiles[1]"  # and where it is in the file

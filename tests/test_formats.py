@@ -21,6 +21,7 @@ from trackkit.formats import (
     StageFormat,
     detect_format,
     format_for_path,
+    load_source,
     load_stage,
     parse_stage,
     write_text_atomic,
@@ -192,10 +193,13 @@ def test_chicane_samples_load_start_first(name: str) -> None:
 
 
 def test_chicane_sample_positions_are_the_editor_offsets() -> None:
-    stage = load_stage(needs_sample("chicane-example1.rgt"))
-    assert stage.tiles[0].at == hexgrid.offset_to_axial(54, 52)
-    assert stage.tiles[1].at == hexgrid.offset_to_axial(55, 52)
-    written = json.loads(dump_stage(stage, "rgt"))
+    source = load_source(needs_sample("chicane-example1.rgt"))
+    stage = source.stage
+    # places relative to the first tile; the file's own offsets are the source's origin
+    first, second = hexgrid.offset_to_axial(54, 52), hexgrid.offset_to_axial(55, 52)
+    assert stage.tiles[0].at == (0, 0) and source.origin == first
+    assert stage.tiles[1].at == (second[0] - first[0], second[1] - first[1])
+    written = json.loads(dump_stage(stage, "rgt", origin=source.origin))
     assert [(t["X"], t["Y"], t["TuileId"]) for t in written["Tuiles"]] == [
         (54, 52, "202A"),
         (55, 52, "205A"),

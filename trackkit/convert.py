@@ -53,12 +53,21 @@ def _placed_tokens(tile: PlacedTile) -> list[TileToken]:
     return tokens
 
 
-def dump_stage(stage: Stage, fmt: StageFormat, *, library: TileLibrary | None = None) -> str:
+def dump_stage(
+    stage: Stage,
+    fmt: StageFormat,
+    *,
+    library: TileLibrary | None = None,
+    origin: tuple[int, int] | None = None,
+) -> str:
     """The text of ``stage`` in format ``fmt``.
 
     Editor formats (``rekee``, ``rgt``) need positions: the stage is laid out and every
     placed tile is written with its hex and rotation. They do not keep ``kind``,
-    ``ruleset`` or ``boxes``, nor tiles that cannot be placed at all.
+    ``ruleset`` or ``boxes``, nor tiles that cannot be placed at all. ``origin``: for
+    ``rgt``, where the stage's ``[0, 0]`` goes on the editor's map (the ``origin`` of the
+    :class:`~trackkit.formats.source.StageSource` of a stage read from an ``.rgt`` file,
+    so that its tiles go back where they were; see :func:`~trackkit.formats.rgt.dump_rgt`).
     """
     if fmt == "native-yaml":
         return dump_native(stage, "yaml")
@@ -67,7 +76,7 @@ def dump_stage(stage: Stage, fmt: StageFormat, *, library: TileLibrary | None = 
     if fmt == "rekee":
         return dump_rekee(stage, placements(stage, library))
     if fmt == "rgt":
-        return dump_rgt(stage, placements(stage, library))
+        return dump_rgt(stage, placements(stage, library), origin=origin)
     raise ValueError(f"unknown stage format {fmt!r} (one of {', '.join(get_args(StageFormat))})")
 
 

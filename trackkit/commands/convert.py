@@ -74,7 +74,7 @@ def convert(
                 code=1,
             )
         stage = src.stage.model_copy(update={"kind": report.kind})
-        text = dump_stage(stage, fmt)
+        text = dump_stage(stage, fmt, origin=src.origin)  # .rgt: its tiles where they were
         lost = conversion_losses(src, stage, fmt, text, kind=report.kind, file=str(output))
         for item in lost:
             typer.echo(f"trackkit: warning: {output.name} ({fmt}) {item}", err=True)
