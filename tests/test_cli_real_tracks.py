@@ -270,3 +270,128 @@ def test_validate_names_rgt_hexes_from_the_start_tile(tmp_path: Path) -> None:
     assert s113["location"]["tile"] == "205a"
     assert s113["location"]["hex"] == [tile[0] - start[0], tile[1] - start[1]]
     assert s113["location"]["path"] == "Tuiles[1]"  # and where it is in the file
+
+
+# --- the small words of the command line -------------------------------------------------
+
+
+def test_tiles_says_when_no_face_matches_the_filters() -> None:
+    code, out, err = run("tiles", "--series", "gt", "--surface", "gravel")
+    assert code == 0 and out == ""
+    assert "no faces match" in err and "--series gt" in err and "--surface gravel" in err
+    code, out, err = run("tiles", "--series", "gt", "--surface", "asphalt")
+    assert code == 0 and out and "no faces match" not in err
+
+
+def test_replay_of_a_file_without_format_says_so(tmp_path: Path) -> None:
+    sim = tmp_path / "sim.json"
+    code, out, _ = run(
+        "simulate", str(EXAMPLES / "col-de-turini.yaml"), "--races", "2", "--format", "json"
+    )
+    assert code == 0
+    sim.write_text(out, encoding="utf-8")
+    code, _, err = run("replay", str(sim))
+    assert code == 2 and "sim.json" in err
+    assert "no 'format'" in err and "None" not in err and "--replay" in err
+
+
+def test_simulate_json_error_names_the_invalid_stage_file() -> None:
+    broken = str(EXAMPLES / "broken-stage.yaml")
+    code, out, _ = run("simulate", broken, "--format", "json")
+    assert code == 1
+    doc = json.loads(out)
+    assert doc["error"]["file"] == broken and doc["error"]["exit_status"] == 1
+    assert not doc["error"]["message"].startswith(broken)  # named once, in "file"
+    assert [f["file"] for f in doc["files"]] == [broken]  # the findings, as before
+
+
+def test_simulate_refuses_grid_on_a_dirt_stage_like_laps() -> None:
+    turini = str(EXAMPLES / "col-de-turini.yaml")
+    for option, value in (("--grid", "given"), ("--grid", "drawn"), ("--laps", "2")):
+        code, _, err = run("simulate", turini, "--races", "1", option, value)
+        assert code == 2 and option in err and "GT" in err
+    gt = str(EXAMPLES / "gt-core-circuit.yaml")
+    code, out, _ = run("simulate", gt, "--races", "1", "--grid", "given", "--format", "json")
+    assert code == 0 and json.loads(out)["settings"]["grid"] == "given"
+    code, out, _ = run("simulate", gt, "--races", "1", "--format", "json")
+    assert code == 0 and json.loads(out)["settings"]["grid"] == "drawn"  # the default
+
+
+def test_help_shows_no_value_for_flags_and_names_arguments_in_capitals() -> None:
+    commands = [
+        ["validate"],
+        ["simulate"],
+        ["replay"],
+        ["render"],
+        ["print"],
+        ["convert"],
+        ["generate"],
+        ["schema"],
+        ["tiles", "sheet"],
+        ["car", "suggest"],
+    ]
+    for command in commands:
+        code, out, _ = run(*command, "--help")
+        assert code == 0
+        usage = next(line for line in out.splitlines() if "Usage:" in line)
+        assert not any(c.islower() for c in usage.split("[OPTIONS]")[1]), usage
+        for line in out.splitlines():
+            if "<bool>" in line:  # typer's own --help option keeps its hint (see the report)
+                assert "--help" in line, (command, line)
+    code, out, _ = run("validate", "--help")
+    assert "{FILES}..." in out
+
+
+def test_a_bend_without_turn_is_noted_with_the_way_it_was_laid_s140(tmp_path: Path) -> None:
+    from trackkit.assemble import lay_out
+    from trackkit.formats import load_stage
+
+    def stage(bend: dict[str, Any]) -> Path:
+        path = tmp_path / "s.yaml"
+        tiles = [{"tile": "202a"}, bend, {"tile": "203a"}]
+        path.write_text(
+            json.dumps({"format": "trackkit-stage/1", "tiles": tiles}), encoding="utf-8"
+        )
+        return path
+
+    _, (entry,) = validate_json(str(stage({"tile": "217a"})))
+    (note,) = [f for f in entry["findings"] if f["code"] == "S140"]
+    assert note["severity"] == "info" and note["location"]["tile"] == "217a"
+    way = "left" if "turning left" in note["message"] else "right"
+    assert f"turning {way}" in note["message"]
+    laid = [t.hex for t in lay_out(load_stage(stage({"tile": "217a"}))).tiles]
+    # the way the note names is the way it was laid: writing it changes nothing
+    said = [t.hex for t in lay_out(load_stage(stage({"tile": "217a", "turn": way}))).tiles]
+    assert said == laid
+    for spec in ({"tile": "217a", "turn": way}, {"tile": "217a", "enter": 3}, {"tile": "205a"}):
+        _, (entry,) = validate_json(str(stage(spec)))
+        assert "S140" not in codes(entry), spec  # said, or a straight: nothing to note
+    # a GT bend too
+    gt = tmp_path / "gt.yaml"
+    gt.write_text(
+        "format: trackkit-stage/1\nkind: point-to-point\ntiles:\n  - tile: 102a\n"
+        "  - tile: 105a\n  - tile: 103a\n",
+        encoding="utf-8",
+    )
+    _, (entry,) = validate_json(str(gt))
+    assert [f["location"]["tile"] for f in entry["findings"] if f["code"] == "S140"] == ["105a"]
+
+
+def test_tiles_show_says_scenery_has_no_road() -> None:
+    for face, words in (("901a", "scenery, no road"), ("201a", "service area, no road")):
+        code, out, _ = run("tiles", "show", face)
+        first = out.splitlines()[0]
+        assert code == 0 and words in first and "none" not in first, first
+    code, out, _ = run("tiles", "show", "217a")
+    assert "gravel, low danger" in out.splitlines()[0]
+
+
+def test_print_names_letter_paper_as_people_write_it(tmp_path: Path) -> None:
+    out_svg = tmp_path / "a.svg"
+    turini = str(EXAMPLES / "col-de-turini.yaml")
+    code, out, _ = run("print", turini, "-o", str(out_svg), "--paper", "letter")
+    assert code == 0 and "of Letter" in out and "LETTER" not in out
+    pages = [p.read_text(encoding="utf-8") for p in sorted(tmp_path.glob("a*.svg"))]
+    assert "Letter" in pages[0] and not any("LETTER" in p for p in pages)
+    code, out, _ = run("print", turini, "-o", str(tmp_path / "b.svg"), "--paper", "a4")
+    assert code == 0 and "of A4" in out

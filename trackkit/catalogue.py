@@ -209,6 +209,13 @@ _CODES = [
         "Place the pit tile (101) with 'at' and 'dir' next to a tile of the track, beside "
         "its road (not across a road end).",
     ),
+    Code(
+        "S140",
+        "turn-assumed",
+        N,
+        "Say which way a bend goes ('turn: left' or 'turn: right', or 'enter: EDGE'): "
+        "without it the tile is laid the way the note says.",
+    ),
     # rules
     Code(
         "R201",

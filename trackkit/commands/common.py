@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from trackkit.models.stage import Kind
 
 __all__ = [
+    "FLAG",
     "MAX_SEED",
     "ForceOption",
     "KindOption",
@@ -55,10 +56,15 @@ KindOption = Annotated[
     ),
 ]
 
+#: The ``metavar`` of an on/off option: no value hint in the help (typer's rich help
+#: would show ``<bool>`` beside a flag, which takes no value).
+FLAG = ""
+
 ForceOption = Annotated[
     bool,
     typer.Option(
         "--force",
+        metavar=FLAG,
         help="Replace an output file that is read-only (its mode bits deny you writing it; "
         "root counts as the owner). Never replaces a folder, a device, a FIFO or a link "
         "that leads nowhere.",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from trackkit.commands.common import ForceOption, StageKind, fail
+from trackkit.commands.common import FLAG, ForceOption, StageKind, fail
 from trackkit.errors import InputError
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def generate(
         ),
     ] = None,
     pit: Annotated[
-        bool, typer.Option("--pit", help="GT: lay the pit tile 101 beside the road.")
+        bool, typer.Option("--pit", metavar=FLAG, help="GT: lay the pit tile 101 beside the road.")
     ] = False,
     crossings: Annotated[
         int,

@@ -109,6 +109,19 @@ def tiles(
     )
     if output is OutputFormat.json:
         typer.echo(json.dumps({"faces": [face_facts(f) for f in faces]}, indent=2))
+    elif not faces:  # a filter that matches nothing says so (on stderr: stdout lists faces)
+        asked = [
+            f"--{name} {value}"
+            for name, value in (
+                ("box", box),
+                ("series", series),
+                ("surface", surface),
+                ("shape", shape),
+                ("limit", limit),
+            )
+            if value is not None
+        ]
+        typer.echo(f"trackkit: note: no faces match {' '.join(asked)}", err=True)
     else:
         for face in faces:
             typer.echo(face_line(face))

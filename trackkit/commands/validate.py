@@ -16,6 +16,7 @@ def validate(
     files: Annotated[
         list[Path],
         typer.Argument(
+            metavar="FILES",
             help="Stage files (native YAML/JSON, Rekee JSON or .rgt).",
             show_default=False,
             readable=False,  # an unreadable file is reported in the report, not as usage
