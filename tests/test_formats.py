@@ -21,6 +21,7 @@ from trackkit.formats import (
     StageFormat,
     detect_format,
     format_for_path,
+    load_source,
     load_stage,
     parse_stage,
     write_text_atomic,
@@ -192,10 +193,13 @@ def test_chicane_samples_load_start_first(name: str) -> None:
 
 
 def test_chicane_sample_positions_are_the_editor_offsets() -> None:
-    stage = load_stage(needs_sample("chicane-example1.rgt"))
-    assert stage.tiles[0].at == hexgrid.offset_to_axial(54, 52)
-    assert stage.tiles[1].at == hexgrid.offset_to_axial(55, 52)
-    written = json.loads(dump_stage(stage, "rgt"))
+    source = load_source(needs_sample("chicane-example1.rgt"))
+    stage = source.stage
+    # places relative to the first tile; the file's own offsets are the source's origin
+    first, second = hexgrid.offset_to_axial(54, 52), hexgrid.offset_to_axial(55, 52)
+    assert stage.tiles[0].at == (0, 0) and source.origin == first
+    assert stage.tiles[1].at == (second[0] - first[0], second[1] - first[1])
+    written = json.loads(dump_stage(stage, "rgt", origin=source.origin))
     assert [(t["X"], t["Y"], t["TuileId"]) for t in written["Tuiles"]] == [
         (54, 52, "202A"),
         (55, 52, "205A"),
@@ -217,8 +221,10 @@ def test_rx_finland_sample_keeps_unknown_tiles() -> None:
 def test_rekee_walk_finds_driving_order_in_a_shuffled_file() -> None:
     stage = load_stage(DATA / "shuffled.rekee.json")
     assert stage.name == "Shuffled Rekee stage"
-    # driven tiles first, art suffix dropped; then the others in file order
-    assert ids(stage) == [*ROUND_TRIP_CHAIN, "902a", "201a", "PODIUM"]
+    # driven tiles first (205a drawn in its second art: 205a-2, kept); then the others in
+    # file order
+    chain = [("205a-2" if t == "205a" else t) for t in ROUND_TRIP_CHAIN]
+    assert ids(stage) == [*chain, "902a", "201a", "PODIUM"]
     first = stage.tiles[0]
     assert first.enter is not None
     assert all(t.enter is None for t in stage.tiles[1:])
@@ -336,7 +342,8 @@ def test_rekee_unknown_ids_are_kept_as_written_and_art_variants_read_as_their_fa
     stage = parse_stage(
         _rekee((0, 0, "202a", 0), (-1, 0, "103a-2", 0), (5, 5, "PODIUM", 0)), file="r.json"
     )
-    assert ids(stage) == ["202a", "103a", "PODIUM"]  # 103a-2: the GT face 103a's art
+    assert ids(stage) == ["202a", "103a-2", "PODIUM"]  # the art variant is kept (convert)
+    assert [t.face_id for t in lay_out(stage).tiles] == ["202a", "103a", "PODIUM"]  # its face
 
 
 # --- tokens ----------------------------------------------------------------------------

@@ -72,7 +72,8 @@ def test_snapped_chains_without_overlap_are_valid_and_every_space_is_on_the_road
     report = validate(make_stage("202a", *middle, "203a", kind="rally"))
     if "S105" in report.codes:
         return  # the snapped road ran into itself: reported, nothing more to check
-    blocking = {c for c in report.codes if c not in ("I303", "H403")}
+    # notes: boxes needed, a hillclimb's, a bend laid its default way (no 'turn', S140)
+    blocking = {c for c in report.codes if c not in ("I303", "H403", "S140")}
     assert not blocking, report.codes
     g = report.graph
     reached = reachable_from(g, g.graph["start"])

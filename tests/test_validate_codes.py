@@ -411,7 +411,7 @@ def test_valid_tokens_are_accepted():
                 {"token": "cloud"},
             ],
         },
-        {"tile": "217a", "tokens": [{"token": "mud", "value": -1}]},
+        {"tile": "217a", "turn": "left", "tokens": [{"token": "mud", "value": -1}]},
         "203a",
     )
     assert set(codes(stage)) <= {"H404"}  # a climb token: a hillclimb, noted

@@ -237,6 +237,40 @@ def _turn_of(face: TileFace, entry: int) -> str | None:
     return turns[0] if turns else None
 
 
+def _free_choice(face: TileFace, spec: StageTile, first: bool) -> bool:
+    """Whether nothing says which way ``face`` is driven: no ``enter``, ``turn`` or
+    ``climb``, and no start line whose direction decides it."""
+    if spec.enter is not None or spec.turn is not None or spec.climb is not None:
+        return False
+    if face.layout is not None:  # a GT face: its start/finish line faces the race
+        return not (face.layout.start_finish and (first or spec.road is None))
+    road = face.road
+    if road is None:
+        return False
+    return not ((first or road.start_finish is not None) and start_entry(face) is not None)
+
+
+def _turn_note(tile: PlacedTile) -> Finding | None:
+    """S140: a bend laid one way because its spec does not say which (the way it went);
+    None for a road that does not bend (a straight, or a kink that keeps straight on)."""
+    road = tile.road
+    assert road is not None
+    way = road_turn(road.entry, road.exit)
+    what = "turning"
+    if way is None:  # ends opposite: a DIRT S-bend or kink's 'turn' is its first corner's
+        turns = road.corner_turns if road.series == "dirt" else []
+        if not turns:
+            return None
+        way, what = turns[0], "its first corner turning"
+    other = "right" if way == "left" else "left"
+    return finding(
+        "S140",
+        f"tile {tile.index} ({tile.face_id}) has no 'turn': laid {what} {way} (entered by its "
+        f"edge {road.entry}); write 'turn: {way}' to keep it so, or 'turn: {other}'",
+        tile.location(),
+    )
+
+
 def _choose_entry(face: TileFace, spec: StageTile, first: bool) -> tuple[int, str | None]:
     """The local entry edge asked for by ``spec``, and a problem if it cannot be met."""
     road = face.road
@@ -421,6 +455,7 @@ def lay_out(
         road_id: str | None = None
         again: PlacedTile | None = None
         ambiguous = False
+        free = False  # nothing says which way the tile is driven (S140)
         entry: int | None = None
         problem: str | None = None
         if spec.at is not None and spec.dir is not None:
@@ -443,6 +478,7 @@ def lay_out(
                     if hexgrid.local_edge(d, rot) in ends:
                         entry = hexgrid.local_edge(d, rot)
             if face is not None and entry is None:
+                free = _free_choice(face, spec, prev is None)
                 if gt:
                     entry, road_id, problem, ambiguous = _choose_gt(
                         face, spec, prev is None, _used(chain, again)
@@ -481,6 +517,7 @@ def lay_out(
                 else:
                     again = None  # no road of the piece there: the tiles overlap (S105)
             if face is not None and entry is None:
+                free = _free_choice(face, spec, prev is None)
                 if gt:
                     entry, road_id, problem, ambiguous = _choose_gt(face, spec, prev is None)
                     code = (
@@ -499,6 +536,10 @@ def lay_out(
         placed.visit_of = again
         if face is not None and entry is not None:
             placed.road = drive(face, entry, road_id)
+            if free and index > 1:
+                note = _turn_note(placed)
+                if note is not None:
+                    findings.append(note)
             if ambiguous:
                 others = [r[0] for r in face_roads(face) if entry in r[1:] and r[0] != road_id]
                 findings.append(

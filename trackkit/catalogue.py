@@ -210,6 +210,13 @@ _CODES = [
         "Place the pit tile (101) with 'at' and 'dir' next to a tile of the track, beside "
         "its road (not across a road end).",
     ),
+    Code(
+        "S140",
+        "turn-assumed",
+        N,
+        "Say which way a bend goes ('turn: left' or 'turn: right', or 'enter: EDGE'): "
+        "without it the tile is laid the way the note says.",
+    ),
     # rules
     Code(
         "R201",
@@ -295,6 +302,13 @@ _CODES = [
         E,
         "Add the tokens' box to 'boxes' (Copilot track tokens: dirt-copilot; climb, oxygen and "
         "cloud tokens: dirt-climb), or remove the tokens.",
+    ),
+    Code(
+        "I305",
+        "unknown-box",
+        E,
+        "Name each box as the library does ('trackkit tiles' lists each face's box, e.g. "
+        "dirt-core, gt-core).",
     ),
     # hillclimb
     Code(

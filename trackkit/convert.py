@@ -22,7 +22,7 @@ from trackkit.formats.native import dump_native
 from trackkit.formats.rekee import dump_rekee
 from trackkit.formats.rgt import dump_rgt
 from trackkit.formats.walk import Placement
-from trackkit.library import TileLibrary
+from trackkit.library import TileLibrary, art_variant
 from trackkit.models.stage import Stage, TileToken
 
 __all__ = ["dump_stage", "placements", "save_stage"]
@@ -32,10 +32,16 @@ def placements(stage: Stage, library: TileLibrary | None = None) -> list[Placeme
     """Every tile of ``stage`` as laid out (driving order, then beside the road).
 
     A Copilot track token without ``at`` gets the place trackkit plays it at (the row
-    :mod:`trackkit.track_tokens` chose), so that an editor shows it there.
+    :mod:`trackkit.track_tokens` chose), so that an editor shows it there. A face id keeps
+    its art variant (``103a-2``).
     """
     layout = lay_out(stage, library)
-    return [Placement(t.face_id, t.hex, t.rotation, _placed_tokens(t)) for t in layout.tiles]
+    return [Placement(_written_id(t), t.hex, t.rotation, _placed_tokens(t)) for t in layout.tiles]
+
+
+def _written_id(tile: PlacedTile) -> str:
+    """The face id to write: the library's spelling, with the art variant read (``103a-2``)."""
+    return tile.face.id + art_variant(tile.raw_id) if tile.face else tile.raw_id
 
 
 def _placed_tokens(tile: PlacedTile) -> list[TileToken]:
@@ -47,12 +53,21 @@ def _placed_tokens(tile: PlacedTile) -> list[TileToken]:
     return tokens
 
 
-def dump_stage(stage: Stage, fmt: StageFormat, *, library: TileLibrary | None = None) -> str:
+def dump_stage(
+    stage: Stage,
+    fmt: StageFormat,
+    *,
+    library: TileLibrary | None = None,
+    origin: tuple[int, int] | None = None,
+) -> str:
     """The text of ``stage`` in format ``fmt``.
 
     Editor formats (``rekee``, ``rgt``) need positions: the stage is laid out and every
     placed tile is written with its hex and rotation. They do not keep ``kind``,
-    ``ruleset`` or ``boxes``, nor tiles that cannot be placed at all.
+    ``ruleset`` or ``boxes``, nor tiles that cannot be placed at all. ``origin``: for
+    ``rgt``, where the stage's ``[0, 0]`` goes on the editor's map (the ``origin`` of the
+    :class:`~trackkit.formats.source.StageSource` of a stage read from an ``.rgt`` file,
+    so that its tiles go back where they were; see :func:`~trackkit.formats.rgt.dump_rgt`).
     """
     if fmt == "native-yaml":
         return dump_native(stage, "yaml")
@@ -61,7 +76,7 @@ def dump_stage(stage: Stage, fmt: StageFormat, *, library: TileLibrary | None = 
     if fmt == "rekee":
         return dump_rekee(stage, placements(stage, library))
     if fmt == "rgt":
-        return dump_rgt(stage, placements(stage, library))
+        return dump_rgt(stage, placements(stage, library), origin=origin)
     raise ValueError(f"unknown stage format {fmt!r} (one of {', '.join(get_args(StageFormat))})")
 
 

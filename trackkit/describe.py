@@ -249,11 +249,20 @@ def face_line(face: TileFace) -> str:
     ).rstrip()
 
 
+#: What a face without a road is, in the first line of :func:`describe_face`.
+_NO_ROAD = {"scenery": "scenery", "service": "service area", "pit": "pit board"}
+
+
 def describe_face(face: TileFace) -> str:
     """A face in words: roads, sections, spaces per lane and features."""
+    if face.surface.value == "none" and face.danger.value == "none":  # no road to drive
+        what = _NO_ROAD.get(face.kind.value, face.kind.value)
+        facts = f"{what}, no road"
+    else:
+        facts = f"{face.surface.value}, {face.danger.value} danger"
     lines = [
         f"{face.id}: {face.box}, piece {face.number} side {face.face or '-'} "
-        f"({face.copies} in the box); {face.surface.value}, {face.danger.value} danger"
+        f"({face.copies} in the box); {facts}"
     ]
     if face.also_in:
         others = ", ".join(f"{n} in {box}" for box, n in sorted(face.also_in.items()))
@@ -264,11 +273,11 @@ def describe_face(face: TileFace) -> str:
     road = face.road
     if road is None:
         what = (
-            "a service area (dead end, cars never on it)"
+            "a service area (dead end, cars never on it); stands"
             if face.kind.value == "service"
-            else "scenery: no road"
+            else "stands"
         )
-        lines.append(f"  {what}; stands beside the road")
+        lines.append(f"  {what} beside the road")
         return "\n".join(lines)
     lines.append(
         f"  road from edge {road.from_edge} to edge {road.to_edge} "

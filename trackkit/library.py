@@ -8,8 +8,8 @@ Examples
 >>> lib = default_library()
 >>> lib.get("217A").surface.value
 'gravel'
->>> normalize_tile_id("103a-2")
-'103a'
+>>> normalize_tile_id("103a-2"), art_variant("103a-2"), art_variant("103A")
+('103a', '-2', '')
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from trackkit.models.tile import TileFace, TileSet
 
 __all__ = [
     "TileLibrary",
+    "art_variant",
     "cache_dir",
     "default_library",
     "library_dir",
@@ -49,6 +50,15 @@ _TILESET_MARK = re.compile(rb"^format: trackkit-tiles/1\s*$", re.MULTILINE)
 def normalize_tile_id(raw: str) -> str:
     """Face id as the library spells it: lower case, art-variant suffix dropped."""
     return _ART_SUFFIX.sub("", raw.strip().lower())
+
+
+def art_variant(raw: str) -> str:
+    """The art-variant suffix of a face id as written (``-2`` of ``103a-2``), or ''.
+
+    It changes nothing for play; the editors' files carry it, so conversions keep it.
+    """
+    match = _ART_SUFFIX.search(raw.strip())
+    return match.group(0) if match else ""
 
 
 def library_dir() -> Traversable:

@@ -5,9 +5,10 @@ list by hand what each format can hold, :func:`conversion_losses` reads the text
 be written back, lays both stages out and names every difference: a token whose value
 the format cannot hold (``oxygen -5`` in an editor file reads back as a plain
 ``oxygen``), the stage's kind, boxes, ruleset (when its tiles do not say the same) or a
-circuit's laps, a tile that moves, turns, is driven otherwise or is left out. It adds what
-reading the source already dropped: the comments of a YAML file, the places of tokens on an
-editor file's tiles and the keys of an editor file that trackkit does not read.
+circuit's laps, a tile that moves, turns, loses its art variant (``103a-2``), is driven
+otherwise or is left out. It adds what reading the source already dropped: the comments of
+a YAML file, the places of tokens on an editor file's tiles and the keys of an editor file
+that trackkit does not read.
 
 This module sits above the validator (it asks :func:`~trackkit.validate.hillclimb.stage_kind`
 which event a stage is for) and below the command line.
@@ -41,7 +42,7 @@ from trackkit.assemble import Layout, PlacedTile, lay_out
 from trackkit.errors import InputError
 from trackkit.formats.files import StageFormat, parse_source
 from trackkit.formats.source import StageSource
-from trackkit.library import TileLibrary
+from trackkit.library import TileLibrary, art_variant
 from trackkit.models.stage import Kind, Stage, TileToken, TokenKind
 from trackkit.validate.hillclimb import stage_kind
 from trackkit.words import plural
@@ -206,6 +207,8 @@ def _same_tile(source: StageSource, a: PlacedTile, b: PlacedTile, fmt: StageForm
         items.append(f"cannot hold {where}: it reads back as tile {b.face_id}")
     elif b.rotation != a.rotation:
         items.append(f"cannot hold {where}: it reads back turned to dir {b.rotation}")
+    elif art_variant(b.raw_id) != art_variant(a.raw_id):
+        items.append(f"cannot hold the art of {where} ({a.raw_id}): it reads back as {b.raw_id}")
     if a.index != b.index:
         now = f"tile {b.index} in driving order" if b.index else "not driven"
         items.append(f"cannot hold how {where} is driven: it reads back as {now}")

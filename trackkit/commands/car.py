@@ -39,6 +39,7 @@ def suggest(
     stage: Annotated[
         Path,
         typer.Argument(
+            metavar="STAGE",
             help="A hillclimb stage file (native YAML/JSON, Rekee JSON or .rgt).",
             show_default=False,
             readable=False,

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from trackkit.models.stage import Kind
 
 __all__ = [
+    "FLAG",
     "MAX_SEED",
     "FileSetForceOption",
     "ForceOption",
@@ -56,10 +57,15 @@ KindOption = Annotated[
     ),
 ]
 
+#: The ``metavar`` of an on/off option: no value hint in the help (typer's rich help
+#: would show ``<bool>`` beside a flag, which takes no value).
+FLAG = ""
+
 ForceOption = Annotated[
     bool,
     typer.Option(
         "--force",
+        metavar=FLAG,
         help="Replace an output file that is read-only (its mode bits deny you writing it; "
         "root counts as the owner). Never replaces a folder, a device, a FIFO or a link "
         "that leads nowhere.",
@@ -70,6 +76,7 @@ FileSetForceOption = Annotated[
     bool,
     typer.Option(
         "--force",
+        metavar=FLAG,
         help="Also replace files in the way: files with the names this run writes that "
         "trackkit did not write (or that changed since it wrote them), and read-only "
         "files. Even with --force, a file trackkit did not write is never removed, and a "

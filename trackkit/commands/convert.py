@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import KindOption, echo_kind_note, fail, kind_of
+from trackkit.commands.common import FLAG, KindOption, echo_kind_note, fail, kind_of
 from trackkit.errors import InputError
 from trackkit.words import plural
 
@@ -31,6 +31,7 @@ def convert(
         bool,
         typer.Option(
             "--force",
+            metavar=FLAG,
             help="Convert a stage that has errors all the same, write over IN itself, "
             "and replace a read-only OUT.",
         ),
@@ -74,7 +75,7 @@ def convert(
                 code=1,
             )
         stage = src.stage.model_copy(update={"kind": report.kind})
-        text = dump_stage(stage, fmt)
+        text = dump_stage(stage, fmt, origin=src.origin)  # .rgt: its tiles where they were
         lost = conversion_losses(src, stage, fmt, text, kind=report.kind, file=str(output))
         for item in lost:
             typer.echo(f"trackkit: warning: {output.name} ({fmt}) {item}", err=True)

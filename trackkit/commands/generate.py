@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from trackkit import limits
-from trackkit.commands.common import FileSetForceOption, StageKind, fail
+from trackkit.commands.common import FLAG, FileSetForceOption, StageKind, fail
 from trackkit.errors import InputError
 
 if TYPE_CHECKING:
@@ -166,7 +166,7 @@ def generate(
         ),
     ] = None,
     pit: Annotated[
-        bool, typer.Option("--pit", help="GT: lay the pit tile 101 beside the road.")
+        bool, typer.Option("--pit", metavar=FLAG, help="GT: lay the pit tile 101 beside the road.")
     ] = False,
     crossings: Annotated[
         int,

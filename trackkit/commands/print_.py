@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from trackkit.commands.common import (
+    FLAG,
     FileSetForceOption,
     KindOption,
     echo_kind_note,
@@ -64,6 +65,7 @@ def print_stage(
         bool,
         typer.Option(
             "--all-pages",
+            metavar=FLAG,
             help="Print every page of the grid, also those that would show only empty "
             "paper, scenery or bare tile corners.",
         ),
@@ -72,6 +74,7 @@ def print_stage(
         bool,
         typer.Option(
             "--skip-scenery/--no-skip-scenery",
+            metavar=FLAG,
             help="Only the road earns pages (default); with --no-skip-scenery the tiles "
             "beside the road (scenery, service areas) earn pages too.",
         ),
@@ -93,7 +96,7 @@ def print_stage(
     from trackkit.formats import load_stage
     from trackkit.render.convert import check_output, write_bytes_atomic
     from trackkit.render.output import output_kind, save_pages
-    from trackkit.render.pages import print_pages
+    from trackkit.render.pages import paper_name, print_pages
     from trackkit.render.theme import load_theme
     from trackkit.validate import validate
 
@@ -142,7 +145,7 @@ def print_stage(
     plan = job.plan
     typer.echo(
         f"wrote {written}: {plural(plan.pages, 'page')}, the overview and "
-        f"{plural(len(plan.printed), 'map page')} of {plan.paper.upper()} "
+        f"{plural(len(plan.printed), 'map page')} of {paper_name(plan.paper)} "
         f"{'landscape' if plan.landscape else 'portrait'}, "
         f"tiles {layout.size:g} mm, overlap {plan.overlap:g} mm"
     )

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import ForceOption, KindOption, echo_kind_note, fail, kind_of
+from trackkit.commands.common import FLAG, ForceOption, KindOption, echo_kind_note, fail, kind_of
 from trackkit.errors import InputError
 from trackkit.words import plural
 
@@ -65,7 +65,8 @@ def render(
     event: KindOption = None,
     tile_size: TileSizeOption = DEFAULT_TILE_SIZE_MM,
     legend: Annotated[
-        bool, typer.Option("--legend/--no-legend", help="Add the title block and legend.")
+        bool,
+        typer.Option("--legend/--no-legend", metavar=FLAG, help="Add the title block and legend."),
     ] = True,
     px: Annotated[
         int,

@@ -35,6 +35,7 @@ def tiles_sheet(
     Each face is labelled with its id, box, surface, danger and shape.
     Faces are drawn from the same geometry as stage maps, driven from their 'from' edge.
     """
+    from trackkit.formats.suggest import unknown_box
     from trackkit.library import default_library
     from trackkit.render.convert import check_output, svg_to_pdf, write_bytes_atomic
     from trackkit.render.output import output_kind, save_document
@@ -42,8 +43,9 @@ def tiles_sheet(
     from trackkit.render.theme import load_theme
 
     lib = default_library()
-    if box is not None and box not in lib.tilesets:
-        raise fail(f"unknown box '{box}'; boxes: {', '.join(lib.boxes())}")
+    unknown = None if box is None else unknown_box(box, lib)
+    if unknown is not None:
+        raise fail(f"--box: {unknown} (the boxes: {', '.join(lib.boxes())})")
     faces = lib.in_box(box) if box else list(lib)
     try:
         kind = output_kind(output, ("pdf", "svg"))

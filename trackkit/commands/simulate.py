@@ -30,6 +30,7 @@ def simulate(
     files: Annotated[
         list[Path],
         typer.Argument(
+            metavar="FILES",
             help="Stage file(s); several files make a rally whose times add up.",
             show_default=False,
             readable=False,  # an unreadable file is reported as such, like a missing one
@@ -113,13 +114,14 @@ def simulate(
         ),
     ] = None,
     grid: Annotated[
-        str,
+        str | None,
         typer.Option(
             metavar="drawn|given",
-            help="GT tracks: drawn (the seed draws who starts where) or given (driver 1 "
-            "on pole, then in order).",
+            help="GT tracks: drawn (the seed draws who starts where; the default) or given "
+            "(driver 1 on pole, then in order). Refused on a DIRT stage.",
+            show_default=False,
         ),
-    ] = "drawn",
+    ] = None,
 ) -> None:
     """Race the stage with bots and report times, losses of control and where cars stall.
 
@@ -206,7 +208,7 @@ def simulate(
                 typer.echo(report_text(report), err=True)
             if as_json:
                 found = {"files": [report.to_json() for report in exc.reports]}
-                raise fail_json(str(exc), code=1, extra=found) from None
+                raise fail_json(exc.message, file=exc.file, code=1, extra=found) from None
             raise fail(str(exc), code=1) from None
         except CarMismatch as exc:  # a car file for other surfaces (DASH-3): unusable input
             path = next((p for m, p in car_files if m is exc.car), exc.car.name)
@@ -449,7 +451,8 @@ def _dnf_lines(doc: dict[str, Any]) -> list[str]:
 
 def replay_cmd(
     file: Annotated[
-        Path, typer.Argument(help="A replay file written by --replay.", readable=False)
+        Path,
+        typer.Argument(metavar="FILE", help="A replay file written by --replay.", readable=False),
     ],
 ) -> None:
     """Re-run a recorded race and confirm that every event matches.

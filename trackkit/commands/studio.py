@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from trackkit.commands.common import fail
+from trackkit.commands.common import FLAG, fail
 from trackkit.errors import InputError
 
 #: The studio's first port (trackkit.studio.server.DEFAULT_PORT, repeated here so that
@@ -57,7 +57,10 @@ def studio(
         ),
     ] = DEFAULT_PORT,
     no_open: Annotated[
-        bool, typer.Option("--no-open", help="Do not open the browser; only print the address.")
+        bool,
+        typer.Option(
+            "--no-open", metavar=FLAG, help="Do not open the browser; only print the address."
+        ),
     ] = False,
 ) -> None:
     """Open a stage in the browser: lay tiles by clicking, see every finding at once, race it,

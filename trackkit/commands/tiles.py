@@ -93,11 +93,13 @@ def tiles(
     if ctx.invoked_subcommand is not None:
         return
     from trackkit.describe import face_facts, face_line, select_faces
+    from trackkit.formats.suggest import unknown_box
     from trackkit.library import default_library
 
     lib = default_library()
-    if box is not None and box not in lib.tilesets:
-        message = f"unknown box '{box}'; boxes: {', '.join(lib.boxes())}"
+    unknown = None if box is None else unknown_box(box, lib)
+    if unknown is not None:
+        message = f"--box: {unknown} (the boxes: {', '.join(lib.boxes())})"
         raise fail_json(message) if output is OutputFormat.json else fail(message)
     faces = select_faces(
         [f for f in (lib.in_box(box) if box else lib) if series is None or f.series == series],
@@ -107,6 +109,19 @@ def tiles(
     )
     if output is OutputFormat.json:
         typer.echo(json.dumps({"faces": [face_facts(f) for f in faces]}, indent=2))
+    elif not faces:  # a filter that matches nothing says so (on stderr: stdout lists faces)
+        asked = [
+            f"--{name} {value}"
+            for name, value in (
+                ("box", box),
+                ("series", series),
+                ("surface", surface),
+                ("shape", shape),
+                ("limit", limit),
+            )
+            if value is not None
+        ]
+        typer.echo(f"trackkit: note: no faces match {' '.join(asked)}", err=True)
     else:
         for face in faces:
             typer.echo(face_line(face))

@@ -9,7 +9,15 @@ from typing import Annotated
 import typer
 
 from trackkit import limits
-from trackkit.commands.common import KindOption, OutputFormat, SeedOption, kind_of
+from trackkit.commands.common import (
+    FLAG,
+    KindOption,
+    OutputFormat,
+    SeedOption,
+    fail,
+    fail_json,
+    kind_of,
+)
 from trackkit.errors import InputError, TrackkitError
 
 
@@ -17,6 +25,7 @@ def validate(
     files: Annotated[
         list[Path],
         typer.Argument(
+            metavar="FILES",
             help="Stage files (native YAML/JSON, Rekee JSON or .rgt).",
             show_default=False,
             readable=False,  # an unreadable file is reported in the report, not as usage
@@ -29,16 +38,21 @@ def validate(
     simulate: Annotated[
         int,
         typer.Option(
+            metavar="N",
             min=0,
             max=10_000,
-            help="Also race a valid stage N times with bots: playability findings "
-            "(P6xx) and the par time in the summary.",
+            help="Also race a valid stage N times with bots: playability findings (P6xx), and "
+            "the races in the summary. A DIRT stage adds its par time (the fastest legal line "
+            "with no dice risk, a lower bound); a GT race is for places, not time, so a GT "
+            "track gets no par time but its win rate by grid slot, overtakes per lap and the "
+            "races decided on lap 1.",
         ),
     ] = 0,
     fix: Annotated[
         bool,
         typer.Option(
             "--fix",
+            metavar=FLAG,
             help="First apply the findings' mechanical fixes to each FILE (a tile turned so "
             "that its road meets, a mistyped tile id with one likely meaning, the kind "
             "that was inferred) and write it back atomically in its own format (native "
@@ -57,6 +71,18 @@ def validate(
             show_default=False,
         ),
     ] = None,
+    boxes: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--boxes",
+            metavar="BOX",
+            help="A box you own (dirt-core, dirt-monte-carlo, dirt-climb, dirt-copilot, gt-core, "
+            "gt-championship, gt-world-tour, gt-team-challenge, gt-adrenaline); repeat it for "
+            "each box, a box named twice counts twice. Every file's tiles, copies and tokens are "
+            "checked against these boxes (I301-I304), in place of a native file's 'boxes'.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Check stages against the rules and report every problem with a code and a place.
 
@@ -68,6 +94,16 @@ def validate(
     from trackkit.validate import validate as run_validate
     from trackkit.validate.text import report_text
 
+    if boxes:
+        from trackkit.formats.suggest import unknown_box
+        from trackkit.library import default_library
+
+        lib = default_library()
+        for box in boxes:
+            unknown = unknown_box(box, lib)
+            if unknown is not None:
+                message = f"--boxes: {unknown} (the boxes: {', '.join(lib.boxes())})"
+                raise fail_json(message) if output is OutputFormat.json else fail(message)
     status = 0
     entries: list[dict[str, object]] = []
     for path in files:
@@ -88,13 +124,18 @@ def validate(
                     typer.echo(_fixed_text(path, fixed))
                 if done.outcome.changed:
                     source = load_source(path)  # the findings name the new file's lines
+            stage = source.stage
+            if boxes:
+                stage = stage.model_copy(update={"boxes": list(boxes)})
             report = run_validate(
-                source.stage, kind=kind_of(kind), file=str(path), source=source, players=players
+                stage, kind=kind_of(kind), file=str(path), source=source, players=players
             )
             if simulate and report.valid:
                 from trackkit.sim.playability import playability
 
-                found, extras = playability(report, races=simulate, seed=seed, players=players or 4)
+                found, extras = playability(
+                    report, races=simulate, seed=seed, players=players or limits.DEFAULT_PLAYERS
+                )
                 report.add(found, extras)
         except TrackkitError as exc:  # unusable input, or a broken tile library
             status = 2

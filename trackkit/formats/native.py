@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from trackkit.errors import InputError
 from trackkit.formats.source import Document, validation_message
+from trackkit.formats.tokens import short_place, short_turn
 from trackkit.models.stage import Stage
 
 __all__ = ["FORMAT_ID", "dump_native", "read_native", "represent_text"]
@@ -69,6 +70,11 @@ def represent_text(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
 _Dumper.add_representer(str, represent_text)
 
 
+def _number(x: float) -> float | int:
+    """``x`` as an int when whole (``3.0`` -> ``3``)."""
+    return int(x) if x.is_integer() else x
+
+
 def _plain(stage: Stage) -> dict[str, Any]:
     data: dict[str, Any] = stage.model_dump(mode="json", by_alias=True, exclude_none=True)
     if not data.get("author"):
@@ -76,6 +82,13 @@ def _plain(stage: Stage) -> dict[str, Any]:
     for tile in data["tiles"]:
         if not tile.get("tokens"):
             tile.pop("tokens", None)
+        for token in tile.get("tokens", ()):
+            # editor files carry float noise (0.3300000193425449): the shortest numbers
+            # that keep the place and turn to the editors' precision
+            if "at" in token:
+                token["at"] = [_number(x) for x in short_place(tuple(token["at"]))]
+            if "dir" in token:
+                token["dir"] = _number(short_turn(token["dir"]))
         if tile.get("driven") is True:
             tile.pop("driven")  # the default: only 'driven: false' is written
     return data

@@ -10,17 +10,26 @@ what is assumed about the editor's axes and unit).
 
 Coordinates: a tile's ``X``, ``Y`` are read when its hex lies on the map, within
 :data:`~trackkit.formats.walk.MAP_RANGE` of ``[0, 0]`` on both axial axes, the range of a
-native stage; written files move the map so that its first tile sits where the editor
-puts a new map's first tile, when the whole map stays on it that way (else the hexes are
-written as they are). So every stage that lays out on the map converts to an ``.rgt``
-file that reads back.
+native stage. The editor lays its tiles out on a canvas far from ``[0, 0]`` (its first
+tile at ``X`` 54, ``Y`` 52, i.e. hex ``[-80, 52]``): the stage's tile places are read
+relative to its first tile, which stands on ``[0, 0]`` (when the whole map stays on it that
+way), and :attr:`~trackkit.formats.source.StageSource.origin` keeps where that was, so that
+a stage read from an ``.rgt`` file is written back with every tile where it was read.
+Other stages are written with their first tile where the editor puts a new map's first
+tile, when the whole map stays on it that way (else the hexes are written as they are). So
+every stage that lays out on the map converts to an ``.rgt`` file that reads back.
 
 Examples
 --------
->>> from trackkit.formats import parse_stage
+>>> from trackkit.formats import parse_source, parse_stage
+>>> tiles = '[{"X": 55, "Y": 52, "TuileId": "202A"}, {"X": 56, "Y": 52, "TuileId": "205A"}]'
+>>> text = '{"Name": "x", "Tuiles": ' + tiles + '}'
+>>> source = parse_source(text, file="two.rgt")
+>>> [t.at for t in source.stage.tiles], source.origin
+([(0, 0), (-1, 0)], (-81, 52))
 >>> text = '{"Name": "x", "Tuiles": [{"X": -150000, "Y": 100000, "TuileId": "902A"}]}'
 >>> parse_stage(text, file="edge.rgt").tiles[0].at
-(100000, 100000)
+(0, 0)
 >>> parse_stage(text.replace("-150000", "-150001"), file="far.rgt")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -29,6 +38,7 @@ trackkit.errors.InputError: far.rgt: .rgt file: Tuiles[0]: X -150001, Y 100000 i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -42,6 +52,7 @@ from trackkit.formats.tokens import (
     MAX_RGT_DEGREES,
     MAX_RGT_OFFSET,
     axial_offset,
+    rgt_degrees,
     rgt_offset,
     rgt_token_id,
     token_from_id,
@@ -133,11 +144,35 @@ def read_rgt(doc: Document, library: TileLibrary | None = None) -> StageSource:
                 f"beyond the map ({MAP_RANGE:,} hexes from [0, 0])"
                 + (f" (line {line})" if line else ""),
             )
-    return editor_stage(doc, "rgt", placements, name=rgt.Name, author=rgt.Author, library=library)
+    source = editor_stage(doc, "rgt", placements, name=rgt.Name, author=rgt.Author, library=library)
+    return _from_first_tile(source)
 
 
-def dump_rgt(stage: Stage, placements: Sequence[Placement]) -> str:
+def _from_first_tile(source: StageSource) -> StageSource:
+    """The stage with its tile places relative to its first tile (see the module notes)."""
+    tiles = source.stage.tiles
+    first = tiles[0].at if tiles else None
+    if first is None or first == (0, 0):
+        return source
+    moved = [
+        t if t.at is None else t.model_copy(update={"at": (t.at[0] - first[0], t.at[1] - first[1])})
+        for t in tiles
+    ]
+    if not all(t.at is None or _on_map(t.at) for t in moved):
+        return source  # a map wider than the range: its places as they are
+    stage = source.stage.model_copy(update={"tiles": moved})
+    return dataclasses.replace(source, stage=stage, origin=first)
+
+
+def dump_rgt(
+    stage: Stage, placements: Sequence[Placement], *, origin: hexgrid.Hex | None = None
+) -> str:
     """``.rgt`` JSON of a stage's placed tiles (see :func:`trackkit.convert.placements`).
+
+    ``origin``: the hex the stage's ``[0, 0]`` stands for in the file (the
+    :attr:`~trackkit.formats.source.StageSource.origin` of a stage read from an ``.rgt``
+    file: its tiles go back where they were read); None: the first tile goes where the
+    editor puts a new map's first tile.
 
     Raises
     ------
@@ -146,7 +181,10 @@ def dump_rgt(stage: Stage, placements: Sequence[Placement]) -> str:
     """
     check_on_map(stage, placements, "an .rgt file")
     tiles: list[dict[str, Any]] = []
-    shift = _editor_shift(placements[0].hex) if placements else (0, 0)
+    if origin is not None:
+        shift = origin
+    else:
+        shift = _editor_shift(placements[0].hex) if placements else (0, 0)
     if not all(_on_map((t.hex[0] + shift[0], t.hex[1] + shift[1])) for t in placements):
         shift = (0, 0)  # moved, the map would leave the range a reader accepts
     for t in placements:
@@ -173,7 +211,7 @@ def _token(raw: RgtToken) -> TileToken:
 
 def _written(token: TileToken, surface: Surface) -> dict[str, Any]:
     x, y = rgt_offset(token.at) if token.at is not None else (0.0, 0.0)
-    turn = round((token.dir or 0.0) * 60.0, 10) + 0.0
+    turn = rgt_degrees(token.dir or 0.0)
     return {"X": x, "Y": y, "Orientation": turn, "TokenId": rgt_token_id(token, surface)}
 
 

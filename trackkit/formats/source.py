@@ -306,6 +306,10 @@ class StageSource:
     """The key of the file's tile list (``Tuiles`` in ``.rgt`` files)."""
     tokens_key: str = "tokens"
     """The key of a tile's token list in the file (``Tokens`` in ``.rgt`` files)."""
+    origin: tuple[int, int] | None = None
+    """``.rgt`` files: the file's axial hex of the stage's ``[0, 0]`` (its first tile), whose
+    places are read relative to it; writing the stage back as ``.rgt`` puts it there again.
+    None: the places are the file's own."""
 
     @property
     def file(self) -> str:

@@ -13,6 +13,14 @@ Examples
 (['208a', '208b'], ['210a', '211a', '212a'], [])
 >>> did_you_mean(["224a"]), did_you_mean(["208a", "208b"]), did_you_mean([])
 ('did you mean 224a?', 'did you mean 208a or 208b?', '')
+
+Box names (``validate --boxes``, ``generate --boxes``, a native file's ``boxes:``) get
+one check, :func:`unknown_box`:
+
+>>> unknown_box("gt-core-box", lib)
+"unknown box 'gt-core-box': did you mean gt-core?"
+>>> unknown_box("gt-core", lib) is None
+True
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from collections.abc import Sequence
 
 from trackkit.library import TileLibrary, normalize_tile_id
 
-__all__ = ["close_tile_ids", "did_you_mean", "unknown_tile_fix"]
+__all__ = ["close_tile_ids", "did_you_mean", "unknown_box", "unknown_tile_fix"]
 
 _NUMBER_SIDE = re.compile(r"^(\d{3})([a-z]?)")
 #: How alike two ids must be to be suggested (``224x``/``224a`` is 0.75).
@@ -73,3 +81,18 @@ def unknown_tile_fix(raw: str, ids: Sequence[str]) -> str:
     if guess:
         return f"'{shown}' is not a face id of the library: {guess}"
     return f"'{shown}' is not a face id of the library ('trackkit tiles' lists them, e.g. 217a)."
+
+
+def unknown_box(box: str, library: TileLibrary) -> str | None:
+    """What is wrong with a box name: None for a box of ``library``, else
+    ``unknown box 'NAME'`` with the box probably meant (``did you mean gt-core?``).
+
+    The one check of a box name, wherever a user names the boxes they own; callers add
+    the boxes to choose from where it helps (all of them, or one series' boxes).
+    """
+    if box in library.tilesets:
+        return None
+    shown = box if len(box) <= 40 else box[:37] + "..."
+    close = difflib.get_close_matches(box.strip().lower(), library.boxes(), n=1)
+    guess = did_you_mean(close)
+    return f"unknown box {shown!r}: {guess}" if guess else f"unknown box {shown!r}"

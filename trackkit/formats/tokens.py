@@ -45,11 +45,15 @@ __all__ = [
     "MAX_RGT_OFFSET",
     "MAX_TOKEN_OFFSET",
     "MAX_TOKEN_TURN",
+    "RGT_DECIMALS",
     "RGT_UNIT",
     "axial_offset",
     "rekee_token_id",
+    "rgt_degrees",
     "rgt_offset",
     "rgt_token_id",
+    "short_place",
+    "short_turn",
     "token_from_id",
 ]
 
@@ -94,6 +98,10 @@ RGT_UNIT = 1.0 / math.sqrt(3.0)
 MAX_RGT_OFFSET = MAX_TOKEN_OFFSET
 MAX_RGT_DEGREES = MAX_TOKEN_TURN * 60.0
 _SQRT3 = math.sqrt(3.0)
+#: Decimals of the editor's token offsets and turns (its samples: ``-0.5715768``).
+RGT_DECIMALS = 7
+#: Decimals tried for the shortest form of a token's place or turn (then: as it is).
+_MAX_DECIMALS = 12
 
 
 def token_from_id(raw: str) -> TileToken:
@@ -165,16 +173,54 @@ def axial_offset(x: float, y: float) -> tuple[float, float]:
 
 
 def rgt_offset(at: tuple[float, float]) -> tuple[float, float]:
-    """Inverse of :func:`axial_offset`, rounded to 10 decimals (the editor keeps 7 digits).
+    """Inverse of :func:`axial_offset`, rounded to :data:`RGT_DECIMALS` (as the editor).
 
-    >>> rgt_offset(axial_offset(-0.5715768, 0.25))
-    (-0.5715768, 0.25)
+    >>> rgt_offset(axial_offset(-0.5715768, 0.25)), rgt_offset((0.33, 0.0))
+    ((-0.5715768, 0.25), (-0.5715768, 0.0))
     """
     q, r = at
     px, py = q + r / 2.0, r * _SQRT3 / 2.0
     return (_tidy(-px / RGT_UNIT), _tidy(py / RGT_UNIT))
 
 
+def rgt_degrees(turn: float) -> float:
+    """A token's ``dir`` (sixths of a turn) as the editor's ``Orientation`` in degrees."""
+    return _tidy(turn * 60.0)
+
+
 def _tidy(x: float) -> float:
-    """``x`` without the last bits of float noise (and without a negative zero)."""
-    return round(x, 10) + 0.0
+    """``x`` to the editor's precision (and without a negative zero)."""
+    return round(x, RGT_DECIMALS) + 0.0
+
+
+def short_place(at: tuple[float, float]) -> tuple[float, float]:
+    """A token's ``at`` with the fewest decimals that keep its place to the editors'
+    precision (the same ``.rgt`` offsets, :func:`rgt_offset`): an offset read from an
+    editor file loses its float noise, nothing else.
+
+    >>> short_place(axial_offset(-0.5715768, 0.0))
+    (0.33, 0.0)
+    >>> short_place((0.25, 1 / 3))
+    (0.25, 0.33333333)
+    """
+    want = rgt_offset(at)
+    for decimals in range(_MAX_DECIMALS):
+        short = (round(at[0], decimals) + 0.0, round(at[1], decimals) + 0.0)
+        if rgt_offset(short) == want:
+            return short
+    return at
+
+
+def short_turn(turn: float) -> float:
+    """A token's ``dir`` with the fewest decimals that keep its turn to the editors'
+    precision (the same degrees, :func:`rgt_degrees`).
+
+    >>> short_turn(180.0 / 60.0), short_turn(90.00000001 / 60.0), short_turn(45.5 / 60.0)
+    (3.0, 1.5, 0.758333333)
+    """
+    want = rgt_degrees(turn)
+    for decimals in range(_MAX_DECIMALS):
+        short = round(turn, decimals) + 0.0
+        if rgt_degrees(short) == want:
+            return short
+    return turn

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from trackkit import hexgrid
 from trackkit.errors import InputError
 from trackkit.formats.source import Document, StageSource, validation_message
-from trackkit.library import TileLibrary, default_library
+from trackkit.library import TileLibrary, art_variant, default_library
 from trackkit.models.stage import Stage, StageTile, TileToken
 from trackkit.models.tile import TileFace
 from trackkit.spaces import face_roads, start_entry
@@ -292,7 +292,7 @@ def placed_stage(
         roads = _roads(face)
         reached = not order or i in driven or (face is not None and not roads)
         return StageTile(
-            tile=face.id if face is not None else t.tile,
+            tile=face.id + art_variant(t.tile) if face is not None else t.tile,
             enter=enter,
             at=t.hex,
             dir=t.dir % 6,

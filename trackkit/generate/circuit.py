@@ -37,7 +37,6 @@ Examples
 
 from __future__ import annotations
 
-import difflib
 import math
 import random
 from collections import Counter
@@ -48,6 +47,7 @@ from typing import TYPE_CHECKING
 
 from trackkit import hexgrid, limits
 from trackkit.assemble import lay_out
+from trackkit.formats.suggest import unknown_box
 from trackkit.generate.gt_score import gt_road_risk
 from trackkit.generate.pieces import Palette, Piece, Way
 from trackkit.generate.request import GenerateError, Request
@@ -89,10 +89,9 @@ def _check_boxes(boxes: tuple[str, ...], library: TileLibrary) -> None:
     if not boxes:
         raise GenerateError("--boxes", f"name the boxes you own, e.g. --boxes gt-core ({known})")
     for box in boxes:
-        if box not in library.boxes():
-            close = difflib.get_close_matches(box, library.boxes(), n=1)
-            hint = f"did you mean {close[0]}? " if close else ""
-            raise GenerateError("--boxes", f"unknown box {box!r}: {hint}the GT boxes: {known}")
+        unknown = unknown_box(box, library)
+        if unknown is not None:
+            raise GenerateError("--boxes", f"{unknown} (the GT boxes: {known})")
         if box not in gt:
             raise GenerateError(
                 "--boxes",

@@ -23,12 +23,12 @@ Examples
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from trackkit.assemble import lay_out
+from trackkit.formats.suggest import unknown_box
 from trackkit.generate.request import GenerateError, Request
 from trackkit.generate.score import SECONDS_PER_TILE, face_risk
 from trackkit.library import TileLibrary, default_library
@@ -179,10 +179,9 @@ def _check_boxes(boxes: tuple[str, ...], library: TileLibrary) -> None:
     if not boxes:
         raise GenerateError("--boxes", f"name the boxes you own, e.g. --boxes dirt-core ({known})")
     for box in boxes:
-        if box not in library.boxes():
-            close = difflib.get_close_matches(box, library.boxes(), n=1)
-            hint = f"did you mean {close[0]}? " if close else ""
-            raise GenerateError("--boxes", f"unknown box {box!r}: {hint}the DIRT boxes: {known}")
+        unknown = unknown_box(box, library)
+        if unknown is not None:
+            raise GenerateError("--boxes", f"{unknown} (the DIRT boxes: {known})")
         if box not in dirt:
             raise GenerateError(
                 "--boxes",

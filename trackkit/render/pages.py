@@ -80,6 +80,7 @@ __all__ = [
     "MARGINS",
     "MAX_PAGES",
     "PAPERS",
+    "PAPER_NAMES",
     "Cell",
     "Margins",
     "PagePlan",
@@ -88,6 +89,7 @@ __all__ = [
     "grid_count",
     "min_road_area",
     "own_part",
+    "paper_name",
     "plan_box",
     "plan_pages",
     "print_pages",
@@ -102,6 +104,15 @@ PAPERS: dict[str, tuple[float, float]] = {
     "letter": (215.9, 279.4),
     "a3": (297.0, 420.0),
 }
+#: Paper sizes as people write them (page texts, the command's report).
+PAPER_NAMES: dict[str, str] = {"a4": "A4", "letter": "Letter", "a3": "A3"}
+
+
+def paper_name(paper: str) -> str:
+    """A paper size as people write it: ``A4``, ``Letter``, ``A3``."""
+    return PAPER_NAMES.get(paper, paper)
+
+
 #: Overlap between neighbouring pages, in millimetres.
 DEFAULT_OVERLAP_MM = 10.0
 #: A print job larger than this is refused (use a smaller tile size or larger paper).
@@ -843,7 +854,7 @@ def _frame_marks(
     _crop_marks(dwg, parent, box, theme)
     parent.add(
         dwg.text(
-            f"{plan.paper.upper()} · 1:1 · tiles {size:g} mm",
+            f"{paper_name(plan.paper)} · 1:1 · tiles {size:g} mm",
             insert=(fmt(box.right), fmt(box.y - 5.5)),
             font_size="2.8",
             text_anchor="end",
@@ -1048,7 +1059,7 @@ def _overview(
     )
     pages = f"pages 2–{total}" if printed > 1 else "page 2"
     lines = [
-        f"This page, then {plural(printed, 'map page')} ({pages}) of {plan.paper.upper()} "
+        f"This page, then {plural(printed, 'map page')} ({pages}) of {paper_name(plan.paper)} "
         f"{'landscape' if plan.landscape else 'portrait'} from a grid of "
         f"{plan.cols} × {plan.rows}; tiles {layout.size:g} mm; overlap {plan.overlap:g} mm.",
         "1. Print at 100 % (actual size, not 'fit to page'): the bar on each page must "

@@ -294,15 +294,13 @@ def check_replay(doc: object) -> tuple[bool, str]:
         If ``doc`` is not a replay document, or its stage cannot be raced.
     """
     if not isinstance(doc, dict) or doc.get("format") not in (REPLAY_FORMAT, REPLAY_FORMAT_1):
-        got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
+        got = doc.get("format") if isinstance(doc, dict) else None
         if isinstance(got, str) and got.startswith("trackkit-replay/"):
             raise ReplayError(
                 f"replay format {got[:40]!r} is not one this trackkit reads: it replays "
                 f"{REPLAY_FORMAT} and {REPLAY_FORMAT_1} files"
             )
-        raise ReplayError(
-            f"not a replay file (format {got!r}; expected {REPLAY_FORMAT} or {REPLAY_FORMAT_1})"
-        )
+        raise ReplayError(_not_a_replay(doc))
     try:
         rep = _ReplayFile.model_validate(doc)
     except ValidationError as exc:
@@ -368,3 +366,26 @@ def check_replay(doc: object) -> tuple[bool, str]:
     if times != rep.times:
         return False, f"recorded times {rep.times}, replayed {times}"
     return True, f"{len(want)} turns replayed, every event matches"
+
+
+def _not_a_replay(doc: object) -> str:
+    """Why ``doc`` is not a replay document, in words (and what writes one)."""
+    hint = "'trackkit simulate STAGE --replay FILE' writes one"
+    if not isinstance(doc, dict):
+        kinds = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}
+        what = next((w for t, w in kinds.items() if isinstance(doc, t)), "a number")
+        return f"not a replay file: it holds {what}, not a replay document ({hint})"
+    if "format" not in doc:
+        report = "settings" in doc and "finish_rate" in doc
+        return (
+            "not a replay file: the file has no 'format' (a replay file says format: "
+            f"{REPLAY_FORMAT})"
+            + ("; it looks like a 'simulate --format json' report" if report else "")
+            + f"; {hint}"
+        )
+    got = doc["format"]
+    shown = got[:40] if isinstance(got, str) else got
+    return (
+        f"not a replay file: its format is {shown!r}, not {REPLAY_FORMAT} or "
+        f"{REPLAY_FORMAT_1} ({hint})"
+    )

@@ -22,10 +22,18 @@ __all__ = ["NotAGtCar", "SimulationError", "simulate_files"]
 
 
 class SimulationError(TrackkitError):
-    """Stages that cannot be raced: they have errors (``reports`` holds their findings)."""
+    """Stages that cannot be raced: they have errors (``reports`` holds their findings).
 
-    def __init__(self, message: str, reports: Sequence[Report] = ()) -> None:
-        super().__init__(message)
+    ``file`` names the first of them and ``message`` says what is wrong after it (the
+    error reads ``file: message``).
+    """
+
+    def __init__(
+        self, message: str, reports: Sequence[Report] = (), *, file: str | None = None
+    ) -> None:
+        super().__init__(f"{file}: {message}" if file else message)
+        self.file = file
+        self.message = message
         self.reports = list(reports)
 
 
@@ -71,7 +79,7 @@ def simulate_files(
     sources: Sequence[StageSource | None] | None = None,
     laps: int | None = None,
     weather: str | None = None,
-    grid: str = "drawn",
+    grid: str | None = None,
 ) -> tuple[dict[str, Any], str | None]:
     """Race every stage ``races`` times; several stages make a rally (times add up).
 
@@ -88,8 +96,8 @@ def simulate_files(
 
     A Rallyman: GT track is raced alone, as a GT race (:mod:`trackkit.sim.gt`): ``laps``
     (default: the file's), ``weather`` (``dry`` or ``rain``; default: the ruleset's) and
-    ``grid`` (``drawn`` or ``given``); ``cars`` are GT cars (``gt4``, ``gt5``, ``gt6``). A
-    point-to-point GT track has no laps: ``laps`` is refused there. ``max_rounds`` None:
+    ``grid`` (``drawn`` or ``given``; None: drawn); ``cars`` are GT cars (``gt4``, ``gt5``,
+    ``gt6``). A point-to-point GT track has no laps: ``laps`` is refused there. ``max_rounds`` None:
     200 rounds, and on a GT track as many as its laps need
     (:func:`~trackkit.sim.gt.gt_round_cap`).
 
@@ -102,7 +110,7 @@ def simulate_files(
     InputError
         For GT options on a DIRT stage, a GT track raced with other stages, or cars of
         the other series, or laps of a point-to-point track (``--laps``, ``--weather``,
-        ``--car`` named).
+        ``--grid``, ``--car`` named).
     """
     per_stage: list[list[RaceSummary]] = []
     docs = []
@@ -118,10 +126,15 @@ def simulate_files(
                 note(f"{report.file}: {f.message}")
     invalid = [r for r in reports if not r.valid]
     if invalid:
+        # the first stage's file leads the message (SimulationError.file), the others' follow
+        why = [
+            ("" if n == 0 else f"{r.file}: ") + f"the stage has errors ({', '.join(_errors(r))})"
+            for n, r in enumerate(invalid)
+        ]
         raise SimulationError(
-            "; ".join(f"{r.file}: the stage has errors ({', '.join(_errors(r))})" for r in invalid)
-            + ": not raced (the fixes are in the findings)",
+            "; ".join(why) + ": not raced (the fixes are in the findings)",
             invalid,
+            file=invalid[0].file,
         )
     gt = [r for r in reports if r.layout.series == "gt"]
     if gt:
@@ -141,9 +154,10 @@ def simulate_files(
             weather=weather,
             grid=grid,
         )
-    if laps is not None or weather is not None:
-        option = "--laps" if laps is not None else "--weather"
-        raise InputError(option, "is for Rallyman: GT tracks; these stages are DIRT stages")
+    given = {"--laps": laps, "--weather": weather, "--grid": grid}
+    for option, value in given.items():
+        if value is not None:
+            raise InputError(option, "is for Rallyman: GT tracks; these stages are DIRT stages")
     if max_rounds is None:
         max_rounds = MAX_ROUNDS
     for car in cars or ():
@@ -252,7 +266,7 @@ def _simulate_gt(
     max_rounds: int | None,
     laps: int | None,
     weather: str | None,
-    grid: str,
+    grid: str | None,
 ) -> tuple[dict[str, Any], str | None]:
     """Race one GT track (:func:`simulate_files` with a GT track)."""
     from trackkit.rules.ruleset import load_ruleset
@@ -271,7 +285,7 @@ def _simulate_gt(
             raise InputError("--car", NotAGtCar._text(f"'{car}'"))
     if weather not in (None, "dry", "rain"):
         raise InputError("--weather", f"'{weather}': the weather is dry or rain")
-    if grid not in ("drawn", "given"):
+    if grid not in (None, "drawn", "given"):
         raise InputError("--grid", f"'{grid}': the grid is drawn or given")
     report = reports[0]
     if laps is not None and not report.layout.circuit:

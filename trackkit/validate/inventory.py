@@ -17,6 +17,7 @@ from typing import Any
 
 from trackkit.assemble import Layout, PlacedTile
 from trackkit.catalogue import finding
+from trackkit.formats.suggest import unknown_box
 from trackkit.library import TileLibrary
 from trackkit.models.findings import Finding, Location
 from trackkit.models.stage import TokenKind
@@ -117,10 +118,15 @@ def _holders(library: TileLibrary, box: str, number: int) -> dict[str, int]:
 
 
 def check_inventory(layout: Layout, library: TileLibrary) -> list[Finding]:
-    """Tiles from boxes not owned and pieces used more often than owned."""
+    """Box names the library does not know, tiles from boxes not owned and pieces used
+    more often than owned."""
     out: list[Finding] = []
     owned = layout.stage.boxes
     used = pieces_used(layout)
+    for i, box in enumerate(owned or ()):
+        unknown = unknown_box(box, library)
+        if unknown is not None:
+            out.append(finding("I305", unknown, Location(path=f"boxes[{i}]")))
     if owned is None:
         for box, n in boxes_needed(layout, library).items():
             if n > 1:

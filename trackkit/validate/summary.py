@@ -2,7 +2,7 @@
 
 A GT track's summary also gives its lap (length in spaces and mm, laps), lanes, corners
 with their limits (circled, or in a triangle: ``4!``), sharp corners (the dotted lines and
-their numbers or warning signs), the grid, the pit, crossings and bridges.
+their numbers or warning signs), the grid, the pit, crossings, bridges and skew edges.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from trackkit.models.tile import ChicaneSection, CornerSection
 from trackkit.validate.hillclimb import climb_tiles
 from trackkit.validate.inventory import boxes_needed, pieces_used, tokens_used
 
-__all__ = ["lap_moves", "shortest_moves", "summarize"]
+__all__ = ["lap_moves", "shortest_moves", "skew_edges", "summarize"]
 
 
 def shortest_moves(g: nx.DiGraph) -> int | None:
@@ -58,6 +58,21 @@ def lap_moves(g: nx.DiGraph) -> int | None:
                 dist[m] = dist[n] + 1
                 queue.append(m)
     return None
+
+
+def skew_edges(g: nx.DiGraph) -> int:
+    """GT: the tile edges of the track that cut spaces at an angle (``skewL``/``skewR``).
+
+    At such an edge each lane's space lies half on either tile, and the two halves are one
+    space (one node whose ``parts`` name both tiles): an edge is counted once, whatever its
+    lanes.
+    """
+    joints = {
+        frozenset(tile for tile, _space in parts)
+        for _n, parts in g.nodes(data="parts")
+        if parts is not None and len({tile for tile, _space in parts}) > 1
+    }
+    return len(joints)
 
 
 def summarize(
@@ -195,6 +210,7 @@ def _gt_summary(
         "sharp_corners": sharp,
         "crossings": len(crossed),
         "bridges": sum(1 for t in chain if t.road is not None and t.road.hidden),
+        "skew_edges": skew_edges(graph),
         "start_finish": [t.index for t in lines],
         "grid_slots": len(graph.graph.get("start", ())) if grid else 0,
         "pit": [

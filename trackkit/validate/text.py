@@ -153,6 +153,10 @@ def _gt_text(summary: dict[str, Any]) -> list[str]:
         extras.append(f"{plural(summary['crossings'], 'tile')} where the track crosses itself")
     if summary.get("bridges"):
         extras.append(plural(summary["bridges"], "bridge"))
+    if summary.get("skew_edges"):
+        extras.append(
+            f"{plural(summary['skew_edges'], 'skew edge')} (spaces split across two tiles)"
+        )
     if extras:
         lines.append("features: " + ", ".join(extras))
     sim = summary.get("simulation")
