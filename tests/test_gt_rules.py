@@ -370,14 +370,53 @@ def test_traffic_5_no_coming_alongside_even_behind_the_car():
 
 
 def test_traffic_5_no_overtaking_across_the_road_without_coming_alongside():
-    # rule: TRAFFIC-5 (a car in the far lane, 1:A3b, is not beside 1:A1b, the space level
-    # with it: under the flag a plan from 1:A1d stops short of it)
+    # rule: TRAFFIC-5 (DEFAULT: a car in the far lane, 1:A3b, is not beside 1:A1b, the space
+    # level with it across the free middle lane: under the flag a plan from 1:A1d may end
+    # there, and none goes past it)
     assert "1:A1b" not in CORE.beside["1:A3b"]
+    assert CORE.spaces["1:A1b"].lanes == (3,) and CORE.spaces["1:A3b"].lanes == (1,)
     ahead = CORE.gain("1:A1d", "1:A3b")
     free = list(legal_plans(_at("1:A1d", 2, others=[("1:A3b", 1)])))
-    assert any(CORE.gain("1:A1d", p.end or "") >= ahead - 1e-6 for p in free)
+    assert any(CORE.gain("1:A1d", p.end or "") > ahead + 1e-6 for p in free)
     flagged = list(legal_plans(_at("1:A1d", 2, others=[("1:A3b", 1)], gt=GtTurn(yellow=True))))
-    assert flagged and all(CORE.gain("1:A1d", p.end or "") < ahead - 1e-6 for p in flagged)
+    assert flagged and all(CORE.gain("1:A1d", p.end or "") <= ahead + 1e-6 for p in flagged)
+    assert any(p.end == "1:A1b" for p in flagged)
+
+
+def test_traffic_5_a_car_across_a_free_lane_is_not_frozen_by_a_yellow_flag():
+    # rule: TRAFFIC-5 (DEFAULT: the car on 1:A1c, lane 3, with the car ahead on 1:A3b, lane 1,
+    # a row on: the diagonal into lane 2 comes alongside it, but the straight move into
+    # 1:A1b, level with it across the free lane, is open; it had no legal move at all)
+    flagged = _at("1:A1c", 2, others=[("1:A3b", 2)], gt=GtTurn(yellow=True))
+    steps = {str(s) for s in PlanBuilder(flagged).options()}
+    assert steps and all(s.startswith("1:A1b ") for s in steps)
+    assert {p.end for p in legal_plans(flagged)} == {"1:A1b"}
+
+
+def test_traffic_5_under_the_flag_every_step_but_alongside_or_past_the_car_ahead_stays():
+    # rule: TRAFFIC-5 (DEFAULT: of the first steps a position has without the flag, the flag
+    # takes away exactly those that come alongside the other car, in an adjacent lane, and
+    # those that go past it when it is ahead; a car is never held back otherwise. Every
+    # pair of spaces of the example circuit within 150 mm of each other, two gears.)
+    checked = held = 0
+    for mine in CORE.spaces:
+        for theirs in CORE.spaces:
+            ahead = CORE.gain(mine, theirs)
+            if mine == theirs or theirs in CORE.overlaps.get(mine, ()) or abs(ahead) >= 150:
+                continue
+            for gear in (1, 3):
+                free = PlanBuilder(_at(mine, gear, others=[(theirs, 2)])).options()
+                flag = _at(mine, gear, others=[(theirs, 2)], gt=GtTurn(yellow=True))
+                want = [
+                    str(s)
+                    for s in free
+                    if theirs not in CORE.beside.get(s.space, ())
+                    and not (ahead > 0 and CORE.gain(mine, s.space) > ahead + 1e-6)
+                ]
+                assert [str(s) for s in PlanBuilder(flag).options()] == want, (mine, theirs)
+                checked += 1
+                held += len(want) < len(free)
+    assert checked > 1000 and held > 100
 
 
 def _flags_and_passes(result: RaceResult) -> tuple[int, int]:
