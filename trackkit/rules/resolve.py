@@ -130,6 +130,10 @@ class DefaultPolicy:
         return candidates[-1]
 
 
+#: The default choice of where control goes flat out: the furthest step (TURN-4 DEFAULT).
+_FURTHEST = DefaultPolicy.choose_loc_step
+
+
 @dataclass(slots=True)
 class Outcome:
     """The result of a turn."""
@@ -367,7 +371,11 @@ def _flat_out(
                 ctx, car, moved, other.steps, table, events, tokens, car.sisu_token and not sisu
             )
         # rule: TURN-4 (GT DEFAULT: the thrown dice in any order the plan's spaces allow)
-        orders = loss_orders(ctx, plan, rolled)
+        orders = {}
+        if type(policy).choose_loc_step is not _FURTHEST:
+            orders = loss_orders(ctx, plan, rolled)
+        # (else the furthest step, the last: the planned order always loses control there
+        # once it does anywhere, and is the order taken there: no search)
         if orders:  # (none: a plan not of this position; its own order as thrown)
             candidates, track_loc = sorted(orders), None
     else:
