@@ -300,8 +300,8 @@ def _check_car(
     if not off:
         if not car.on_track and space is not None:
             raise refuse(
-                "off the road, but neither in gear 00 nor in the pit: say which "
-                "(GtCar(off='00'), 'pit-0' or 'pit-00'; LOC-6, GT-2)"
+                "off the road, but neither in gear 00 nor in the pit: say which with "
+                "GtCar(off='00'), GtCar(off='pit-0') or GtCar(off='pit-00') (LOC-6, GT-2)"
             )
         return
     if off not in ("00", "pit-0", "pit-00"):
