@@ -203,8 +203,8 @@ def test_position_cards_and_second_tokens_drive_the_turn_8_and_turn_5_rules():
     [
         ({"space": "2:1.9L"}, "no space '2:1.9L'"),
         ({"gear": 7}, "gear 7"),
-        ({"others": [("2:1.1L", 3)]}, "two cars on space '2:1.1L'"),
-        ({"others": [("8:1.1L", 3)]}, "another car's"),
+        ({"others": [("2:1.1L", 3)]}, "other car 1 and the car both stand on 2:1.1L"),
+        ({"others": [("8:1.1L", 3)]}, "other car 1: no space '8:1.1L'"),
         ({"sisu": ("mud",)}, "SISU on mud"),
         ({"second_tokens": -1}, "never negative"),
         ({"car": "rally-car"}, "unknown car 'rally-car'"),

@@ -12,6 +12,7 @@ then only safe faces, so each race goes exactly as written.
 
 from __future__ import annotations
 
+import itertools
 import random
 import signal
 from collections import Counter
@@ -36,10 +37,12 @@ from trackkit.rules import (
     play_order,
     position,
     resolve,
+    track_of,
 )
 from trackkit.rules.dice import Die
 from trackkit.rules.plans import GtTurn, Plan, PlanContext
-from trackkit.rules.resolve import DefaultPolicy, Outcome, RollView, reroute
+from trackkit.rules.positions import GT_RING
+from trackkit.rules.resolve import DefaultPolicy, Outcome, RollView, loss_orders, reroute
 from trackkit.rules.track import Track
 from trackkit.sim.gt import GtOptions
 from trackkit.sim.race import (
@@ -293,6 +296,113 @@ def test_turn_4_gt_without_a_route_control_goes_on_the_furthest_space_the_dice_a
     assert _notes(out, "gear") == ["00"]
 
 
+class _Earliest(DefaultPolicy):
+    """Loses control on the first step it is offered, and keeps what it was offered."""
+
+    def __init__(self) -> None:
+        self.offered: list[int] = []
+
+    def choose_loc_step(self, candidates: list[int]) -> int:
+        self.offered = list(candidates)
+        return candidates[0]
+
+
+def test_turn_4_gt_every_order_of_the_thrown_dice_is_offered_to_choose_where_control_goes():
+    # rule: TURN-4 (GT DEFAULT: the player re-orders the thrown dice on the plan's spaces to
+    # choose where control goes. Four dangers of five dice, the first coast die safe: in the
+    # planned order the count is over the limit of 3 only on the fifth space; with the coast
+    # dice swapped, G2 > G3 > G4 > C (danger) > C (safe), on the fourth already, in gear 4)
+    ring = track_of(GT_RING)
+    ctx = position(ring, space="1:A2d", gear=1, car="gt6", ruleset=GT)
+    plan = _plan(ctx, "1:A1c G2 > 1:A1b C > 1:A1a G3 > 2:A2a C > 2:A2b G4")
+    faces = ["danger", "safe", "danger", "danger", "danger"]
+    late = _roll(ctx, plan, Mode.FLAT_OUT, faces, bag=[("green", "")] * 4)
+    assert late.lost_control and late.car.space == "2:A2b"
+    assert [e.value for e in late.events if e.kind == "loss-of-control"] == [4]
+    chooser = _Earliest()
+    soon = _roll(ctx, plan, Mode.FLAT_OUT, faces, bag=[("green", "")] * 4, policy=chooser)
+    assert chooser.offered == [3, 4]
+    assert soon.lost_control and soon.car.space == "2:A2a"
+    assert [e.value for e in soon.events if e.kind == "loss-of-control"] == [4]
+    moved = [(e.space, e.die) for e in soon.events if e.kind == "move"]
+    assert moved == [("1:A1c", "G2"), ("1:A1b", "G3"), ("1:A1a", "G4"), ("2:A2a", "C")]
+    assert soon.car.second_tokens == 5  # GT-5: the focus tokens all the same
+
+
+def _orders_by_brute_force(ctx: PlanContext, plan: Plan, faces: list[bool]) -> set[int]:
+    """Where control can go: every legal plan on the plan's spaces with its dice, every way
+    the thrown faces can lie on them (each die keeps its face), counted step by step."""
+    spaces = [s.space for s in plan.steps]
+    hits: dict[str, list[bool]] = {}
+    for die, hit in zip(plan.dice, faces, strict=True):
+        hits.setdefault(die.label, []).append(hit)
+    want = Counter(d.label for d in plan.dice)
+    out: set[int] = set()
+    for other in legal_plans(ctx, max_steps=len(spaces)):
+        if [s.space for s in other.steps] != spaces or Counter(d.label for d in other.dice) != want:
+            continue
+        labels = [d.label for d in other.dice]
+        kinds = list(dict.fromkeys(labels))
+        for combo in itertools.product(*(set(itertools.permutations(hits[x])) for x in kinds)):
+            pools = {x: list(p) for x, p in zip(kinds, combo, strict=True)}
+            placed = [pools[x].pop(0) for x in labels]
+            k = 0
+            count, low = 0, 99
+            for j, step in enumerate(other.steps):
+                mine = placed[k : k + len(step.dice)]
+                k += len(step.dice)
+                if j == 0 and step.flying and mine[0]:
+                    break  # GT-1: the 2 shows danger, control is kept
+                count += sum(mine) + step.hazards
+                low = min(low, step.limit)
+                if count > low or (step.loc and j == len(spaces) - 1):
+                    out.add(j)
+    return out
+
+
+@pytest.mark.parametrize(("space", "gear"), _ROUTE_POSITIONS[:6])
+def test_turn_4_gt_the_places_to_lose_control_are_those_of_every_order_of_the_dice(
+    space: str, gear: int
+):
+    # rule: TURN-4 (GT DEFAULT: every order of the thrown dice on the plan's spaces is offered;
+    # checked against every legal plan of the position, every way the faces may lie)
+    ctx = _at(space, gear)
+    plans = [p for p in legal_plans(ctx, max_steps=4) if len(p.steps) >= 3]
+    assert plans
+    rng = random.Random(space)
+    offered = more = 0
+    for plan in plans[:: max(1, len(plans) // 12)]:
+        for _ in range(3):
+            faces = [rng.random() < 0.7 for _ in plan.dice]
+            rolled, k = [], 0
+            for step in plan.steps:
+                rolled.append(faces[k : k + len(step.dice)])
+                k += len(step.dice)
+            got = loss_orders(ctx, plan, rolled)
+            assert set(got) == _orders_by_brute_force(ctx, plan, faces), str(plan)
+            for steps, _by_dice in got.values():
+                assert [s.space for s in steps] == [s.space for s in plan.steps]
+                assert Counter(d.label for s in steps for d in s.dice) == Counter(
+                    d.label for d in plan.dice
+                )
+            offered += bool(got)
+            more += len(got) > 1
+    assert offered and more
+
+
+def test_turn_4_gt_a_re_route_avoids_a_limit_the_plan_broke_as_it_avoids_a_warning_sign():
+    # rule: TURN-4 (GT DEFAULT: the plan goes straight over the dotted line of 10:A1c in gear 3,
+    # over its limit (CORNER-4); flat out, the same dice take the diagonal, which the line
+    # does not limit, and control is kept; one by one there is no re-routing)
+    ctx = _at("10:A1a", 3)
+    plan = _plan(ctx, "10:A1b G2 > 10:A1c G3 !sharp")
+    out = _roll(ctx, plan, Mode.FLAT_OUT, ["safe", "safe"])
+    assert not out.lost_control and out.car.space == "10:A2d"
+    assert _notes(out, "reroute") == ["10:A1b G2 > 10:A2d G3"]
+    one = _roll(ctx, plan, Mode.ONE_BY_ONE, ["safe", "safe"], bag=[("green", "")] * 4)
+    assert one.lost_control and _notes(one, "loss-of-control") == ["sharp"]
+
+
 # --- GT-5: focus tokens -------------------------------------------------------------------
 
 
@@ -370,14 +480,53 @@ def test_traffic_5_no_coming_alongside_even_behind_the_car():
 
 
 def test_traffic_5_no_overtaking_across_the_road_without_coming_alongside():
-    # rule: TRAFFIC-5 (a car in the far lane, 1:A3b, is not beside 1:A1b, the space level
-    # with it: under the flag a plan from 1:A1d stops short of it)
+    # rule: TRAFFIC-5 (DEFAULT: a car in the far lane, 1:A3b, is not beside 1:A1b, the space
+    # level with it across the free middle lane: under the flag a plan from 1:A1d may end
+    # there, and none goes past it)
     assert "1:A1b" not in CORE.beside["1:A3b"]
+    assert CORE.spaces["1:A1b"].lanes == (3,) and CORE.spaces["1:A3b"].lanes == (1,)
     ahead = CORE.gain("1:A1d", "1:A3b")
     free = list(legal_plans(_at("1:A1d", 2, others=[("1:A3b", 1)])))
-    assert any(CORE.gain("1:A1d", p.end or "") >= ahead - 1e-6 for p in free)
+    assert any(CORE.gain("1:A1d", p.end or "") > ahead + 1e-6 for p in free)
     flagged = list(legal_plans(_at("1:A1d", 2, others=[("1:A3b", 1)], gt=GtTurn(yellow=True))))
-    assert flagged and all(CORE.gain("1:A1d", p.end or "") < ahead - 1e-6 for p in flagged)
+    assert flagged and all(CORE.gain("1:A1d", p.end or "") <= ahead + 1e-6 for p in flagged)
+    assert any(p.end == "1:A1b" for p in flagged)
+
+
+def test_traffic_5_a_car_across_a_free_lane_is_not_frozen_by_a_yellow_flag():
+    # rule: TRAFFIC-5 (DEFAULT: the car on 1:A1c, lane 3, with the car ahead on 1:A3b, lane 1,
+    # a row on: the diagonal into lane 2 comes alongside it, but the straight move into
+    # 1:A1b, level with it across the free lane, is open; it had no legal move at all)
+    flagged = _at("1:A1c", 2, others=[("1:A3b", 2)], gt=GtTurn(yellow=True))
+    steps = {str(s) for s in PlanBuilder(flagged).options()}
+    assert steps and all(s.startswith("1:A1b ") for s in steps)
+    assert {p.end for p in legal_plans(flagged)} == {"1:A1b"}
+
+
+def test_traffic_5_under_the_flag_every_step_but_alongside_or_past_the_car_ahead_stays():
+    # rule: TRAFFIC-5 (DEFAULT: of the first steps a position has without the flag, the flag
+    # takes away exactly those that come alongside the other car, in an adjacent lane, and
+    # those that go past it when it is ahead; a car is never held back otherwise. Every
+    # pair of spaces of the example circuit within 150 mm of each other, two gears.)
+    checked = held = 0
+    for mine in CORE.spaces:
+        for theirs in CORE.spaces:
+            ahead = CORE.gain(mine, theirs)
+            if mine == theirs or theirs in CORE.overlaps.get(mine, ()) or abs(ahead) >= 150:
+                continue
+            for gear in (1, 3):
+                free = PlanBuilder(_at(mine, gear, others=[(theirs, 2)])).options()
+                flag = _at(mine, gear, others=[(theirs, 2)], gt=GtTurn(yellow=True))
+                want = [
+                    str(s)
+                    for s in free
+                    if theirs not in CORE.beside.get(s.space, ())
+                    and not (ahead > 0 and CORE.gain(mine, s.space) > ahead + 1e-6)
+                ]
+                assert [str(s) for s in PlanBuilder(flag).options()] == want, (mine, theirs)
+                checked += 1
+                held += len(want) < len(free)
+    assert checked > 1000 and held > 100
 
 
 def _flags_and_passes(result: RaceResult) -> tuple[int, int]:

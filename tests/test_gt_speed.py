@@ -216,7 +216,7 @@ def test_shared_risk_grows_the_risks_a_fresh_one_grows(monkeypatch: pytest.Monke
 
 
 def test_gt_plan_memo_under_a_yellow_flag_reads_the_nearest_car_ahead():
-    """TRAFFIC-5 under a yellow flag: no step level with the nearest car ahead, wherever it
+    """TRAFFIC-5 under a yellow flag: no step past the nearest car ahead, wherever it
     is (also in a lane no plan reaches). The memo gives a plan again when that car is as
     near as far as every space the search entered can tell, and searches again when it is
     nearer."""

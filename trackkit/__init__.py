@@ -23,6 +23,7 @@ _EXPORTS = {
     "lay_out": "trackkit.assemble",
     "InputError": "trackkit.errors",
     "LayoutError": "trackkit.errors",
+    "PositionError": "trackkit.errors",
     "TileLibraryError": "trackkit.errors",
     "TrackkitError": "trackkit.errors",
     "build_graph": "trackkit.graph",
@@ -46,6 +47,7 @@ __all__ = [
     "Layout",
     "LayoutError",
     "PlacedTile",
+    "PositionError",
     "Report",
     "Severity",
     "Stage",
@@ -65,7 +67,13 @@ __all__ = [
 
 if TYPE_CHECKING:
     from trackkit.assemble import Layout, PlacedTile, lay_out
-    from trackkit.errors import InputError, LayoutError, TileLibraryError, TrackkitError
+    from trackkit.errors import (
+        InputError,
+        LayoutError,
+        PositionError,
+        TileLibraryError,
+        TrackkitError,
+    )
     from trackkit.formats import load_stage
     from trackkit.graph import build_graph, has_path_to_finish
     from trackkit.library import TileLibrary, default_library

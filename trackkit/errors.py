@@ -34,3 +34,25 @@ class TileLibraryError(TrackkitError):
 
 class LayoutError(TrackkitError, ValueError):
     """A stage cannot be laid out at all (used by callers that want an exception)."""
+
+
+class PositionError(TrackkitError, ValueError):
+    """A position the rules do not allow: a race start or a planning position.
+
+    The message names the car and, where one is to blame, the space, and says what the
+    rules allow instead.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, naming the car (``driver 2 (Bob)``) and the space.
+    car : str, optional
+        The car to blame, as the message names it.
+    space : str, optional
+        The space to blame (None: no space is, e.g. a negative round).
+    """
+
+    def __init__(self, message: str, *, car: str | None = None, space: str | None = None) -> None:
+        self.car = car
+        self.space = space
+        super().__init__(message)

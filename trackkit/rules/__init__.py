@@ -7,7 +7,8 @@ The DEFAULT numbers (time cards, decks, damage bag, crash table, dashboards, dic
 come from ruleset data files (``tile_library/ruleset-*.yaml``), not from code.
 
 To script a position: :func:`position` (a stage, a car with its gear, damage, second
-tokens, cards, time and SISU token, other cars), :func:`play_order` (who plays first,
+tokens, cards, time and SISU token, other cars; checked by :func:`check_position`, as a
+race's start is), :func:`play_order` (who plays first,
 TURN-2), :class:`ScriptedDice` (fixed rolls for :func:`resolve`), :meth:`Table.stack`
 (the next loss-of-control cards).
 
@@ -44,7 +45,7 @@ from trackkit.rules.plans import (
     legal_plans,
     turn_ends,
 )
-from trackkit.rules.positions import position, track_of
+from trackkit.rules.positions import check_position, position, track_of
 from trackkit.rules.resolve import (
     DefaultPolicy,
     Event,
@@ -58,7 +59,7 @@ from trackkit.rules.resolve import (
 )
 from trackkit.rules.risk import flat_out_risk, one_by_one_risk
 from trackkit.rules.ruleset import Ruleset, load_ruleset
-from trackkit.rules.state import CarState, Damage, OtherCar
+from trackkit.rules.state import CarState, Damage, GtCar, OtherCar
 from trackkit.rules.table import Table, new_table
 from trackkit.rules.track import Track
 
@@ -73,6 +74,7 @@ __all__ = [
     "Die",
     "DieKind",
     "Event",
+    "GtCar",
     "Mode",
     "OtherCar",
     "Outcome",
@@ -90,6 +92,7 @@ __all__ = [
     "UnlimitedDashboard",
     "car_dashboard",
     "car_file",
+    "check_position",
     "check_unlimited",
     "count_plans",
     "dashboard",

@@ -38,6 +38,7 @@ __all__ = [
     "PlanStep",
     "count_plans",
     "legal_plans",
+    "past_ahead",
     "plans_by_first",
     "turn_ends",
     "yellow_ahead",
@@ -492,11 +493,29 @@ class _Traffic:
         return cls(frozenset(blocked), lanes_taken, cars_at, examined)
 
 
+#: Front edges closer than this, mm, are level (TRAFFIC-5: level is not past).
+LEVEL_MM = 1e-6
+
+
+def past_ahead(gain: float, ahead: float) -> bool:
+    """TRAFFIC-5: whether a space ``gain`` mm on takes the car past a car ``ahead`` mm on.
+
+    Under a yellow flag no car overtakes: no step's front edge goes beyond that of the
+    nearest car ahead (:func:`yellow_ahead`). A space level with it is not past it: in
+    the next lane it is alongside (``Track.beside``, forbidden on its own account), in
+    the same lane it is that car's, and across a free lane it is open (DEFAULT).
+
+    >>> past_ahead(56.6, 56.6), past_ahead(60.0, 56.6)
+    (False, True)
+    """
+    return gain > ahead + LEVEL_MM
+
+
 def yellow_ahead(ctx: PlanContext) -> float | None:
     """GT, under a yellow flag: how far ahead the nearest car is, mm (else None).
 
-    rule: TRAFFIC-5 (no overtaking under a yellow flag: a step may not take the car level
-    with the nearest car ahead, :meth:`~trackkit.rules.track.Track.gain` less 1e-6 mm).
+    rule: TRAFFIC-5 (no overtaking under a yellow flag: a step may not take the car past
+    the nearest car ahead, :func:`past_ahead`; a car level with it is not ahead).
     """
     here = ctx.car.space
     if ctx.gt is None or not ctx.gt.yellow or here is None:
@@ -835,9 +854,9 @@ def _try_gt_step(
         if (
             traffic.ahead is not None
             and here_at is not None
-            and ctx.track.gain(here_at, info.node) >= traffic.ahead - 1e-6
+            and ctx.track.gain(here_at, info.node) > traffic.ahead + LEVEL_MM
         ):
-            return None  # rule: TRAFFIC-5 (no overtaking: never level with the car ahead)
+            return None  # rule: TRAFFIC-5 (no overtaking: never past the car ahead)
     hazards = 0
     loc = None
     limit = info.limit  # no mud on GT tracks (SHORTCUT-2 is DIRT's)
@@ -1070,10 +1089,10 @@ def _gt_level(
         if (
             ahead is not None
             and here_at is not None
-            and ctx.track.gain(here_at, target) >= ahead - 1e-6
+            and ctx.track.gain(here_at, target) > ahead + LEVEL_MM
         ):
             del out[start:]
-            continue  # rule: TRAFFIC-5 (no overtaking: never level with the car ahead)
+            continue  # rule: TRAFFIC-5 (no overtaking: never past the car ahead)
         need = 0  # the gear die coming beside the cars there takes (TRAFFIC-1)
         newly: tuple[str, ...] = ()
         for near in besides:

@@ -17,17 +17,18 @@ Examples
 >>> position(["202a", "203a"], space="1:1.9L", gear=1)
 Traceback (most recent call last):
 ...
-ValueError: no space '1:1.9L' on this stage (did you mean 1:1.1L, 1:1.2L, 1:1.3L?)
+trackkit.errors.PositionError: the car: no space '1:1.9L' on this stage (did you mean 1:1.1L, \
+1:1.2L, 1:1.3L?)
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from trackkit.assemble import lay_out
+from trackkit.errors import PositionError
 from trackkit.graph import build_graph
 from trackkit.models.car import CarFile
 from trackkit.models.stage import Stage
@@ -35,10 +36,19 @@ from trackkit.rules.cars import car_dashboard
 from trackkit.rules.dashboard import SURFACES, Dashboard, dashboard
 from trackkit.rules.plans import GtTurn, PlanContext
 from trackkit.rules.ruleset import Ruleset, load_ruleset
-from trackkit.rules.state import CarState, Damage, OtherCar
+from trackkit.rules.state import CarState, Damage, GtCar, OtherCar
 from trackkit.rules.track import Track
+from trackkit.words import plural
 
-__all__ = ["GT_RING", "OtherSpec", "check_space", "position", "track_of"]
+__all__ = [
+    "GT_RING",
+    "OtherSpec",
+    "check_position",
+    "check_space",
+    "driver_label",
+    "position",
+    "track_of",
+]
 
 _TRACKS: dict[str, Track] = {}
 
@@ -91,9 +101,222 @@ def check_space(track: Track, space: str, what: str = "space") -> None:
     """Raise ValueError naming ``space`` (and the nearest ids) if the track has no such space."""
     if space in track.spaces:
         return
+    raise ValueError(_no_space(track, space, what))
+
+
+def _no_space(track: Track, space: str, what: str = "space") -> str:
     near = sorted(difflib.get_close_matches(space, sorted(track.spaces), n=3, cutoff=0.5))
     hint = f" (did you mean {', '.join(near)}?)" if near else ""
-    raise ValueError(f"no {what} {space!r} on this stage{hint}")
+    return f"no {what} {space!r} on this stage{hint}"
+
+
+def driver_label(i: int, name: str) -> str:
+    """How an error names driver ``i`` (from 0): ``driver 2``, or ``driver 2 (Bob)``."""
+    plain = f"driver {i + 1}"
+    return plain if name == plain else f"{plain} ({name})"
+
+
+def check_position(
+    track: Track,
+    ruleset: Ruleset,
+    cars: Sequence[CarState | None],
+    *,
+    who: Sequence[str],
+    boards: Sequence[Dashboard | None] = (),
+    gt: Sequence[GtCar | None] = (),
+    laps: int | None = None,
+    mud: Sequence[tuple[int, int]] = (),
+    rounds_played: int = 0,
+    race: bool = True,
+) -> None:
+    """Refuse a position the rules do not allow, naming the car and the space.
+
+    The one check of a position, for both series: a race's start
+    (:func:`~trackkit.sim.race.run_race` with a ``start``, DIRT and GT alike) and a
+    planning position (:func:`position`). Per car: a space of the stage, not finished, a
+    gear of 0 to 6 and no higher than its dashboard's top gear (DASH-1, DASH-2), no
+    negative count (second or focus tokens, time, cards, damage, line crossings), no more
+    damage tokens of a kind than its dashboard has dice of it (DAMAGE-3), a SISU token
+    face up only on a dashboard with one (LOC-7). Between cars: no two on the road on
+    one space or on spaces that overlap (a slide over its lanes, a GT crossing driven
+    twice: ``Track.overlaps``; TRAFFIC-3); cars off the road may share (TRAFFIC-4). GT:
+    no more crossings of the line than the race's laps (BOARD-3); a car off the road is
+    in gear 00 or in the pit (:class:`~trackkit.rules.state.GtCar`, LOC-6, GT-2), a car
+    in the pit on a space that gives access to one, off the road and in gear 0; no mud
+    (SHORTCUT-2 is DIRT's). DIRT: mud only on the stage's tiles.
+
+    Parameters
+    ----------
+    track, ruleset : Track, Ruleset
+        The stage and the rules (``ruleset.gt`` set: a GT position).
+    cars : sequence of CarState or None
+        Each car as it stands (None: not on the stage, behind the start line).
+    who : sequence of str
+        How the messages name each car (:func:`driver_label`); one per driver, so that
+        more cars than drivers are refused.
+    boards : sequence of Dashboard or None
+        Each car's dashboard (left out or None: its dashboard is not checked against).
+    gt : sequence of GtCar or None
+        GT: each car's state off the road, tyres and flag.
+    laps : int, optional
+        GT: the laps of the race (None: a point-to-point track, or not a race).
+    mud : sequence of (tile, driver)
+        DIRT: mud tokens drawn so far (SHORTCUT-2).
+    rounds_played : int
+        The rounds played before the position.
+    race : bool
+        False: a planning position (:func:`position`), whose GT cars off the road need not
+        say whether they are in gear 00 or in the pit (they are only out of the way).
+
+    Raises
+    ------
+    PositionError
+        The first thing the rules do not allow, naming the car and the space.
+
+    Examples
+    --------
+    A car sliding across the road before the bend of 217b (CORNER-3) and a car on a lane
+    space under its slide space: the two spaces are one piece of road.
+
+    >>> track = track_of(["202a", {"tile": "217b", "turn": "left"}, "203a"])
+    >>> check_position(track, load_ruleset("dirt"),
+    ...                [CarState(0, "2:1.1S1", 3), CarState(1, "2:1.1L", 2)],
+    ...                who=["driver 1", "driver 2 (Bob)"])
+    Traceback (most recent call last):
+    ...
+    trackkit.errors.PositionError: driver 2 (Bob) on 2:1.1L and driver 1 on 2:1.1S1 stand \
+on one piece of road (the spaces overlap, TRAFFIC-3): no two cars on the road there
+    """
+    series_gt = ruleset.gt is not None
+    if rounds_played < 0:
+        raise PositionError(f"round {rounds_played}: a race starts after round 0 or later")
+    for given, what in ((len(cars), "cars"), (len(gt), "GT car states")):
+        if given > len(who):
+            raise PositionError(
+                f"the position gives {given} {what} for {plural(len(who), 'driver')}"
+            )
+    if gt and not series_gt and any(g is not None for g in gt):
+        raise PositionError(
+            "GT car states (off the road, tyres, yellow flags) are for a Rallyman: GT race"
+        )
+    for tile, _drawer in mud:
+        if series_gt:
+            raise PositionError(f"mud on tile {tile}: mud tokens are DIRT's (SHORTCUT-2)")
+        if not any(info.tile == tile for info in track.spaces.values()):
+            raise PositionError(f"mud on tile {tile}: the stage has no tile {tile}")
+    placed: dict[str, tuple[str, str]] = {}
+    for i, car in enumerate(cars):
+        state = gt[i] if i < len(gt) else None
+        if car is None:
+            if state is not None and state.off:
+                raise PositionError(
+                    f"{who[i]}: off the road ({state.off!r}) but with no car on the track",
+                    car=who[i],
+                )
+            continue
+        board = boards[i] if i < len(boards) else None
+        _check_car(track, car, who[i], board, state, laps, series_gt, race)
+        space = car.space
+        if space is None or not car.on_track:
+            continue  # behind the start line, or off the road: in nobody's way (TRAFFIC-4)
+        for near in (space, *sorted(track.overlaps.get(space, ()))):
+            if near not in placed:
+                continue
+            other, there = placed[near]
+            if there == space:
+                raise PositionError(
+                    f"{who[i]} and {other} both stand on {space}", car=who[i], space=space
+                )
+            raise PositionError(
+                f"{who[i]} on {space} and {other} on {there} stand on one piece of road "
+                "(the spaces overlap, TRAFFIC-3): no two cars on the road there",
+                car=who[i],
+                space=space,
+            )
+        placed[space] = (who[i], space)
+
+
+def _check_car(
+    track: Track,
+    car: CarState,
+    name: str,
+    board: Dashboard | None,
+    state: GtCar | None,
+    laps: int | None,
+    series_gt: bool,
+    race: bool,
+) -> None:
+    """:func:`check_position` of one car."""
+    space = car.space
+    at = f"{name} on {space}" if space is not None else name
+
+    def refuse(message: str) -> PositionError:
+        return PositionError(f"{at}: {message}", car=name, space=space)
+
+    if space is not None and space not in track.spaces:
+        raise PositionError(f"{name}: {_no_space(track, space)}", car=name, space=space)
+    if car.finished:
+        raise refuse("a finished car has no place in a race still to run")
+    if not 0 <= car.gear <= 6:
+        raise refuse(f"gear {car.gear}; a car is in gear 0 to 6")
+    tokens = "focus tokens" if series_gt else "second tokens"
+    counts = (
+        (tokens, car.second_tokens),
+        ("seconds of time", car.time_seconds),
+        ("gear damage tokens", car.damage.gear),
+        ("brake damage tokens", car.damage.brake),
+        ("coast damage tokens", car.damage.coast),
+        ("coast damage tokens to come", car.pending_coast_damage),
+        ("crossings of the line", car.crossings),
+        ("turns", car.turns),
+        *(("seconds on a time card", c) for c in car.cards),
+    )
+    for what, value in counts:
+        if value < 0:
+            raise refuse(f"{value} {what}: tokens, damage, time and cards are never negative")
+    if board is not None and board.columns:
+        top = max((max(c.gears, default=0) for c in board.columns.values()), default=6)
+        if car.gear > top:
+            raise refuse(f"gear {car.gear}, but {board.name} has no gear above {top} (DASH-2)")
+        for kind in ("gear", "brake", "coast"):
+            n, have = getattr(car.damage, kind), board.most(kind)
+            if n > have:
+                raise refuse(
+                    f"{n} {kind} damage tokens, but {board.name} has {have} {kind} dice "
+                    "(DAMAGE-3: a token for a die the car lacks goes back)"
+                )
+        if car.sisu_token and not board.sisu:
+            raise refuse("its SISU token is face up, but its dashboard has none")
+    if laps is not None and car.crossings > laps:
+        raise refuse(
+            f"{car.crossings} crossings of the line: in a race of {plural(laps, 'lap')} it "
+            "would have finished (BOARD-3)"
+        )
+    if not (series_gt and race):
+        return
+    off = state.off if state is not None else ""
+    if state is not None and state.tyres not in (None, "dry", "rain"):
+        raise refuse(f"tyres {state.tyres!r}: GT tyres are dry or rain (GT-3)")
+    if not off:
+        if not car.on_track and space is not None:
+            raise refuse(
+                "off the road, but neither in gear 00 nor in the pit: say which with "
+                "GtCar(off='00'), GtCar(off='pit-0') or GtCar(off='pit-00') (LOC-6, GT-2)"
+            )
+        return
+    if off not in ("00", "pit-0", "pit-00"):
+        raise refuse(f"off {off!r}: a GT car is off the road in gear 00 or in the pit")
+    if space is None:
+        raise refuse(f"off the road ({off!r}) needs the space it went off on")
+    if car.on_track or car.gear != 0:
+        raise refuse(
+            f"off the road ({off!r}): its car state is off the track (on_track False) "
+            "in gear 0 (LOC-6, GT-2)"
+        )
+    if off.startswith("pit") and track.spaces[space].pit is None:
+        pits = sorted(n for n, info in track.spaces.items() if info.pit is not None)
+        where = f"; pit spaces: {', '.join(pits[:6])}" if pits else "; the track has no pit"
+        raise refuse(f"in the pit ({off!r}), but {space} gives no access to a pit (GT-2){where}")
 
 
 def position(
@@ -169,11 +392,6 @@ def position(
     """
     rules = ruleset or load_ruleset("dirt")
     track = tiles if isinstance(tiles, Track) else track_of(tiles)
-    check_space(track, space)
-    if not 0 <= gear <= 6:
-        raise ValueError(f"gear {gear}: a car is in gear 0 to 6")
-    if second_tokens < 0 or (time is not None and time < 0) or any(c < 0 for c in cards):
-        raise ValueError("second tokens, time and time cards are never negative")
     if isinstance(car, Dashboard):
         board = car
     elif isinstance(car, CarFile):
@@ -193,17 +411,7 @@ def position(
         if unknown:
             raise ValueError(f"SISU on {', '.join(unknown)}: surfaces are {', '.join(SURFACES)}")
         token, board = True, board.with_sisu(where)
-    placed: list[OtherCar] = []
-    taken = {space}
-    for spec in others:
-        other = spec if isinstance(spec, OtherCar) else OtherCar(*spec)
-        check_space(track, other.space, "space (another car's)")
-        if other.space in taken:
-            raise ValueError(f"two cars on space {other.space!r}")
-        if not 0 <= other.gear <= 6:
-            raise ValueError(f"gear {other.gear} of the car on {other.space}: gears are 0 to 6")
-        taken.add(other.space)
-        placed.append(other)
+    placed = [spec if isinstance(spec, OtherCar) else OtherCar(*spec) for spec in others]
     state = CarState(
         car_id=0,
         space=space,
@@ -214,9 +422,17 @@ def position(
         time_seconds=sum(cards) if time is None else time,
         cards=tuple(cards),
         top_card_loc=top_card_loc,
+        crossings=crossings if rules.gt is not None else 0,
+    )
+    check_position(
+        track,
+        rules,
+        [state, *(CarState(k, o.space, o.gear, o.blocks) for k, o in enumerate(placed, 1))],
+        who=["the car", *(f"other car {k}" for k in range(1, len(placed) + 1))],
+        boards=[board],
+        race=False,
     )
     if rules.gt is not None:
         gt = gt or GtTurn()
-        state = replace(state, crossings=crossings)
         board = Dashboard(board.name, board.columns, frozenset())  # rule: MOVE-3 (no leader)
     return PlanContext(track, board, rules, state, tuple(placed), leader, dict(mud or {}), gt)

@@ -40,6 +40,7 @@ __all__ = [
     "Outcome",
     "RollPolicy",
     "RollView",
+    "loss_orders",
     "reroute",
     "resolve",
     "roll_units",
@@ -105,7 +106,12 @@ class RollPolicy(Protocol):
         """Flip the SISU token to cancel this turn's danger results, rolled and to come (LOC-7)?"""
 
     def choose_loc_step(self, candidates: list[int]) -> int:
-        """Flat out (DIRT): the step the re-placed dice lose control on (TURN-4)."""
+        """Flat out: the step the re-placed dice lose control on (TURN-4).
+
+        ``candidates`` are indices of the plan's steps, in order. DIRT: the steps where
+        the planned order's dangers reach the limit. GT: every step where some order of
+        the thrown dice on the plan's spaces loses control (:func:`loss_orders`).
+        """
 
 
 class DefaultPolicy:
@@ -122,6 +128,10 @@ class DefaultPolicy:
     def choose_loc_step(self, candidates: list[int]) -> int:
         """The furthest step."""
         return candidates[-1]
+
+
+#: The default choice of where control goes flat out: the furthest step (TURN-4 DEFAULT).
+_FURTHEST = DefaultPolicy.choose_loc_step
 
 
 @dataclass(slots=True)
@@ -350,24 +360,43 @@ def _flat_out(
     tokens = car.second_tokens + earned
     if earned:
         events.append(Event("seconds", value=earned))
-    loc_at = None
-    if candidates:
-        loc_at = policy.choose_loc_step(candidates)
-        cause = "dangers"
-    if track_loc is not None and (loc_at is None or track_loc < loc_at):
-        loc_at, cause = track_loc, plan.steps[track_loc].loc or "jump"
-    steps = plan.steps if loc_at is None else plan.steps[: loc_at + 1]
-    if loc_at is not None and ctx.gt is not None:
+    if ctx.gt is not None and (candidates or track_loc is not None):
         # rule: TURN-4 (GT: flat out, the dice may take another route that keeps control)
         other = reroute(ctx, plan, total if not sisu else 0)
         if other is not None:
             events.append(Event("reroute", other.end, note=str(other)))
-            steps, loc_at = other.steps, None
+            moved = _Moved()
+            table = _move(ctx, car.car_id, other.steps, rng, table, events, moved)
+            return _end_turn(
+                ctx, car, moved, other.steps, table, events, tokens, car.sisu_token and not sisu
+            )
+        # rule: TURN-4 (GT DEFAULT: the thrown dice in any order the plan's spaces allow)
+        orders = {}
+        if type(policy).choose_loc_step is not _FURTHEST:
+            orders = loss_orders(ctx, plan, rolled)
+        # (else the furthest step, the last: the planned order always loses control there
+        # once it does anywhere, and is the order taken there: no search)
+        if orders:  # (none: a plan not of this position; its own order as thrown)
+            candidates, track_loc = sorted(orders), None
+    else:
+        orders = {}
+    loc_at = None
+    if candidates:
+        loc_at = policy.choose_loc_step(candidates)
+        cause = "dangers"
+    placed = plan.steps
+    if orders and loc_at is not None:
+        placed, over = orders[loc_at]
+        if not over:
+            cause = placed[loc_at].loc or "corner"
+    elif track_loc is not None and (loc_at is None or track_loc < loc_at):
+        loc_at, cause = track_loc, plan.steps[track_loc].loc or "jump"
+    steps = placed if loc_at is None else placed[: loc_at + 1]
     moved = _Moved()
     table = _move(ctx, car.car_id, steps, rng, table, events, moved)
     token = car.sisu_token and not sisu
     if loc_at is not None:
-        lost = plan.steps[loc_at]
+        lost = placed[loc_at]
         return _lose_control(ctx, car, moved, lost, cause, rng, table, events, tokens, token)
     return _end_turn(ctx, car, moved, steps, table, events, tokens, token)
 
@@ -827,6 +856,124 @@ def reroute(ctx: PlanContext, plan: Plan, dangers: int) -> Plan | None:
 
 
 _GEAR_LABELS = tuple(f"G{v}" for v in range(7))
+
+#: A die thrown flat out as :func:`loss_orders` moves it about: its label and its face
+#: (True: danger).
+_Thrown = tuple[str, bool]
+
+
+def loss_orders(
+    ctx: PlanContext, plan: Plan, rolled: list[list[bool]]
+) -> dict[int, tuple[tuple[PlanStep, ...], bool]]:
+    """GT, flat out: where the thrown dice, re-ordered, can make the car lose control (TURN-4).
+
+    ``rolled`` holds, step by step, whether each die of ``plan`` showed danger. Every
+    order of those dice that is a legal plan on the plan's own spaces, each die placed
+    once with the face it showed, is tried (DEFAULT): control is lost on each step where
+    the dangers so far (the dice's and the steps' own, CORNER-4, CORNER-5) are over the
+    lowest limit so far (TURN-6), and on a last step that loses control whatever the
+    dice (CORNER-1, CORNER-4). A flying start whose 2 shows danger loses no control
+    (GT-1): that order does not count.
+
+    Returns, by the index of each step where control can be lost, the order that loses
+    it there -- the plan's own where it does, else the first in the order of
+    :func:`~trackkit.rules.plans.legal_plans` -- and whether the dice's dangers do it
+    (False: the step's limit, whatever the dice).
+
+    Examples
+    --------
+    A GT-6 car in gear 1 on the start/finish straight of the GT ring plans G2, a coast
+    die, G3, a coast die, G4, and throws four dangers: all but the first coast die. In
+    the planned order the count goes over the limit of 3 on the last step only; with the
+    coast dice swapped about, G2 > G3 > G4 > C (danger) > C (safe), already on the fourth.
+
+    >>> from trackkit.rules.positions import position, track_of, GT_RING
+    >>> from trackkit.rules.plans import legal_plans
+    >>> from trackkit.rules.ruleset import load_ruleset
+    >>> ctx = position(track_of(GT_RING), space="1:A2d", gear=1, car="gt6",
+    ...                ruleset=load_ruleset("gt"))
+    >>> plan = next(p for p in legal_plans(ctx) if str(p) ==
+    ...             "1:A1c G2 > 1:A1b C > 1:A1a G3 > 2:A2a C > 2:A2b G4")
+    >>> orders = loss_orders(ctx, plan, [[True], [False], [True], [True], [True]])
+    >>> for j, (steps, by_dice) in sorted(orders.items()):
+    ...     print(j, Plan(steps), by_dice)
+    3 1:A1c G2 > 1:A1b G3 > 1:A1a G4 > 2:A2a C > 2:A2b C True
+    4 1:A1c G2 > 1:A1b C > 1:A1a G3 > 2:A2a C > 2:A2b G4 True
+    """
+    here = ctx.car.space
+    n = len(plan.steps)
+    if here is None or not n:
+        return {}
+    thrown: dict[_Thrown, int] = {}
+    for step, faces in zip(plan.steps, rolled, strict=True):
+        for die, hit in zip(step.dice, faces, strict=True):
+            thrown[die.label, hit] = thrown.get((die.label, hit), 0) + 1
+    spaces = [s.space for s in plan.steps]
+    left: list[dict[_Thrown, int]] = [thrown]
+
+    def keep_move(stack: list[PlanStep], target: str, speed: int, v: int) -> bool:
+        # on the plan's own space, with a lead die still in hand (MOVE-2..5, GT-1)
+        if len(stack) >= n or target != spaces[len(stack)]:
+            return False
+        lead = ("C",) if v == speed else (_GEAR_LABELS[v],)
+        return any(key[0] in lead for key in left[0])
+
+    exceed = ctx.ruleset.danger_limit_rule != "reach"
+    builder = PlanBuilder(ctx, keep_move=keep_move)
+    found: dict[int, tuple[tuple[PlanStep, ...], bool]] = {}
+    planned = tuple(plan.steps)
+
+    def walk(rest: dict[_Thrown, int], dangers: int, low: int, over: list[int]) -> None:
+        left[0] = rest
+        k = len(builder.steps)
+        for step in builder.options():
+            for after, hits in _faces(rest, step.dice):
+                if k == 0 and step.flying and hits[0]:
+                    continue  # rule: GT-1 (a 2 that shows danger: the turn ends, in control)
+                count = dangers + sum(hits) + step.hazards
+                lowest = min(low, step.limit)
+                now = [*over, k] if (count > lowest if exceed else count >= lowest) else over
+                last = k == n - 1 or step.finishes or step.loc is not None
+                if not last:
+                    builder.push(step)
+                    walk(after, count, lowest, now)
+                    builder.pop()
+                    left[0] = rest
+                    continue
+                if after or k != n - 1:
+                    continue  # every die placed, on every space of the plan
+                steps = (*builder.steps, step)
+                losses = [(j, True) for j in now]
+                if step.loc is not None and k not in now:
+                    losses.append((k, False))
+                for j, by_dice in losses:
+                    if j not in found or (steps == planned and found[j][0] != planned):
+                        found[j] = (steps, by_dice)
+
+    walk(thrown, 0, 99, [])
+    return found
+
+
+def _faces(
+    rest: dict[_Thrown, int], dice: tuple[Die, ...]
+) -> list[tuple[dict[_Thrown, int], tuple[bool, ...]]]:
+    """Ways to give ``dice`` faces from the thrown dice ``rest``: what is left, the faces."""
+    out: list[tuple[dict[_Thrown, int], tuple[bool, ...]]] = [(rest, ())]
+    for die in dice:
+        grown = []
+        for have, hits in out:
+            for hit in (False, True):
+                n = have.get((die.label, hit), 0)
+                if not n:
+                    continue
+                after = dict(have)
+                if n == 1:
+                    del after[die.label, hit]
+                else:
+                    after[die.label, hit] = n - 1
+                grown.append((after, (*hits, hit)))
+        out = grown
+    return out
 
 
 def _take(left: dict[str, int], dice: tuple[Die, ...]) -> dict[str, int] | None:

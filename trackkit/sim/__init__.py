@@ -1,9 +1,12 @@
 """Races with bots: the race loop, bots, stuck cars, statistics, replays and par time.
 
 To script a race: :class:`RacePosition` (where it starts: cars, gears, damage, tokens,
-mud, round), :class:`Script` (a driver that plays given plans), ``run_race(...,
-dice=ScriptedDice(...))`` (fixed rolls, :mod:`trackkit.rules.dice`); each
-:class:`TurnLog` says where the car stood and its plan's steps.
+mud, round; for a Rallyman: GT race, :class:`GtCar` per car: gear 00 or the pit, tyres,
+a yellow flag out, and the weather of :class:`GtOptions`), :class:`Script` (a driver
+that plays given plans, and at a GT pit space drives on, fits tyres or mends its damage:
+:class:`ScriptedTurn`), ``run_race(..., dice=ScriptedDice(...))`` (fixed rolls,
+:mod:`trackkit.rules.dice`); each :class:`TurnLog` says where the car stood, its plan's
+steps and, GT, the yellow flags out.
 
 Examples
 --------
@@ -17,8 +20,10 @@ Examples
 ('2:1.2L G4 > 2:1.3L G5', True)
 """
 
+from trackkit.rules.state import GtCar
 from trackkit.sim.bots import BOTS, make_bot
 from trackkit.sim.garage import build_unlimited, stage_profile
+from trackkit.sim.gt import GtOptions
 from trackkit.sim.race import (
     UNLIMITED,
     Dnf,
@@ -39,6 +44,8 @@ __all__ = [
     "UNLIMITED",
     "Dnf",
     "DriverSpec",
+    "GtCar",
+    "GtOptions",
     "RacePosition",
     "RaceResult",
     "Script",

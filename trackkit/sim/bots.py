@@ -33,6 +33,7 @@ from trackkit.rules.plans import (
 )
 from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView, roll_units, sisu_ready
 from trackkit.rules.risk import RiskSoFar, flat_out_risk
+from trackkit.rules.state import PitChoice
 from trackkit.rules.track import Track
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.stuck import dashboard_key, reach_of
@@ -45,11 +46,18 @@ MAX_STEPS = 6
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """A bot's decision for one turn."""
+    """A bot's decision for one turn.
+
+    ``pit`` (GT): what the driver does if its turn ends in first gear on a pit space
+    (GT-2): drive on (``no``), fit tyres only or mend the damage (``tyres``, ``repair``);
+    None: the race decides, as for the bots (a stop when the car is damaged or on the
+    wrong tyres, not on the last lap).
+    """
 
     plan: Plan
     mode: Mode
     policy: RollPolicy
+    pit: PitChoice | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -338,7 +338,7 @@ def run_gt_race(
         results.append(DriverResult(d.name, d.car_label, d.bot_label))
     rnd = 0
     if start is not None:
-        rnd = _place(prepared, seats, start)
+        rnd = _place(prepared, seats, start, laps if circuit else None)
     race = GtRace(
         laps if circuit else None,
         grid,
@@ -375,14 +375,16 @@ def run_gt_race(
             }
             turn = _sit_out(prepared, seat, taken, events, weather)
             if turn is not None:  # gear 00, or in the pit: no move this turn (LOC-6, GT-2)
-                log.append(TurnLog(rnd, i, 0, turn, "-", events, seat.car.space, 0))
+                flags = tuple([j for j, s in enumerate(seats) if s.yellow])
+                log.append(TurnLog(rnd, i, 0, turn, "-", events, seat.car.space, 0, (), flags))
                 if observe is not None:
                     observe(rnd, i, tuple(s.car for s in seats))
                 continue
             if seat.yellow:  # rule: GT-4 (its flag comes down at its next move)
                 seat.yellow = False
                 events.append(Event("yellow-flag", note="down"))
-            yellow = any(s.yellow for s in seats)  # rule: TRAFFIC-5
+            flags = tuple([j for j, s in enumerate(seats) if s.yellow])
+            yellow = bool(flags)  # rule: TRAFFIC-5
             car = seat.car
             board = seat.boards["right" if seat.tyres == weather else "wrong"]
             near: list[OtherCar] = []
@@ -406,6 +408,8 @@ def run_gt_race(
                 seat.bot.wish = wishes[bool(wants_pit and not final)]
             try:
                 choice = seat.bot.choose(ctx, rng)
+                if choice.pit in ("tyres", "repair") and not pits:
+                    raise ScriptError("a pit stop, but pit stops are off in this race (GT-2)")
             except ScriptError as exc:
                 raise ScriptError(
                     f"{seat.spec.name} (driver {i + 1}), round {rnd}: {exc}"
@@ -444,21 +448,26 @@ def run_gt_race(
                     seat.off = "00"  # rule: LOC-6 (off the road: out for its next turn)
                     race.gear_00[i] += 1
             elif (
-                pits
-                and wants_pit
-                and not final  # rule: GT-2 (a stop on the last lap costs turns it cannot win back)
+                (choice.pit is not None or (wants_pit and not final))
+                # rule: GT-2 (the driver's choice; the bots': not on the last lap, where a
+                # stop costs turns it cannot win back)
+                and pits
                 and not seat.car.finished
                 and seat.car.gear == 1
                 and seat.car.space is not None
                 and track.spaces[seat.car.space].pit is not None
+                and choice.pit != "no"
             ):
-                # rule: GT-2 (first gear on a pit space: repairs and/or tyres)
-                repair = seat.car.damage != Damage()
-                tyres = seat.tyres != weather
+                # rule: GT-2 (first gear on a pit space: repairs and/or tyres; DEFAULT: a
+                # driver that asks for tyres only keeps its damage, in gear 0)
+                repair = choice.pit != "tyres" and seat.car.damage != Damage()
+                tyres = choice.pit == "tyres" or seat.tyres != weather
+                mended = seat.car.damage if repair else Damage()
                 for kind in ("gear", "brake", "coast"):
-                    for _ in range(getattr(seat.car.damage, kind)):
+                    for _ in range(getattr(mended, kind)):
                         table = table.put_back((kind, ""))
-                seat.car = replace(seat.car, gear=0, on_track=False, damage=Damage())
+                damage = Damage() if repair else seat.car.damage
+                seat.car = replace(seat.car, gear=0, on_track=False, damage=damage)
                 seat.off = "pit-00" if repair else "pit-0"
                 race.pit_stops.append(PitStop(rnd, i, seat.car.space or "", repair, tyres))
                 events.append(Event("pit", seat.car.space, note="00" if repair else "0"))
@@ -490,6 +499,7 @@ def run_gt_race(
                     car.space,
                     car.gear,
                     choice.plan.steps,
+                    flags,
                 )
             )
             if observe is not None:
@@ -563,29 +573,42 @@ def _record_passes(
             race.overtakes.append(Overtake(rnd, i, j, tile, space, lap))
 
 
-def _place(prepared: Prepared, seats: list[_GtSeat], start: RacePosition) -> int:
-    """Put the cars of ``start`` on the track (the others stay on the grid); its round."""
-    from trackkit.rules.positions import check_space
+def _place(prepared: Prepared, seats: list[_GtSeat], start: RacePosition, laps: int | None) -> int:
+    """Put the cars of ``start`` on the track (the others stay on the grid); its round.
 
-    if start.round < 0:
-        raise ValueError(f"round {start.round}: a race starts after round 0 or later")
-    if len(start.cars) > len(seats):
-        raise ValueError(f"the position gives {len(start.cars)} cars for {len(seats)} drivers")
-    placed: dict[str, int] = {}
-    for i, car in enumerate(start.cars):
-        if car is None or car.space is None:
-            continue
-        try:
-            check_space(prepared.track, car.space)
-        except ValueError as exc:
-            raise ValueError(f"driver {i + 1}: {exc}") from None
-        if not 0 <= car.gear <= 6:
-            raise ValueError(f"driver {i + 1}: gear {car.gear}; a car is in gear 0 to 6")
-        seats[i].car = replace(car, car_id=i)
+    Checked as a DIRT start is (:func:`~trackkit.rules.positions.check_position`), the
+    cars on the grid with them; then each :class:`~trackkit.rules.state.GtCar` says
+    whether the car is off the road, its tyres and its flag (LOC-6, GT-2..4).
+    """
+    from trackkit.rules.positions import check_position, driver_label
+
+    cars: list[CarState | None] = [
+        replace(car, car_id=i)
+        if car is not None and car.space is not None
+        else seats[i].car
+        if i < len(seats)
+        else None  # more cars than drivers: refused
+        for i, car in enumerate(start.cars)
+    ]
+    cars += [seat.car for seat in seats[len(cars) :]]
+    check_position(
+        prepared.track,
+        prepared.ruleset,
+        cars,
+        who=[driver_label(i, seat.spec.name) for i, seat in enumerate(seats)],
+        boards=[seat.boards["right"] for seat in seats],
+        gt=start.gt,
+        laps=laps,
+        mud=start.mud,
+        rounds_played=start.round,
+    )
     for i, seat in enumerate(seats):
-        space = seat.car.space
-        assert space is not None
-        if space in placed:
-            raise ValueError(f"driver {i + 1} and driver {placed[space] + 1} both stand on {space}")
-        placed[space] = i
+        car = cars[i]
+        assert car is not None
+        seat.car = car
+        state = start.gt[i] if i < len(start.gt) else None
+        if state is not None:
+            seat.off = state.off
+            seat.tyres = state.tyres or seat.tyres
+            seat.yellow = state.yellow
     return start.round

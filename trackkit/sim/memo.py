@@ -20,7 +20,7 @@ A position is looked up in two parts:
   plan (:data:`~trackkit.sim.bots.MAX_STEPS` moves, jump landings included), see
   :meth:`PlanMemo.zone`. The same cars (space and gear) on those spaces: the same reads,
   so the same plan. A car further away shares the plan. Under a GT yellow flag, a search
-  also reads whether each space it entered takes the car level with the nearest car
+  also reads whether each space it entered takes the car past the nearest car
   ahead, wherever that car is (TRAFFIC-5): the same answers on those spaces, the same
   plan. A search that reads cars beyond the spaces a plan can reach says so in its
   spaces (the GT planner counts the cars it gets past, in any lane:
@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable
 
 from trackkit.rules.dashboard import Dashboard
-from trackkit.rules.plans import Plan, PlanContext, yellow_ahead
+from trackkit.rules.plans import Plan, PlanContext, past_ahead, yellow_ahead
 from trackkit.rules.resolve import sisu_ready
 from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.track import Track
@@ -145,7 +145,7 @@ class PlanMemo:
         else:
             spaces, read = self._depends(examined), examined
         # under a yellow flag the search also read, on each space it entered, whether that
-        # took the car level with the nearest car ahead (TRAFFIC-5)
+        # took the car past the nearest car ahead (TRAFFIC-5)
         reads = tuple(sorted(read)) if ctx.gt is not None and ctx.gt.yellow else ()
         if self._size >= self.size:
             self._plans.clear()
@@ -197,7 +197,7 @@ class PlanMemo:
         if ahead is None or here is None:
             return cars, (False,) * len(reads)
         gain = ctx.track.gain
-        return cars, tuple(gain(here, s) >= ahead - 1e-6 for s in reads)
+        return cars, tuple(past_ahead(gain(here, s), ahead) for s in reads)
 
     def zone(self, space: str) -> frozenset[str]:
         """Spaces where another car could change any plan from ``space``."""

@@ -37,10 +37,10 @@ from trackkit.rules.dashboard import Dashboard, UnlimitedDashboard, dashboard
 from trackkit.rules.dice import Dice
 from trackkit.rules.order import inner_lanes, play_order
 from trackkit.rules.plans import PlanContext, PlanStep
-from trackkit.rules.positions import check_space
+from trackkit.rules.positions import check_position, driver_label
 from trackkit.rules.resolve import Event, resolve, stage_time
 from trackkit.rules.ruleset import Ruleset, load_ruleset
-from trackkit.rules.state import CarState, OtherCar
+from trackkit.rules.state import CarState, GtCar, OtherCar
 from trackkit.rules.table import Table, new_table
 from trackkit.rules.track import Track
 from trackkit.sim.bots import MAX_STEPS, Bot, make_bot
@@ -54,7 +54,6 @@ from trackkit.sim.garage import (
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.script import Script, Scripted, ScriptError
 from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
-from trackkit.words import plural
 
 if TYPE_CHECKING:
     from trackkit.sim.gt import GtOptions, GtRace
@@ -207,11 +206,19 @@ class RacePosition:
     ``cars[i]`` is driver ``i``'s car (:class:`~trackkit.rules.state.CarState`: space,
     gear, damage, second tokens, SISU token, time cards and time), None or left out for
     a driver still behind the start line, who joins by the staggered start (TURN-1) in
-    the rounds after ``round``. ``mud`` lists mud tokens already drawn at shortcuts,
-    (tile number, the driver who drew it; -1: nobody, every car slows), on top of those
-    of ``table`` (SHORTCUT-2); ``table`` gives the decks and the damage bag (None: fresh
-    ones, shuffled by the race's generator). A hillclimb starts in every driver's first
-    attempt. ``car_id`` is set to the driver's number.
+    the rounds after ``round`` (GT: who starts on its grid slot). ``mud`` lists mud
+    tokens already drawn at shortcuts, (tile number, the driver who drew it; -1: nobody,
+    every car slows), on top of those of ``table`` (SHORTCUT-2); ``table`` gives the
+    decks and the damage bag (None: fresh ones, shuffled by the race's generator). A
+    hillclimb starts in every driver's first attempt. ``car_id`` is set to the driver's
+    number. Both series check a position alike before the race
+    (:func:`~trackkit.rules.positions.check_position`).
+
+    A Rallyman: GT race also takes ``gt[i]``, driver ``i``'s
+    :class:`~trackkit.rules.state.GtCar`: in gear 00 or in the pit (its car off the road,
+    ``on_track`` False, in gear 0: LOC-6, GT-2), its tyres (GT-3), its yellow flag out
+    (GT-4); the weather is the race's (:class:`~trackkit.sim.gt.GtOptions` ``weather``).
+    A car's ``crossings`` count its crossings of the start/finish line: 1 on lap 1.
 
     Examples
     --------
@@ -219,12 +226,34 @@ class RacePosition:
     >>> start = RacePosition((CarState(0, "2:1.1L", 3, damage=Damage(brake=1)), None), round=4)
     >>> start.cars[0].space, start.round
     ('2:1.1L', 4)
+
+    A GT race in the rain from round 6: driver 1 off the road in gear 00 with its yellow
+    flag out, driver 2 still on dry tyres (the danger limit 2, not 3: GT-3), driver 3
+    behind them. The flag holds every car (TRAFFIC-5) until driver 1 moves again (GT-4).
+
+    >>> from trackkit.rules.positions import GT_RING, track_of
+    >>> from trackkit.rules.state import GtCar
+    >>> from trackkit.sim.gt import GtOptions
+    >>> start = RacePosition(
+    ...     (CarState(0, "4:A2a", 0, on_track=False, crossings=1),
+    ...      CarState(1, "3:A2b", 3, crossings=1),
+    ...      CarState(2, "2:A2a", 2, crossings=1)),
+    ...     round=6,
+    ...     gt=(GtCar(off="00", yellow=True), GtCar(tyres="dry"), None))
+    >>> result = run_race(prepare(track_of(GT_RING)),
+    ...                   Settings.default(3, gt=GtOptions(laps=1, weather="rain")),
+    ...                   seed=2, start=start)
+    >>> [(t.round, t.driver, t.flags) for t in result.log[:6]]
+    [(7, 1, (0,)), (7, 2, (0,)), (7, 0, (0,)), (8, 2, (0,)), (8, 1, (0,)), (8, 0, ())]
+    >>> {s.limit for s in result.log[0].steps}, result.log[2].plan
+    ({2}, '(gear 00: back on the road in gear 0)')
     """
 
     cars: tuple[CarState | None, ...] = ()
     round: int = 0
     mud: tuple[tuple[int, int], ...] = ()
     table: Table | None = None
+    gt: tuple[GtCar | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +289,9 @@ class TurnLog:
     ``start`` and ``gear`` say where the car stood and in which gear before it moved (a
     car entering the stage: the grid space it entered on, gear 0; None: it never got on
     the track); ``steps`` are its plan as data, each step's space and dice
-    (:class:`~trackkit.rules.plans.PlanStep`); ``plan`` writes them as text.
+    (:class:`~trackkit.rules.plans.PlanStep`); ``plan`` writes them as text. ``flags``
+    (GT) are the drivers whose yellow flag was out during the turn, its own taken down
+    at its move first (GT-4): while there are any, no car overtakes (TRAFFIC-5).
     """
 
     round: int
@@ -272,6 +303,7 @@ class TurnLog:
     start: str | None = None
     gear: int = 0
     steps: tuple[PlanStep, ...] = ()
+    flags: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)
@@ -608,51 +640,29 @@ def _make_bot(driver: DriverSpec, memo: PlanMemo | None) -> Bot | Scripted:
 
 
 def _place(prepared: Prepared, seats: list[_Seat], start: RacePosition) -> None:
-    """Put the cars of ``start`` on the stage (every check first, naming the driver).
+    """Put the cars of ``start`` on the stage, once :func:`check_position` allows them.
 
     Raises
     ------
-    ValueError
-        For more cars than drivers, a space the stage lacks, a finished car, a gear
-        outside 0..6, a negative count, two cars on one space (or on spaces that overlap),
-        or a SISU token face up on a dashboard without one.
+    PositionError
+        For what the rules do not allow (:func:`~trackkit.rules.positions.check_position`:
+        more cars than drivers, a space the stage lacks, a finished car, a gear outside
+        0..6, a negative count, two cars on one space or on spaces that overlap, a SISU
+        token face up on a dashboard without one, ...), naming the driver and the space.
     """
-    track = prepared.track
-    if start.round < 0:
-        raise ValueError(f"round {start.round}: a race starts after round 0 or later")
-    if len(start.cars) > len(seats):
-        raise ValueError(
-            f"the position gives {len(start.cars)} cars for {plural(len(seats), 'driver')}"
-        )
-    for tile, _drawer in start.mud:
-        if not any(info.tile == tile for info in track.spaces.values()):
-            raise ValueError(f"mud on tile {tile}: the stage has no tile {tile}")
-    placed: dict[str, str] = {}
+    check_position(
+        prepared.track,
+        prepared.ruleset,
+        start.cars,
+        who=[driver_label(i, s.spec.name) for i, s in enumerate(seats)],
+        boards=[s.board for s in seats],
+        gt=start.gt,
+        mud=start.mud,
+        rounds_played=start.round,
+    )
     for i, car in enumerate(start.cars):
         if car is None:
             continue
-        name = seats[i].spec.name
-        who = f"driver {i + 1}" + ("" if name == f"driver {i + 1}" else f" ({name})")
-        if car.space is not None:
-            try:
-                check_space(track, car.space)
-            except ValueError as exc:
-                raise ValueError(f"{who}: {exc}") from None
-        if car.finished:
-            raise ValueError(f"{who}: a finished car has no place in a race still to run")
-        if not 0 <= car.gear <= 6:
-            raise ValueError(f"{who}: gear {car.gear}; a car is in gear 0 to 6")
-        counts = (car.second_tokens, car.time_seconds, car.damage.gear, car.damage.brake)
-        if min((*counts, car.damage.coast, car.pending_coast_damage, *car.cards), default=0) < 0:
-            raise ValueError(f"{who}: tokens, damage, time and cards are never negative")
-        if car.sisu_token and not seats[i].board.sisu:
-            raise ValueError(f"{who}: its SISU token is face up, but its dashboard has none")
-        if car.space is not None and car.on_track:
-            near = {car.space} | track.overlaps.get(car.space, frozenset())
-            other = next((placed[s] for s in sorted(near) if s in placed), None)
-            if other is not None:
-                raise ValueError(f"{who} and {other} both stand on {car.space}")
-            placed[car.space] = who
         seats[i].car = replace(car, car_id=i)
         seats[i].started = car.space is not None
 

@@ -8,7 +8,9 @@ replay is never written larger than a replay file may be
 Each turn of the log (``trackkit-replay/2``) holds the round, driver and attempt, where
 the car stood and in which gear (``start``, ``gear``), its plan as text (``plan``) and as
 data (``steps``: each step's ``space`` and ``dice``, and for a jump the space the dice were
-placed on, ``placed_on``), the rolling mode and every event. A file of the first version,
+placed on, ``placed_on``), the rolling mode and every event; a GT race's turns also hold
+the drivers whose yellow flag was out (``flags``, from 0, GT-4; a GT file written before
+them has none, and is checked without them). A file of the first version,
 ``trackkit-replay/1``, has no ``start``, ``gear`` or ``steps``: it is still replayed, its
 turns checked on the fields it has.
 """
@@ -68,7 +70,10 @@ def _driver_dict(d: DriverSpec) -> dict[str, Any]:
 
 
 def _script_dict(script: Script) -> dict[str, Any]:
-    turns = [{"plan": str(t), "mode": t.mode.value} for t in script.turns]
+    turns = [
+        {"plan": str(t), "mode": t.mode.value, **({"pit": t.pit} if t.pit else {})}
+        for t in script.turns
+    ]
     return {"script": turns, "then": script.then}
 
 
@@ -127,6 +132,7 @@ def _log(result: RaceResult) -> list[dict[str, Any]]:
             "steps": [_step_dict(s) for s in t.steps],
             "mode": t.mode,
             "events": _events(t.events, gt),
+            **({"flags": list(t.flags)} if gt else {}),  # GT: the yellow flags out (GT-4)
         }
         for t in result.log
     ]
@@ -168,7 +174,7 @@ def replay_document(stage: Stage, settings: Settings, seed: int, result: RaceRes
 def _bot(bot: str | _ReplayScript) -> str | Script:
     if isinstance(bot, str):
         return bot
-    turns = tuple(ScriptedTurn.parse(t.plan, t.mode) for t in bot.script)
+    turns = tuple(ScriptedTurn.parse(t.plan, t.mode, t.pit) for t in bot.script)
     return Script(turns, bot.then)
 
 
@@ -180,6 +186,9 @@ class _ReplayTurn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     plan: str = Field(max_length=2000, description="The plan, as the turn log writes it.")
     mode: Mode = Field(description="flat-out or one-by-one.")
+    pit: Literal["no", "tyres", "repair"] | None = Field(
+        default=None, description="GT: the pit stop asked for, if any (GT-2)."
+    )
 
 
 class _ReplayScript(BaseModel):
@@ -352,6 +361,9 @@ def check_replay(doc: object) -> tuple[bool, str]:
         ]
     if rep.format == REPLAY_FORMAT_1:  # what the first version recorded of each turn
         again = [{k: turn[k] for k in _FIELDS_1} for turn in again]
+    elif raw.gt is not None and not any("flags" in turn for turn in want):
+        # a GT replay written before its turns held the yellow flags out
+        again = [{k: v for k, v in turn.items() if k != "flags"} for turn in again]
     for k, (a, b) in enumerate(zip(want, again, strict=False)):
         if a != b:
             # name the first field that differs (the plan may be the same, the events not)

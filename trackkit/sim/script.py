@@ -32,6 +32,7 @@ from typing import Any
 from trackkit.errors import TrackkitError
 from trackkit.rules.plans import Plan, PlanBuilder, PlanContext, PlanStep
 from trackkit.rules.resolve import DefaultPolicy, Mode
+from trackkit.rules.state import PitChoice
 from trackkit.sim.bots import Bot, Choice, make_bot
 from trackkit.sim.memo import PlanMemo
 
@@ -39,6 +40,8 @@ __all__ = ["Script", "ScriptError", "Scripted", "ScriptedTurn"]
 
 #: The empty plan as the turn log writes it: the car stays where it is.
 STAY = "(stay)"
+#: What a scripted GT driver may do at a pit space (:attr:`ScriptedTurn.pit`, GT-2).
+PIT_CHOICES: tuple[PitChoice, ...] = ("no", "tyres", "repair")
 
 
 class ScriptError(TrackkitError, ValueError):
@@ -64,27 +67,42 @@ class ScriptedTurn:
     (``G3``, ``G2+B``, ``C+Bo``, ``L``; ``free`` for CLIMB-5's move without a die),
     ``via`` the jump space the dice go on for a move over a jump (None: any, the first
     in graph order). No steps: the car stays (TURN-7).
+
+    ``pit`` (GT): what the driver does if the turn ends in first gear on a pit space
+    (GT-2): ``no``, drive on; ``tyres``, fit tyres only (gear 0: it drives off next turn,
+    its damage kept); ``repair``, mend the damage (gear 00, then 0; its tyres then suit
+    the weather). None: as the bots do, a stop when the car is damaged or on the wrong
+    tyres, not on the last lap. A turn with ``tyres`` or ``repair`` must plan to end so.
+
+    >>> ScriptedTurn.parse("5:A1a C > 5:A1b G1", pit="tyres").pit
+    'tyres'
     """
 
     steps: tuple[tuple[str, str] | tuple[str, str, str], ...] = ()
     mode: Mode = Mode.FLAT_OUT
+    pit: PitChoice | None = None
 
     @classmethod
-    def parse(cls, text: str, mode: Mode | str = Mode.FLAT_OUT) -> ScriptedTurn:
+    def parse(
+        cls, text: str, mode: Mode | str = Mode.FLAT_OUT, pit: PitChoice | None = None
+    ) -> ScriptedTurn:
         """A turn from a plan as the turn log writes it (``str(plan)``; ``(stay)``: none).
 
         Each step is ``SPACE DICE`` or ``SPACE DICE via JUMP``; a loss-of-control mark
-        (``!corner``) may stay: it is read, not needed.
+        (``!corner``) may stay: it is read, not needed. ``pit``: see :class:`ScriptedTurn`.
 
         Raises
         ------
         ScriptError
-            If a step is written otherwise, or ``mode`` is no rolling mode.
+            If a step is written otherwise, ``mode`` is no rolling mode, or ``pit`` no
+            pit choice.
         """
         try:
             rolling = Mode(mode)
         except ValueError:
             raise ScriptError(f"{mode!r} is no rolling mode (flat-out, one-by-one)") from None
+        if pit not in (None, *PIT_CHOICES):
+            raise ScriptError(f"pit {pit!r}: a pit choice is {', '.join(PIT_CHOICES)}")
         text = text.strip()
         steps: list[tuple[str, str] | tuple[str, str, str]] = []
         if text and text != STAY:
@@ -99,7 +117,7 @@ class ScriptedTurn:
                         f"step {k} {part.strip()!r}: write a step as SPACE DICE "
                         "('2:1.3L G4', '3:2.O1 G3+B'), or SPACE DICE via JUMP"
                     )
-        return cls(tuple(steps), rolling)
+        return cls(tuple(steps), rolling, pit)
 
     @classmethod
     def of_plan(cls, plan: Plan, mode: Mode | str = Mode.FLAT_OUT) -> ScriptedTurn:
@@ -146,7 +164,16 @@ class ScriptedTurn:
                 written = " ".join((space, dice, *(("via", via) if via else ())))
                 raise ScriptError(_illegal(ctx, builder.steps, k, written, options))
             builder.push(match)
-        return builder.plan()
+        plan = builder.plan()
+        if self.pit in ("tyres", "repair"):
+            end = plan.steps[-1] if plan.steps else None
+            if end is None or end.speed != 1 or ctx.track.spaces[end.space].pit is None:
+                where = f"in gear {end.speed} on {end.space}" if end else "where it stands"
+                raise ScriptError(
+                    f"a pit stop ({self.pit}) takes a plan that ends in first gear on a pit "
+                    f"space (GT-2); this one ends {where}"
+                )
+        return plan
 
 
 def _illegal(
@@ -267,7 +294,7 @@ class Scripted:
                 plan = turn.plan_in(ctx)
             except ScriptError as exc:
                 raise ScriptError(f"turn {n + 1} of the script: {exc}") from None
-            return Choice(plan, turn.mode, DefaultPolicy())
+            return Choice(plan, turn.mode, DefaultPolicy(), turn.pit)
         if self._then is None:
             raise ScriptError(
                 f"turn {n + 1}: the script has {_turns(len(self.script.turns))} "
