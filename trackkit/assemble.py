@@ -23,7 +23,7 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
@@ -524,7 +524,24 @@ def lay_out(
         _check_meeting(chain[-1], chain[0], findings, closing=True)
     _add_fixes(layout, lib, unknown, misses)
     _place_tokens(layout)
+    _one_line_per_piece(chain)
     return layout
+
+
+def _one_line_per_piece(chain: list[PlacedTile]) -> None:
+    """A GT piece driven on two of its roads (139b, 140b, 143b, 144b) is one start/finish
+    tile: its line is the one on the road driven the way its grid faces (the first such),
+    else the first driven; the other road's band is no line of the track (BOARD-3, GT-1).
+    """
+    lined: dict[int, list[PlacedTile]] = {}
+    for tile in chain:
+        if tile.road is not None and tile.road.line is not None:
+            lined.setdefault(id(tile.visit_of or tile), []).append(tile)
+    for visits in lined.values():
+        keep = next((t for t in visits if t.road and not t.road.grid_backwards), visits[0])
+        for tile in visits:
+            if tile is not keep and tile.road is not None:
+                tile.road = replace(tile.road, line=None)  # drive() caches the road: a copy
 
 
 def _series(
