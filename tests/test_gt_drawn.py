@@ -108,3 +108,30 @@ def test_the_line_of_a_two_road_tile_is_the_road_driven_the_way_its_grid_faces()
     report = check(mixed, "mixed.yaml")
     lined = [t for t in report.layout.chain if t.road is not None and t.road.line is not None]
     assert [t.road_id for t in lined] == ["B"] and "S126" not in report.codes
+
+
+# --- junctions -----------------------------------------------------------------------------
+
+
+def _through(junction: str, road: str, enter: int, plain: str, start: str) -> Report:
+    text = (
+        "format: trackkit-stage/1\nkind: point-to-point\ntiles:\n"
+        f"  - tile: {start}\n  - tile: {plain}\n"
+        f"  - {{tile: {junction}, road: {road}, enter: {enter}}}\n"
+        f"  - tile: {plain}\n  - tile: {start}\n"
+    )
+    return check(text, "through.yaml")
+
+
+def test_a_one_lane_branch_of_a_junction_between_two_lane_edges_is_a_lane_finding() -> None:
+    # rule: BOARD-1 (the lanes that meet are those of the roads driven): 152b's hairpin C
+    # takes one of the two lanes of edges 0 and 5, the other lane leads into road A / B
+    branch = _through("152b", "C", 0, "103b", "102b")
+    lanes = [f for f in branch.findings if f.code == "S104"]
+    assert [f.location.tile_index for f in lanes] == [3, 4]
+    assert "road C of 152b" in lanes[0].message and "road A of tile 3 (152b)" in lanes[0].fix
+    # 151a's road B takes two of the three lanes of its edges: its third lane is road C's
+    assert _through("151a", "B", 3, "103a", "102a").codes.count("S104") == 2
+    # the roads that take the whole edge meet as any road does
+    assert "S104" not in _through("152b", "A", 0, "103b", "102b").codes
+    assert "S104" not in _through("151a", "A", 3, "103a", "102a").codes

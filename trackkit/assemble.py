@@ -834,6 +834,34 @@ def _place_beside(
     return None
 
 
+def _slots_taken(tile: PlacedTile, edge: int, lanes: int | None) -> set[int]:
+    """The slots (lanes, clockwise round the tile) of edge ``edge`` that the road driven on
+    ``tile`` takes: every lane of the edge, but some only on a branch of a GT junction."""
+    road = tile.road
+    if lanes is None or road is None:
+        return set()
+    if road.series == "gt" and edge in (road.cut.road.slots or {}):
+        return set(road.cut.edge_slots(edge, lanes))
+    return set(range(1, lanes + 1))
+
+
+def _branch_fix(narrow: list[tuple[PlacedTile, int]]) -> str:
+    """S104 at a branch of a junction: the roads of the junction that take its whole edge
+    (``narrow``: each junction tile with the local edge its branch takes part of)."""
+    whole = [
+        f"road {road.id} of tile {t.index} ({t.face_id})"
+        for t, edge in narrow
+        if t.face is not None and t.face.layout is not None
+        for road in t.face.layout.roads
+        if edge in (road.from_edge, road.to_edge) and edge not in (road.slots or {})
+    ]
+    take = f"drive {' or '.join(whole)}, which takes" if whole else "use a road that takes"
+    return (
+        "A branch of a junction takes only some of the lanes of its edge; the others lead "
+        f"into another road of the junction: {take} every lane of the edge, or another tile."
+    )
+
+
 def _check_meeting(
     prev: PlacedTile, tile: PlacedTile, findings: list[Finding], *, closing: bool = False
 ) -> bool:
@@ -870,13 +898,33 @@ def _check_meeting(
         return True
     lanes_out = prev.face.lanes.get(prev.road.exit)
     lanes_in = tile.face.lanes.get(tile.road.entry)
-    if lanes_out != lanes_in:
+    slots_out = _slots_taken(prev, prev.road.exit, lanes_out)
+    slots_in = _slots_taken(tile, tile.road.entry, lanes_in)
+    width = lanes_out or 0
+    if lanes_out != lanes_in or {width + 1 - s for s in slots_in} != slots_out:
+        # rule: BOARD-1 (the lanes that meet are those of the roads driven: a branch of a
+        # junction takes some of its edge's lanes, the others lead into another road)
+        sides = (
+            (prev, prev.road.exit, slots_out, lanes_out),
+            (tile, tile.road.entry, slots_in, lanes_in),
+        )
+        narrow = [(t, e) for t, e, taken, n in sides if n is not None and len(taken) < n]
+        branch = [
+            f"road {t.road_id} of {t.face_id} takes {len(taken)} of the {n} lanes of its edge"
+            for t, _e, taken, n in sides
+            if n is not None and len(taken) < n
+        ]
+        n_out = len(slots_out) if lanes_out is not None else lanes_out
+        n_in = len(slots_in) if lanes_in is not None else lanes_in
         findings.append(
             finding(
                 "S104",
-                f"{lanes_out} lanes of tile {prev.index} ({prev.face_id}) meet {lanes_in} "
-                f"lanes of tile {tile.index} ({tile.face_id})",
+                f"{n_out} {'lane' if n_out == 1 else 'lanes'} of tile {prev.index} "
+                f"({prev.face_id}) {'meets' if n_out == 1 else 'meet'} {n_in} "
+                f"{'lane' if n_in == 1 else 'lanes'} of tile {tile.index} ({tile.face_id})"
+                + (f" ({'; '.join(branch)})" if branch else ""),
                 loc,
+                fix=_branch_fix(narrow) if narrow else None,
             )
         )
     skew_out = prev.face.skews.get(prev.road.exit)
