@@ -105,6 +105,11 @@ class PlacedTile:
     visit_of: PlacedTile | None = None
     """A GT tile driven a second time (a crossing, parallel roads): the tile as first
     driven. This entry of the chain drives another road of the same piece."""
+    guessed: bool = False
+    """Snapped on after an unknown tile (or after such a tile): its place is a guess, made
+    as if the unknown tile's road ran straight across. Findings that depend on where it
+    lies (overlaps, a lap that does not close, a pit beside no road) are left out: the
+    unknown tile (S101) is the one mistake."""
 
     @property
     def entry_world(self) -> int | None:
@@ -201,12 +206,29 @@ class Layout:
         return d is not None and d == a.exit_world and b.entry_world == hexgrid.opposite(d)
 
     @property
+    def guessed(self) -> bool:
+        """Whether tiles were placed by guess, after an unknown tile
+        (:attr:`PlacedTile.guessed`)."""
+        return any(t.guessed for t in self.chain)
+
+    @property
+    def unknown(self) -> bool:
+        """Whether a tile of the road has an unknown id (S101): the road has a gap there."""
+        return any(t.face is None for t in self.chain)
+
+    @property
     def road_breaks(self) -> bool:
         """Whether the driven road stops short of its finish with road tiles left undriven."""
         if not self.undriven or not self.chain:
             return False
         if self.series == "gt" or (self.chain[-1].face and self.chain[-1].face.is_gt_road):
-            return not self.closes if self.circuit else True
+            if self.circuit:
+                return not self.closes
+            # point to point: the road is whole when it ends on another start/finish tile,
+            # driven the way its grid faces (its finish)
+            last = self.chain[-1]
+            finish = last.road is not None and last.road.start_at is not None
+            return not (finish and (last.visit_of or last) is not self.chain[0])
         road = self.chain[-1].face.road if self.chain[-1].face else None
         return not (road and road.start_finish and road.start_finish.kind == "finish")
 
@@ -496,6 +518,8 @@ def lay_out(
                 rot = hexgrid.opposite(d_in) % 6  # unknown tile: assume a straight road
         placed = PlacedTile(pos, spec.tile, face, h, rot, list(spec.tokens), index)
         placed.visit_of = again
+        snapped = spec.at is None or spec.dir is None
+        placed.guessed = snapped and prev is not None and (prev.face is None or prev.guessed)
         if face is not None and entry is not None:
             placed.road = drive(face, entry, road_id)
             if ambiguous:
@@ -512,7 +536,7 @@ def lay_out(
             placed.road = None
             unknown.append((s101, placed))
         chain.append(placed)
-        if prev is not None:
+        if prev is not None and not prev.guessed:  # after a guess, a miss may be the guess's
             missed = _check_meeting(prev, placed, findings)
             if missed:
                 misses.append((len(findings) - 1, prev, placed))
