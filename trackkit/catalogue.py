@@ -242,7 +242,7 @@ _CODES = [
     Code(
         "S136",
         "unused-road-open",
-        W,
+        N,
         "A road of this tile that the track does not drive ends in the open here: put a tile "
         "there whose road meets it, or use a face without that road.",
     ),

@@ -408,9 +408,9 @@ def _not_driven(layout: Layout, meeting: Meeting, broke: bool) -> list[Finding]:
             _listed(
                 "S118",
                 other,
-                fix="These tiles are another way between junction tiles the track drives: it "
-                "takes the other road there ('road' on the junction tile of a native stage "
-                "file chooses), or remove them.",
+                fix="These tiles are another way between two junction tiles of the track, "
+                "which takes another road there: to drive them, choose the junction's road "
+                "('road' on the junction tile of a native stage file), or remove them.",
             )
         )
     off = [t for t in tiles if t.position not in ways]
