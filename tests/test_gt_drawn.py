@@ -233,6 +233,10 @@ def test_a_gt_editor_track_with_a_start_and_a_finish_is_point_to_point_in_any_or
         assert "--kind" in note.fix and "kind:" not in note.fix
     doc = race(write(tmp_path, rekee(*SPRINT[::-1])))
     assert doc["settings"]["point_to_point"] is True and doc["finish_rate"] == 1.0
+    drawn = runner.invoke(
+        app, ["render", write(tmp_path, rekee(*SPRINT)), "-o", str(tmp_path / "s.svg")]
+    )
+    assert drawn.exit_code == 0 and "point-to-point track" in drawn.stderr  # the note
     # a native file without kind is inferred the same way; its fix may name 'kind:'
     native = check(
         "format: trackkit-stage/1\ntiles:\n  - {tile: 144b, road: A, enter: 1}\n"

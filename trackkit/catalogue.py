@@ -194,8 +194,9 @@ _CODES = [
         "Write 'road: A' (or B, C) on the junction tile to say which of its roads the track "
         "takes ('trackkit tiles show ID' lists them).",
         editor_fix="An editor file cannot say which road of a junction the track takes: to "
-        "take the other, convert the file to a native stage ('trackkit convert FILE -o "
-        "STAGE.yaml') and write 'road: B' (the road wanted) on the junction tile there.",
+        "take another, convert the file to a native stage ('trackkit convert FILE -o "
+        "STAGE.yaml') and write the road wanted on the junction tile there ('road: B', a "
+        "road the message names).",
     ),
     Code(
         "S130",
