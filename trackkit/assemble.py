@@ -23,7 +23,7 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
@@ -106,6 +106,11 @@ class PlacedTile:
     visit_of: PlacedTile | None = None
     """A GT tile driven a second time (a crossing, parallel roads): the tile as first
     driven. This entry of the chain drives another road of the same piece."""
+    guessed: bool = False
+    """Snapped on after an unknown tile (or after such a tile): its place is a guess, made
+    as if the unknown tile's road ran straight across. Findings that depend on where it
+    lies (overlaps, a lap that does not close, a pit beside no road) are left out: the
+    unknown tile (S101) is the one mistake."""
 
     @property
     def entry_world(self) -> int | None:
@@ -202,12 +207,29 @@ class Layout:
         return d is not None and d == a.exit_world and b.entry_world == hexgrid.opposite(d)
 
     @property
+    def guessed(self) -> bool:
+        """Whether tiles were placed by guess, after an unknown tile
+        (:attr:`PlacedTile.guessed`)."""
+        return any(t.guessed for t in self.chain)
+
+    @property
+    def unknown(self) -> bool:
+        """Whether a tile of the road has an unknown id (S101): the road has a gap there."""
+        return any(t.face is None for t in self.chain)
+
+    @property
     def road_breaks(self) -> bool:
         """Whether the driven road stops short of its finish with road tiles left undriven."""
         if not self.undriven or not self.chain:
             return False
         if self.series == "gt" or (self.chain[-1].face and self.chain[-1].face.is_gt_road):
-            return not self.closes if self.circuit else True
+            if self.circuit:
+                return not self.closes
+            # point to point: the road is whole when it ends on another start/finish tile,
+            # driven the way its grid faces (its finish)
+            last = self.chain[-1]
+            finish = last.road is not None and last.road.start_at is not None
+            return not (finish and (last.visit_of or last) is not self.chain[0])
         road = self.chain[-1].face.road if self.chain[-1].face else None
         return not (road and road.start_finish and road.start_finish.kind == "finish")
 
@@ -534,6 +556,8 @@ def lay_out(
                 rot = hexgrid.opposite(d_in) % 6  # unknown tile: assume a straight road
         placed = PlacedTile(pos, spec.tile, face, h, rot, list(spec.tokens), index)
         placed.visit_of = again
+        snapped = spec.at is None or spec.dir is None
+        placed.guessed = snapped and prev is not None and (prev.face is None or prev.guessed)
         if face is not None and entry is not None:
             placed.road = drive(face, entry, road_id)
             if free and index > 1:
@@ -563,7 +587,7 @@ def lay_out(
             placed.road = None
             unknown.append((s101, placed))
         chain.append(placed)
-        if prev is not None:
+        if prev is not None and not prev.guessed:  # after a guess, a miss may be the guess's
             missed = _check_meeting(prev, placed, findings)
             if missed:
                 misses.append((len(findings) - 1, prev, placed))
@@ -575,7 +599,24 @@ def lay_out(
         _check_meeting(chain[-1], chain[0], findings, closing=True)
     _add_fixes(layout, lib, unknown, misses)
     _place_tokens(layout)
+    _one_line_per_piece(chain)
     return layout
+
+
+def _one_line_per_piece(chain: list[PlacedTile]) -> None:
+    """A GT piece driven on two of its roads (139b, 140b, 143b, 144b) is one start/finish
+    tile: its line is the one on the road driven the way its grid faces (the first such),
+    else the first driven; the other road's band is no line of the track (BOARD-3, GT-1).
+    """
+    lined: dict[int, list[PlacedTile]] = {}
+    for tile in chain:
+        if tile.road is not None and tile.road.line is not None:
+            lined.setdefault(id(tile.visit_of or tile), []).append(tile)
+    for visits in lined.values():
+        keep = next((t for t in visits if t.road and not t.road.grid_backwards), visits[0])
+        for tile in visits:
+            if tile is not keep and tile.road is not None:
+                tile.road = replace(tile.road, line=None)  # drive() caches the road: a copy
 
 
 def _series(
@@ -895,6 +936,34 @@ def _place_beside(
     return None
 
 
+def _slots_taken(tile: PlacedTile, edge: int, lanes: int | None) -> set[int]:
+    """The slots (lanes, clockwise round the tile) of edge ``edge`` that the road driven on
+    ``tile`` takes: every lane of the edge, but some only on a branch of a GT junction."""
+    road = tile.road
+    if lanes is None or road is None:
+        return set()
+    if road.series == "gt" and edge in (road.cut.road.slots or {}):
+        return set(road.cut.edge_slots(edge, lanes))
+    return set(range(1, lanes + 1))
+
+
+def _branch_fix(narrow: list[tuple[PlacedTile, int]]) -> str:
+    """S104 at a branch of a junction: the roads of the junction that take its whole edge
+    (``narrow``: each junction tile with the local edge its branch takes part of)."""
+    whole = [
+        f"road {road.id} of tile {t.index} ({t.face_id})"
+        for t, edge in narrow
+        if t.face is not None and t.face.layout is not None
+        for road in t.face.layout.roads
+        if edge in (road.from_edge, road.to_edge) and edge not in (road.slots or {})
+    ]
+    take = f"drive {' or '.join(whole)}, which takes" if whole else "use a road that takes"
+    return (
+        "A branch of a junction takes only some of the lanes of its edge; the others lead "
+        f"into another road of the junction: {take} every lane of the edge, or another tile."
+    )
+
+
 def _check_meeting(
     prev: PlacedTile, tile: PlacedTile, findings: list[Finding], *, closing: bool = False
 ) -> bool:
@@ -931,13 +1000,33 @@ def _check_meeting(
         return True
     lanes_out = prev.face.lanes.get(prev.road.exit)
     lanes_in = tile.face.lanes.get(tile.road.entry)
-    if lanes_out != lanes_in:
+    slots_out = _slots_taken(prev, prev.road.exit, lanes_out)
+    slots_in = _slots_taken(tile, tile.road.entry, lanes_in)
+    width = lanes_out or 0
+    if lanes_out != lanes_in or {width + 1 - s for s in slots_in} != slots_out:
+        # rule: BOARD-1 (the lanes that meet are those of the roads driven: a branch of a
+        # junction takes some of its edge's lanes, the others lead into another road)
+        sides = (
+            (prev, prev.road.exit, slots_out, lanes_out),
+            (tile, tile.road.entry, slots_in, lanes_in),
+        )
+        narrow = [(t, e) for t, e, taken, n in sides if n is not None and len(taken) < n]
+        branch = [
+            f"road {t.road_id} of {t.face_id} takes {len(taken)} of the {n} lanes of its edge"
+            for t, _e, taken, n in sides
+            if n is not None and len(taken) < n
+        ]
+        n_out = len(slots_out) if lanes_out is not None else lanes_out
+        n_in = len(slots_in) if lanes_in is not None else lanes_in
         findings.append(
             finding(
                 "S104",
-                f"{lanes_out} lanes of tile {prev.index} ({prev.face_id}) meet {lanes_in} "
-                f"lanes of tile {tile.index} ({tile.face_id})",
+                f"{n_out} {'lane' if n_out == 1 else 'lanes'} of tile {prev.index} "
+                f"({prev.face_id}) {'meets' if n_out == 1 else 'meet'} {n_in} "
+                f"{'lane' if n_in == 1 else 'lanes'} of tile {tile.index} ({tile.face_id})"
+                + (f" ({'; '.join(branch)})" if branch else ""),
                 loc,
+                fix=_branch_fix(narrow) if narrow else None,
             )
         )
     skew_out = prev.face.skews.get(prev.road.exit)

@@ -32,6 +32,12 @@ class Code:
     name: str
     severity: Severity
     fix: str
+    editor_fix: str | None = None
+    """The fix for a finding about an editor file (Rekee, ``.rgt``), when ``fix`` asks for
+    what such a file cannot hold (``kind``, ``road``): ``--kind``, or a native file."""
+    follows: bool = False
+    """The finding follows from others (its fix says "above"): it is listed after the
+    findings of its severity."""
 
 
 _CODES = [
@@ -85,6 +91,7 @@ _CODES = [
         "no-path",
         E,
         "Fix the structural errors above: no chain of legal steps joins start and finish.",
+        follows=True,
     ),
     Code(
         "S115",
@@ -111,6 +118,7 @@ _CODES = [
         W,
         "These tiles lie on the map but the road does not run through them: mend the break "
         "reported above (S117), or remove them.",
+        follows=True,
     ),
     Code(
         "S120",
@@ -141,6 +149,9 @@ _CODES = [
         E,
         "A circuit is a closed loop: place the tiles so that the last tile's exit meets the "
         "first tile's entry, or write 'kind: point-to-point'.",
+        editor_fix="A circuit is a closed loop: place the tiles so that the last tile's exit "
+        "meets the first tile's entry, or give --kind point-to-point (an editor file holds no "
+        "kind).",
     ),
     Code(
         "S124",
@@ -183,6 +194,10 @@ _CODES = [
         W,
         "Write 'road: A' (or B, C) on the junction tile to say which of its roads the track "
         "takes ('trackkit tiles show ID' lists them).",
+        editor_fix="An editor file cannot say which road of a junction the track takes: to "
+        "take another, convert the file to a native stage ('trackkit convert FILE -o "
+        "STAGE.yaml') and write the road wanted on the junction tile there ('road: B', a "
+        "road the message names).",
     ),
     Code(
         "S130",
@@ -209,6 +224,29 @@ _CODES = [
         E,
         "Place the pit tile (101) with 'at' and 'dir' next to a tile of the track, beside "
         "its road (not across a road end).",
+    ),
+    Code(
+        "S134",
+        "kind-inferred-point-to-point",
+        N,
+        "Write 'kind: point-to-point' in the stage file (or 'kind: circuit' to check it as a "
+        "circuit), or give --kind.",
+        editor_fix="Give --kind point-to-point to say so, or --kind circuit to check it as a "
+        "circuit (an editor file holds no kind).",
+    ),
+    Code(
+        "S135",
+        "road-off-the-track",
+        E,
+        "A road tile on the map is part of the track: put these tiles on the road the track "
+        "drives, or remove them from the map.",
+    ),
+    Code(
+        "S136",
+        "unused-road-open",
+        N,
+        "A road of this tile that the track does not drive ends in the open here: put a tile "
+        "there whose road meets it, or use a face without that road.",
     ),
     Code(
         "S140",
@@ -329,6 +367,8 @@ _CODES = [
         "kind-inferred-hillclimb",
         N,
         "Write 'kind: hillclimb' (or 'kind: rally') in the stage file, or give --kind.",
+        editor_fix="Give --kind hillclimb to say so, or --kind rally to check it as a rally "
+        "(an editor file holds no kind).",
     ),
     # playability (validate --simulate)
     Code(
@@ -402,6 +442,13 @@ _CODES = [
     Code("T502", "limit-out-of-range", E, "Corner and shortcut limits are gears 1..6."),
     Code("T503", "inner-not-below-outer", E, "The inner lane's limit must be below the outer."),
     Code("T504", "climb-line-missing", E, "A climb face has arrows on every line between rows."),
+    Code(
+        "T505",
+        "face-data-uncertain",
+        N,
+        "How this face's roads are cut into spaces was read from its picture with low "
+        "confidence: compare the track with the printed tile, and trust its figures less.",
+    ),
 ]
 
 CATALOGUE: dict[str, Code] = {c.code: c for c in _CODES}

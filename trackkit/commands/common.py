@@ -108,10 +108,10 @@ def kind_of(option: StageKind | None) -> Kind | None:
 
 
 def echo_kind_note(findings: Iterable[Finding], file: object) -> None:
-    """Say on stderr how the stage's kind was inferred (H404), for commands that are
-    not ``validate`` (whose report lists it)."""
+    """Say on stderr how the stage's kind was inferred (H404 a hillclimb, S134 a GT track
+    point to point), for commands that are not ``validate`` (whose report lists it)."""
     for f in findings:
-        if f.code == "H404":
+        if f.code in ("H404", "S134"):
             typer.echo(f"trackkit: note: {file}: {f.message}", err=True)
 
 

@@ -3,14 +3,19 @@
 The walk starts at the start tile (a face whose road carries the start line). Its driving
 direction is the road end that meets a neighbouring road (if both or neither end does, the
 face's default start direction); a Rallyman: GT start/finish face is driven the way its
-grid faces (the race direction). Without a start tile it starts at an end of the road: a
+grid faces (the race direction), and of several GT start/finish faces the start is the
+first whose grid faces into the road, whatever the file order (a point-to-point track's
+finish faces out of it). Without a start tile it starts at an end of the road: a
 tile with one road end that meets nothing, the first in file order (a finish only if no
 other), entered by that end; failing that, at the first road tile. From there it steps to
 the hex beyond each exit for as long as the tile there has a road end facing back, on a
 road of that tile not driven yet: a GT tile whose roads cross is met twice (once on each
 road), and a GT circuit ends where it comes back to its start. Where several roads of a
-GT tile begin at the edge met (a junction), the walk takes the one that leads on to a tile
-facing back (the first such in the face's order) and writes it as ``road``.
+GT tile begin at the edge met (a junction), the walk takes the one that closes the lap
+(or reaches the finish of a point-to-point track) on roads not driven yet, and writes it
+as ``road``; when both do, it takes the first in the face's order and leaves ``road``
+out, so that laying the track out says which was taken (S129); when neither does, the
+first that leads on to a tile facing back.
 
 The resulting :class:`Stage` lists the driven tiles first, in order, each with explicit
 ``at``/``dir`` (the first also with ``enter``), then every other tile in file order, also with
@@ -27,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+import networkx as nx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from trackkit import hexgrid
@@ -130,6 +136,21 @@ def driving_order(
 
 def walk_roads(tiles: Sequence[Placement], faces: Sequence[TileFace | None]) -> list[WalkStep]:
     """``(index, local entry edge, road)`` of the tiles driven, in order (see the notes)."""
+    return _walk(tiles, faces)[0]
+
+
+#: A state of the walk: a tile (its index in the file) driven on one road from one end.
+_State = tuple[int, str, int]
+#: Where every state that ends the walk well leads (see :func:`_closing`).
+_DONE: _State = (-1, "", -1)
+
+
+def _walk(
+    tiles: Sequence[Placement], faces: Sequence[TileFace | None]
+) -> tuple[list[WalkStep], set[int]]:
+    """The walk (:func:`walk_roads`), and the steps at a junction left open: both of its
+    roads that begin at the edge met close the lap (or reach the finish), and the walk
+    takes the first, as laying the tile out without ``road`` does (S129)."""
     by_hex: dict[hexgrid.Hex, int] = {}
     for i, t in enumerate(tiles):
         by_hex.setdefault(t.hex, i)
@@ -151,10 +172,12 @@ def walk_roads(tiles: Sequence[Placement], faces: Sequence[TileFace | None]) -> 
 
     origin = _origin(tiles, faces, meets)
     if origin is None:
-        return []
+        return [], set()
     start, entry, road = origin
     used: dict[int, set[str]] = {start: {road}}
     order: list[WalkStep] = [(start, entry, road)]
+    left_open: set[int] = set()
+    closing: Callable[[_State], bool] | None = None
     cur, exit_edge = start, _other_end(faces[start], road, entry)
     while True:
         hit = meets(cur, hexgrid.world_edge(exit_edge, tiles[cur].dir))
@@ -166,11 +189,61 @@ def walk_roads(tiles: Sequence[Placement], faces: Sequence[TileFace | None]) -> 
         free = [r for r in _roads(faces[j]) if back in r[1:] and r[0] not in used.get(j, set())]
         if not free:
             break
-        pick = _lead_on(free, j, back, tiles, faces, meets, used)
+        pick = free[0][0]
+        if len(free) > 1:  # a junction: the road that closes the lap
+            if closing is None:
+                closing = _closing(tiles, faces, meets, origin, used)
+            closes = [rid for rid, _e0, _e1 in free if closing((j, rid, back))]
+            if len(closes) > 1 and closes[0] == pick:
+                left_open.add(len(order))
+            pick = closes[0] if closes else _lead_on(free, j, back, tiles, faces, meets, used)
         used.setdefault(j, set()).add(pick)
         order.append((j, back, pick))
         cur, exit_edge = j, _other_end(faces[j], pick, back)
-    return order
+    return order, left_open
+
+
+def _closing(
+    tiles: Sequence[Placement],
+    faces: Sequence[TileFace | None],
+    meets: Callable[[int, int], tuple[int, int] | None],
+    origin: tuple[int, int, str],
+    used: dict[int, set[str]],
+) -> Callable[[_State], bool]:
+    """Whether the walk, from a state on, can end well on roads not driven yet (``used``,
+    read at each call): back at the start's entry (a lap), or on the line of another GT
+    start/finish face driven the way its grid faces (a point-to-point track's finish).
+
+    The states and the steps between them are a networkx DiGraph; each question is a
+    reachability query on the view of it without the roads driven.
+    """
+    start, entry, _road = origin
+    g: nx.DiGraph = nx.DiGraph()
+    for i, face in enumerate(faces):
+        finish = (
+            set(_gt_lines(face))
+            if i != start and face is not None and face.layout is not None and _is_start(face)
+            else set()
+        )
+        for rid, e0, e1 in _roads(face):
+            for into, out in ((e0, e1), (e1, e0)):
+                state = (i, rid, into)
+                g.add_node(state)
+                if (i == start and into == entry) or (into, rid) in finish:
+                    g.add_edge(state, _DONE)
+                hit = meets(i, hexgrid.world_edge(out, tiles[i].dir))
+                if hit is not None:
+                    j, back = hit
+                    for r2, f0, f1 in _roads(faces[j]):
+                        if back in (f0, f1):
+                            g.add_edge(state, (j, r2, back))
+
+    def free(state: _State) -> bool:
+        i, rid, into = state
+        return state == _DONE or (i == start and into == entry) or rid not in used.get(i, ())
+
+    view = nx.subgraph_view(g, filter_node=free)
+    return lambda state: nx.has_path(view, state, _DONE)
 
 
 def _other_end(face: TileFace | None, road: str, entry: int) -> int:
@@ -208,12 +281,19 @@ def _origin(
     meets: Callable[[int, int], tuple[int, int] | None],
 ) -> tuple[int, int, str] | None:
     """Where the walk starts: ``(index, local entry edge, road)``, or None if nowhere."""
-    start = next((i for i, f in enumerate(faces) if _is_start(f)), None)
+    starts = [i for i, f in enumerate(faces) if _is_start(f)]
+    for i in starts:  # a GT start is a face whose grid faces into the road (file order aside)
+        face = faces[i]
+        found = _gt_origin(i, face, tiles, meets) if face and face.layout else None
+        if found is not None:
+            return found
+    start = starts[0] if starts else None
     if start is not None:
         face = faces[start]
         assert face is not None
         if face.layout is not None:
-            return _gt_origin(start, face, tiles, meets)
+            entry, rid = _gt_lines(face)[0]  # no grid faces a road: its first line
+            return start, entry, rid
         ends = _ends(face)
         assert ends is not None
         met = [meets(start, hexgrid.world_edge(e, tiles[start].dir)) is not None for e in ends]
@@ -241,26 +321,33 @@ def _origin(
     return i, entry, rid
 
 
+def _gt_lines(face: TileFace) -> list[tuple[int, str]]:
+    """``(local entry edge, road)`` of each line of a GT start/finish face, driven the way
+    its grid faces."""
+    assert face.layout is not None
+    ends = {rid: (e0, e1) for rid, e0, e1 in face_roads(face)}
+    out: list[tuple[int, str]] = []
+    for sf in face.layout.start_finish:
+        e0, e1 = ends[sf.road]
+        out.append((e0 if sf.race_toward == e1 else e1, sf.road))
+    return out
+
+
 def _gt_origin(
     start: int,
     face: TileFace,
     tiles: Sequence[Placement],
     meets: Callable[[int, int], tuple[int, int] | None],
-) -> tuple[int, int, str]:
-    """A GT start/finish face: the road of its line driven the way its grid faces (the one
-    that leads on to a tile facing back, if its face has two lines)."""
-    assert face.layout is not None
+) -> tuple[int, int, str] | None:
+    """A GT start/finish face: the road of its line driven the way its grid faces, if
+    that leads on to a tile facing back (the first such, if its face has two lines); None
+    if none does (a point-to-point track's finish)."""
     ends = {rid: (e0, e1) for rid, e0, e1 in face_roads(face)}
-    options: list[tuple[int, str]] = []
-    for sf in face.layout.start_finish:
-        e0, e1 = ends[sf.road]
-        entry = e0 if sf.race_toward == e1 else e1
-        options.append((entry, sf.road))
-    for entry, rid in options:
+    for entry, rid in _gt_lines(face):
         far = ends[rid][1] if entry == ends[rid][0] else ends[rid][0]
         if meets(start, hexgrid.world_edge(far, tiles[start].dir)) is not None:
             return start, entry, rid
-    return start, options[0][0], options[0][1]
+    return None
 
 
 def placed_stage(
@@ -281,7 +368,7 @@ def placed_stage(
     """
     lib = library or default_library()
     faces = [lib.get(t.tile) for t in tiles]
-    order = walk_roads(tiles, faces)
+    order, left_open = _walk(tiles, faces)
     driven = {i for i, _e, _r in order}
 
     def spec(
@@ -305,7 +392,10 @@ def placed_stage(
     items: list[int] = []
     met: set[int] = set()
     for n, (i, entry, road) in enumerate(order):
-        out.append(spec(i, entry if n == 0 else None, road, again=i in met))
+        # a junction whose roads both close the lap is left open: S129 says which is taken
+        out.append(
+            spec(i, entry if n == 0 else None, None if n in left_open else road, again=i in met)
+        )
         items.append(i)
         met.add(i)
     for i in range(len(tiles)):

@@ -18,6 +18,7 @@ from typing import Any
 import networkx as nx
 
 from trackkit.assemble import Layout, lay_out
+from trackkit.catalogue import CATALOGUE
 from trackkit.formats.source import StageSource
 from trackkit.graph import build_graph
 from trackkit.library import TileLibrary, default_library
@@ -29,7 +30,7 @@ from trackkit.validate.inventory import check_inventory
 from trackkit.validate.rules import check_rules
 from trackkit.validate.structure import check_series, check_structure
 from trackkit.validate.summary import summarize
-from trackkit.validate.tiles import check_face
+from trackkit.validate.tiles import check_face, uncertain_faces
 
 __all__ = ["Report", "check_face", "validate", "validate_stage"]
 
@@ -127,32 +128,53 @@ def validate(
     """
     lib = library or default_library()
     layout = lay_out(stage, lib)
-    if kind is not None and kind is not stage.kind and layout.series == "gt" == kind.series:
-        # --kind decides how a GT track is laid out: a circuit closes its lap, a
-        # point-to-point track ends at its finish line
-        layout = lay_out(stage.model_copy(update={"kind": kind}), lib)
+    event, notes = stage_kind(layout, kind)
+    if layout.series == "gt" == event.series and layout.circuit != (event is Kind.CIRCUIT):
+        # the kind (--kind, or inferred) decides how a GT track is laid out: a circuit
+        # closes its lap, a point-to-point track ends at its finish line
+        layout = lay_out(stage.model_copy(update={"kind": event}), lib)
     graph = build_graph(layout)
     findings = list(layout.findings)
     findings += check_series(layout)
     findings += check_structure(layout, graph, lib)
     findings += check_rules(layout, graph)
     findings += check_inventory(layout, lib)
-    event, notes = stage_kind(layout, kind)
     findings += notes
     findings += check_kind(layout, event)
     findings += check_track(layout, graph, event, players)
     findings += check_hillclimb(layout, graph, event)
+    findings += uncertain_faces(layout)
     for face in sorted(
         {t.face.id: t.face for t in layout.tiles if t.face}.values(), key=lambda f: f.id
     ):
         if default_library().faces.get(face.id) is not face:
             findings += check_face(face)  # user tiles get the shipped tiles' own checks
     file = file or (source.file if source else None)
+    if source is not None and source.format != "native":
+        findings = [_for_editor(f) for f in findings]
     findings = _placed_in_file(findings, file, source)
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
-    findings.sort(key=lambda f: (order[f.severity], f.location.tile_index or 0, f.code))
+    # a finding that follows from others (S114: "fix the structural errors above") comes
+    # after the others of its severity
+    findings.sort(
+        key=lambda f: (
+            order[f.severity],
+            CATALOGUE[f.code].follows,
+            f.location.tile_index or 0,
+            f.code,
+        )
+    )
     summary = summarize(layout, graph, lib, event)
     return Report(file, findings, summary, layout, graph, source, event)
+
+
+def _for_editor(f: Finding) -> Finding:
+    """The finding with the fix for an editor file, if its general fix asks for what such
+    a file cannot hold (``kind``, ``road``)."""
+    entry = CATALOGUE[f.code]
+    if entry.editor_fix is None or f.fix != entry.fix:
+        return f
+    return f.model_copy(update={"fix": entry.editor_fix})
 
 
 def _placed_in_file(

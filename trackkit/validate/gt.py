@@ -6,6 +6,8 @@ S104 and S128, the boxes and copies by :mod:`trackkit.validate.inventory`):
 
 - S122 the kind is one of the other series (a GT track is a circuit or point-to-point);
 - S123 a circuit does not close: the last tile's exit does not meet the first tile's entry;
+- S134 a GT file without a kind is point to point: its road does not close and it has two
+  start/finish tiles (:func:`gt_kind`);
 - S124 no start/finish line (a point-to-point track needs two: its start and its finish);
 - S125 more than one start/finish line on a circuit (more than two point to point);
 - S126 a start/finish line driven against its grid;
@@ -27,7 +29,14 @@ from trackkit.models.findings import Finding, Location
 from trackkit.models.stage import Kind
 from trackkit.models.tile import FaceKind
 
-__all__ = ["DEFAULT_PLAYERS", "check_kind", "check_track", "grid_slots", "line_tiles"]
+__all__ = [
+    "DEFAULT_PLAYERS",
+    "check_kind",
+    "check_track",
+    "grid_slots",
+    "gt_kind",
+    "line_tiles",
+]
 
 #: Players the grid must hold when ``validate`` is given no ``--players``: as many as
 #: ``validate --simulate`` races with (a DEFAULT of ``docs/rules.md``, GT-1).
@@ -41,6 +50,36 @@ def _name(t: PlacedTile) -> str:
 def line_tiles(layout: Layout) -> list[PlacedTile]:
     """The tiles of the chain whose road (as driven) carries a start/finish line."""
     return [t for t in layout.chain if t.road is not None and t.road.line is not None]
+
+
+def gt_kind(layout: Layout) -> tuple[Kind, list[Finding]]:
+    """The kind of a GT track whose file gives none: a circuit, unless its road does not
+    close and it has two start/finish tiles (its start and its finish): then point to
+    point, with an S134 note saying so (BOARD-3).
+
+    Examples
+    --------
+    >>> from trackkit.assemble import lay_out
+    >>> from trackkit.models import Stage
+    >>> sprint = Stage.model_validate({"format": "trackkit-stage/1", "tiles": [
+    ...     {"tile": "144b", "road": "A", "enter": 1}, {"tile": "121b"},
+    ...     {"tile": "143b", "road": "B", "enter": 4}]})
+    >>> kind, notes = gt_kind(lay_out(sprint))
+    >>> kind.value, [n.code for n in notes]
+    ('point-to-point', ['S134'])
+    """
+    pieces = list({id(t.visit_of or t): t for t in line_tiles(layout)}.values())
+    if layout.closes or len(pieces) < 2:
+        return Kind.CIRCUIT, []  # DESIGN.md: without a kind, a GT track is a circuit
+    start, finish = pieces[0], pieces[-1]
+    note = finding(
+        "S134",
+        "the file gives no 'kind': checked and raced as a point-to-point track, because its "
+        f"road does not close and runs from the start/finish tile {_name(start)} to the "
+        f"start/finish tile {_name(finish)}",
+        start.location(),
+    )
+    return Kind.POINT_TO_POINT, [note]
 
 
 def grid_slots(graph: nx.DiGraph) -> int:
@@ -83,8 +122,10 @@ def check_track(
     out: list[Finding] = []
     chain = layout.chain
     circuit = layout.circuit and kind is not Kind.POINT_TO_POINT
-    if circuit and not layout.closes and not layout.undriven:
-        out.append(_not_closed(layout))  # with tiles left undriven, S117 says where it breaks
+    if circuit and not layout.closes and not layout.undriven and not layout.guessed:
+        # with tiles left undriven, S117 says where it breaks; after an unknown tile
+        # (S101), where the road goes is a guess
+        out.append(_not_closed(layout))
 
     lines = line_tiles(layout)
     wanted = 1 if circuit else 2
@@ -183,9 +224,16 @@ def _pits(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
     """S133: a pit tile must stand beside the road, next to a tile of the track (GT-2)."""
     out: list[Finding] = []
     by_position = {p["position"]: p for p in graph.graph.get("pits", ())}
+    if layout.guessed:
+        return out  # the road lies where a guess put it (after an unknown tile, S101)
+    beside_undriven = {
+        hexgrid.neighbour(t.hex, d) for t in layout.undriven if t.face is not None for d in range(6)
+    }
     for tile in layout.scenery:
         if tile.face is None or tile.face.kind is not FaceKind.PIT:
             continue
+        if tile.hex in beside_undriven and layout.road_breaks:
+            continue  # beside road the break (S117) leaves undriven
         access = by_position.get(tile.position, {}).get("access") or []
         if not access:
             out.append(
@@ -200,7 +248,10 @@ def _pits(layout: Layout, graph: nx.DiGraph) -> list[Finding]:
 
 
 def _path(layout: Layout, graph: nx.DiGraph, circuit: bool) -> list[Finding]:
-    """S114: the lap can be driven round (a circuit), or start to finish."""
+    """S114: the lap can be driven round (a circuit), or start to finish (not asked where
+    an unknown tile, S101, is the gap)."""
+    if layout.unknown:
+        return []
     if circuit:
         past = list(graph.graph.get("finish", ()))
         if not past or not layout.closes:

@@ -8,6 +8,7 @@ from trackkit.assemble import Layout
 from trackkit.catalogue import finding
 from trackkit.models.findings import Finding, FixEdit, Location
 from trackkit.models.stage import Kind, TokenKind
+from trackkit.validate.gt import gt_kind
 from trackkit.words import plural
 
 __all__ = ["check_hillclimb", "climb_tiles", "stage_kind"]
@@ -17,9 +18,10 @@ def stage_kind(layout: Layout, override: Kind | None = None) -> tuple[Kind, list
     """The event a stage is checked and raced as, and a note when it was inferred.
 
     ``override`` (the command line's ``--kind``) wins, then the file's ``kind``. A file
-    without one is a GT circuit when it is a GT track; a DIRT stage is a hillclimb when a
-    driven tile is a climb face or carries a climb token (HILLCLIMB-1), with an H404 note
-    saying so; otherwise a rally. Editor files (Rekee,
+    without one is a GT circuit when it is a GT track (point to point, with an S134 note,
+    when its road does not close and it has two start/finish tiles); a DIRT stage is a
+    hillclimb when a driven tile is a climb face or carries a climb token (HILLCLIMB-1),
+    with an H404 note saying so; otherwise a rally. Editor files (Rekee,
     ``.rgt``) have no kind, so a hillclimb drawn in an editor is raced as one.
 
     Examples
@@ -39,7 +41,7 @@ def stage_kind(layout: Layout, override: Kind | None = None) -> tuple[Kind, list
     if layout.stage.kind is not None:
         return layout.stage.kind, []
     if layout.series == "gt":
-        return Kind.CIRCUIT, []  # DESIGN.md: without a kind, a GT track is a circuit
+        return gt_kind(layout)  # a circuit, or point to point with an S134 note
     for tile in layout.chain:
         face = tile.face
         why = None

@@ -54,7 +54,7 @@ def check_structure(
     # rule: BOARD-1 (tiles may not overlap)
     by_hex = layout.by_hex()
     for h, tiles in by_hex.items():
-        if len(tiles) > 1:
+        if len(tiles) > 1 and not any(t.guessed for t in tiles):  # a guess (S101) is no overlap
             names = ", ".join(f"tile {_name(t)}" for t in tiles)
             out.append(
                 finding("S105", f"{names} overlap on hex [{h[0]}, {h[1]}]", tiles[-1].location())
@@ -155,11 +155,14 @@ def check_structure(
                 )
             )
 
+    meeting = _road_ends_meeting(layout, by_hex)
     if layout.undriven:
-        out.append(_not_driven(layout.undriven))
+        broke = any(f.code == "S117" for f in out)
+        out += _not_driven(layout, meeting, broke)
+    out += _open_ends(layout, by_hex, meeting)
 
     # rule: BOARD-3 (a stage runs from start to finish)
-    if not gt and starts and finishes and not has_path_to_finish(graph):
+    if not gt and starts and finishes and not layout.unknown and not has_path_to_finish(graph):
         out.append(
             finding(
                 "S114",
@@ -344,19 +347,169 @@ def _turn_this(
     return turn_fix(tile, rot, then)
 
 
-def _not_driven(tiles: list[PlacedTile]) -> Finding:
-    """S118: the tiles with a road that lie on the map but are not driven, in one finding."""
+#: Road ends that meet: ``(position, local edge) -> (position, local edge)`` of the tile
+#: whose road end faces it (positions in the stage file, every placed tile once).
+Meeting = dict[tuple[int, int], tuple[int, int]]
+
+
+def _road_ends_meeting(layout: Layout, by_hex: dict[hexgrid.Hex, list[PlacedTile]]) -> Meeting:
+    """Every road end of a placed tile that a road end of a neighbouring tile faces."""
+    out: Meeting = {}
+    for tile in layout.tiles:
+        if tile.face is None:
+            continue
+        for edge in {e for _rid, e0, e1 in face_roads(tile.face) for e in (e0, e1)}:
+            world = hexgrid.world_edge(edge, tile.rotation)
+            for other in by_hex.get(hexgrid.neighbour(tile.hex, world), []):
+                if other.face is None or other is tile:
+                    continue
+                back = hexgrid.local_edge(hexgrid.opposite(world), other.rotation)
+                if any(back in r[1:] for r in face_roads(other.face)):
+                    out[(tile.position, edge)] = (other.position, back)
+    return out
+
+
+def _driven_roads(layout: Layout) -> dict[int, set[str]]:
+    """The roads driven on each piece of the chain, by its position in the stage file."""
+    out: dict[int, set[str]] = {}
+    for tile in layout.chain:
+        if tile.road_id is not None:
+            out.setdefault((tile.visit_of or tile).position, set()).add(tile.road_id)
+    return out
+
+
+def _not_driven(layout: Layout, meeting: Meeting, broke: bool) -> list[Finding]:
+    """The road tiles on the map that the road does not run through.
+
+    Where the road breaks (S117), they are one list (S118) whose fix is to mend the
+    break. A GT track whose road is whole (the lap closes, or it reaches its finish) is
+    driven where it lies: its road tiles are no scenery, so those it never drives are an
+    error (S135), unless they are another way between two junctions of the track (S118, a
+    warning: the track takes the other). A DIRT stage driven start to finish lists them
+    (S118).
+    """
+    tiles = layout.undriven
+    if broke or layout.road_breaks:
+        return [_listed("S118", tiles)]
+    if layout.series != "gt":
+        return [
+            _listed(
+                "S118",
+                tiles,
+                fix="These tiles lie on the map but the road does not run through them: put "
+                "them on the road, or remove them.",
+            )
+        ]
+    ways = _other_ways(layout, meeting)
+    out = []
+    other = [t for t in tiles if t.position in ways]
+    if other:
+        out.append(
+            _listed(
+                "S118",
+                other,
+                fix="These tiles are another way between two junction tiles of the track, "
+                "which takes another road there: to drive them, choose the junction's road "
+                "('road' on the junction tile of a native stage file), or remove them.",
+            )
+        )
+    off = [t for t in tiles if t.position not in ways]
+    if off:
+        out.append(_listed("S135", off, what="the track never drives"))
+    return out
+
+
+def _other_ways(layout: Layout, meeting: Meeting) -> set[int]:
+    """The undriven road tiles that make another way between junctions of the track: a
+    group of them joined road end to road end, which meets the track at two or more ends
+    of junction roads not driven (a road of a driven piece that shares its other end with
+    a road driven there: the car could fork into it)."""
+    undriven = {t.position for t in layout.undriven if t.face is not None}
+    pieces = {t.position: t for t in layout.tiles}
+    driven = _driven_roads(layout)
+    joined: nx.Graph = nx.Graph()
+    joined.add_nodes_from(undriven)
+    joined.add_edges_from(
+        (a, b) for (a, _e), (b, _f) in meeting.items() if a in undriven and b in undriven
+    )
+    forks: dict[int, int] = {}
+    for (a, _e), (b, edge) in meeting.items():
+        piece = pieces.get(b)
+        if a in undriven and b in driven and piece is not None and piece.face is not None:
+            roads = face_roads(piece.face)
+            used = {e for rid, e0, e1 in roads if rid in driven[b] for e in (e0, e1)}
+            fork = any(
+                edge in (e0, e1) and rid not in driven[b] and ({e0, e1} - {edge}) <= used
+                for rid, e0, e1 in roads
+            )
+            forks[a] = forks.get(a, 0) + fork
+    out: set[int] = set()
+    for group in nx.connected_components(joined):
+        if sum(forks.get(n, 0) for n in group) >= 2:
+            out |= group
+    return out
+
+
+def _open_ends(
+    layout: Layout, by_hex: dict[hexgrid.Hex, list[PlacedTile]], meeting: Meeting
+) -> list[Finding]:
+    """S136: each end of a road the track does not drive, on a piece it drives (a crossing,
+    a junction, a tile of two roads), that meets no road: it faces an empty hex or the
+    side of a tile. Ends shared with a road driven there meet the track's neighbours."""
+    out: list[Finding] = []
+    driven = _driven_roads(layout)
+    for tile in layout.tiles:
+        roads = face_roads(tile.face) if tile.face is not None else []
+        used = driven.get(tile.position)
+        if used is None or len(roads) < 2:
+            continue
+        taken = {e for rid, e0, e1 in roads if rid in used for e in (e0, e1)}
+        spare: dict[int, list[str]] = {}
+        for rid, e0, e1 in roads:
+            if rid not in used:
+                for e in (e0, e1):
+                    if e not in taken and (tile.position, e) not in meeting:
+                        spare.setdefault(e, []).append(rid)
+        for edge, rids in sorted(spare.items()):
+            world = hexgrid.world_edge(edge, tile.rotation)
+            h = hexgrid.neighbour(tile.hex, world)
+            other = by_hex.get(h, [])
+            faces = (
+                f"the side of tile {_name(other[0])}"
+                if other
+                else f"the empty hex [{h[0]}, {h[1]}]"
+            )
+            what = f"{'road' if len(rids) == 1 else 'roads'} {' and '.join(rids)}"
+            out.append(
+                finding(
+                    "S136",
+                    f"{what} of tile {_name(tile)}, which the track does not drive, "
+                    f"{'ends' if len(rids) == 1 else 'end'} at edge {world} facing {faces}",
+                    tile.location(edge=world),
+                )
+            )
+    return out
+
+
+def _listed(
+    code: str, tiles: list[PlacedTile], *, fix: str | None = None, what: str = ""
+) -> Finding:
+    """S118 (S135): the tiles with a road that lie on the map but are not driven, in one
+    finding."""
     names = [f"{t.face_id} at [{t.hex[0]}, {t.hex[1]}]" for t in tiles[:MAX_LISTED]]
     if len(tiles) > MAX_LISTED:
         names.append(f"and {len(tiles) - MAX_LISTED} more")
     lines = [k for k in ("start", "finish") if any(_line_kind(t) == k for t in tiles)]
     note = f" (the {' and '.join(lines)} among them)" if lines else ""
+    one = len(tiles) == 1
+    them = "it" if one else "them"
+    how = f"{what} {them}" if what else f"the road does not run through {them}"
     return finding(
-        "S118",
-        f"{plural(len(tiles), 'tile')} {'lies' if len(tiles) == 1 else 'lie'} on the map but "
-        f"the road does not run through {'it' if len(tiles) == 1 else 'them'}"
-        f"{note}: {', '.join(names)}",
+        code,
+        f"{plural(len(tiles), 'road tile' if what else 'tile')} {'lies' if one else 'lie'} on "
+        f"the map but {how}{note}: {', '.join(names)}",
         tiles[0].location(),
+        fix=fix,
     )
 
 

@@ -1,16 +1,42 @@
-"""Self-checks of one tile face, in both driving directions (shipped and user tiles)."""
+"""Self-checks of one tile face, in both driving directions (shipped and user tiles), and
+the faces a stage drives whose data is uncertain."""
 
 from __future__ import annotations
 
 import networkx as nx
 
+from trackkit.assemble import Layout, PlacedTile
 from trackkit.catalogue import finding
 from trackkit.graph import reachable_from
 from trackkit.models.findings import Finding, Location
-from trackkit.models.tile import ChicaneSection, CornerSection, TileFace
+from trackkit.models.tile import ChicaneSection, Confidence, CornerSection, TileFace
 from trackkit.spaces import drive
 
-__all__ = ["check_face"]
+__all__ = ["check_face", "uncertain_faces"]
+
+
+def uncertain_faces(layout: Layout) -> list[Finding]:
+    """T505: a note for each face of low confidence that the road drives (the GT
+    junctions 151 and 152 today), naming the tiles and the roads driven on it."""
+    driven: dict[str, list[str]] = {}
+    first: dict[str, PlacedTile] = {}
+    for tile in layout.chain:
+        face = tile.face
+        if face is None or face.confidence is not Confidence.LOW or tile.road is None:
+            continue
+        first.setdefault(face.id, tile)
+        road = f", road {tile.road_id}" if face.layout is not None else ""
+        driven.setdefault(face.id, []).append(f"tile {tile.index}{road}")
+    return [
+        finding(
+            "T505",
+            f"the track drives {face_id} ({'; '.join(tiles)}), a face whose roads were read "
+            "from its picture with low confidence: how they are cut into spaces may differ "
+            "from the printed tile",
+            first[face_id].location(),
+        )
+        for face_id, tiles in driven.items()
+    ]
 
 
 def check_face(face: TileFace) -> list[Finding]:
