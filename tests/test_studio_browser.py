@@ -305,6 +305,7 @@ def test_build_a_dirt_stage_by_clicking_and_save_it(
         "- tile: 202a\n"
         "- tile: 205a\n"
         "- tile: 217a\n"
+        "  turn: left\n"
         "- tile: 206a\n"
         "- tile: 203a\n"
     )

@@ -210,7 +210,9 @@ def _place(edit: Place, checked: engine.Checked) -> Stage:
     chain = layout.chain
     if edit.end == "exit" or not chain:
         where = chain[-1].position if chain else len(tiles)
-        options = [{}, *_orientations(face.id)]
+        # a bend is written with the way it turns (left first), so that the file says it
+        # (S140 notes a bend laid one way without it); a straight needs no key
+        options = [{}, {"turn": "left"}, {"turn": "right"}, *_orientations(face.id)]
         best = None
         for extra in options:
             trial = [*tiles[:where], {"tile": face.id, **extra}, *tiles[where:]]
