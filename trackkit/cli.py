@@ -20,6 +20,7 @@ import typer
 from trackkit import __version__, interrupt
 from trackkit.commands import (
     car,
+    config,
     convert,
     generate,
     print_,
@@ -84,6 +85,7 @@ app.command("render")(render.render)
 app.command("print")(print_.print_stage)
 app.command("generate")(generate.generate)
 app.add_typer(car.car_app, name="car")
+app.add_typer(config.config_app, name="config")
 
 
 class OutputError(TrackkitError):

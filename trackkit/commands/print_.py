@@ -10,10 +10,10 @@ import typer
 
 from trackkit.commands.common import ForceOption, KindOption, echo_kind_note, fail, kind_of
 from trackkit.commands.render import (
-    DEFAULT_TILE_SIZE_MM,
     StageFileArgument,
     ThemeOption,
     TileSizeOption,
+    chosen_tile_size,
 )
 from trackkit.errors import InputError
 from trackkit.words import plural
@@ -42,7 +42,7 @@ def print_stage(
         ),
     ],
     paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
-    tile_size: TileSizeOption = DEFAULT_TILE_SIZE_MM,
+    tile_size: TileSizeOption = None,
     overlap: Annotated[
         float,
         typer.Option(
@@ -93,9 +93,8 @@ def print_stage(
         colours = load_theme(theme) if theme is not None else None
         report = validate(stage, kind=kind_of(event))
         echo_kind_note(report.findings, file)
-        layout = (
-            report.layout if tile_size == report.layout.size else lay_out(stage, size=tile_size)
-        )
+        size = chosen_tile_size(tile_size)
+        layout = report.layout if size == report.layout.size else lay_out(stage, size=size)
         try:
             job = print_pages(
                 report,
