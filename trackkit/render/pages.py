@@ -63,8 +63,8 @@ from trackkit.render.convert import SvgDoc, svg_to_pdf
 from trackkit.render.draw import TileArt, clean_text, fmt, mark_spots
 from trackkit.render.gt import gt_mark_spots, piece_outline, road_lines, tile_layers
 from trackkit.render.svg import (
-    CARD_SIZE,
     Box,
+    card_size,
     draw_card,
     hex_box,
     new_drawing,
@@ -999,7 +999,8 @@ def _overview(
     m = plan.margins
     grid = plan_box(plan)
     pw, ph = PAPERS[plan.paper]
-    top_h, card_share = 40.0, CARD_SIZE[1] / CARD_SIZE[0]
+    card_w0, card_h0 = card_size(report.summary, report)
+    top_h, card_share = 40.0, card_h0 / card_w0
     pulls = pull_list(layout)
     boxes = report.summary.get("boxes") or {}
 
@@ -1068,8 +1069,8 @@ def _overview(
         y += 4.6
 
     # From the bottom up: the title card, the pull list; the small map in between.
-    card_k = card_w / CARD_SIZE[0]
-    card_h = CARD_SIZE[1] * card_k
+    card_k = card_w / card_w0
+    card_h = card_h0 * card_k
     card_box = Box(m.left + (width - card_w) / 2, ph - m.bottom - card_h, card_w, card_h)
     pull_lines, pull_h = _pull_lines(pulls, boxes, width)
     pull_y = card_box.y - 4 - pull_h
