@@ -56,6 +56,7 @@ from trackkit.render.gt import (
     tile_layers,
 )
 from trackkit.render.heat import Heat
+from trackkit.render.labels import place_labels
 from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
 from trackkit.validate import Report, validate
 from trackkit.words import plural
@@ -365,6 +366,7 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
                 sublabel="not driven" if tile.road is None else None,
             )
         )
+    place_labels(arts, size)
     return arts
 
 
