@@ -184,3 +184,14 @@ def test_tile_labels_keep_clear_of_every_road_and_of_each_other(which: str) -> N
     for i, a in enumerate(keys):
         for b in keys[i + 1 :]:
             assert not labels[a].intersects(labels[b]), (a, b)
+
+
+def test_the_print_overview_title_wraps_too() -> None:
+    from trackkit.render.pages import print_pages
+
+    name = NAMES[2]
+    report = validate(make_stage(*GT_OVAL, name=name))
+    root = ET.fromstring(print_pages(report, report.layout).overview.text)
+    big = [t.text or "" for t in root.iter(f"{NS}text") if t.get("font-size") == "6"]
+    assert len(big) > 1 and not any("…" in t for t in big)
+    assert " ".join(big) == f"{name} — assembly plan"

@@ -70,8 +70,10 @@ def print_stage(
     force: ForceOption = False,
 ) -> None:
     """Print a stage at true scale (1:1) over numbered pages with overlap and alignment marks.
-    Portrait or landscape, whichever needs fewer pages. Each page has its number and
-    grid place, its neighbours' numbers, crop marks, dashed lines where the neighbours
+    Pages are laid out in rows (or columns) that each cover their road with the fewest
+    pages; portrait or landscape, rows or columns, whichever needs fewest sheets (the
+    command says how many). Each page has its number and place ('row 2, 3rd from the
+    left'), its neighbours' numbers, crop marks, dashed lines where the neighbours
     begin, registration marks in the overlap, and a 100 mm bar to check the printer
     did not scale. An overview page shows how the pages assemble, with the title block
     and the legend, and the tiles to take out of the boxes. Only pages that hold road
@@ -135,8 +137,9 @@ def print_stage(
         )
     plan = job.plan
     typer.echo(
-        f"wrote {written}: {plural(plan.pages, 'page')}, the overview and "
-        f"{plural(len(plan.printed), 'map page')} of {plan.paper.upper()} "
-        f"{'landscape' if plan.landscape else 'portrait'}, "
+        f"wrote {written}: the print takes {plural(plan.pages, 'sheet')} of "
+        f"{plan.paper.upper()}: the overview and {plural(len(plan.printed), 'map page')} "
+        f"({'landscape' if plan.landscape else 'portrait'}, in "
+        f"{plural(plan.strips, 'column' if plan.columns else 'row')}), "
         f"tiles {layout.size:g} mm, overlap {plan.overlap:g} mm"
     )
