@@ -147,3 +147,15 @@ def test_a_failed_write_keeps_the_old_settings(
     assert caught.value.file == str(path) and "No space" in caught.value.message
     assert config.load_settings(path).tile_size == 230.0
     assert [p.name for p in path.parent.iterdir()] == ["config.yaml"]  # no temporary file
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_settings_file_that_is_not_a_regular_file_is_refused_without_reading_it() -> None:
+    path = config.config_path()
+    assert path is not None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)  # reading it would hang
+    code, out, err = run("config", "show")
+    assert code == 2 and str(path) in err and "Traceback" not in out + err
+    with pytest.raises(InputError):
+        config.tile_size()

@@ -28,9 +28,6 @@ Examples
 >>> path = save_settings(Settings(tile_size=250), folder / "config.yaml")
 >>> load_settings(path).tile_size
 250.0
->>> print(path.read_text(encoding="utf-8"), end="")
-# trackkit settings, written by 'trackkit config' (trackkit config show)
-tile-size: 250
 >>> import shutil; shutil.rmtree(folder)
 """
 
@@ -44,6 +41,7 @@ from pathlib import Path
 from pydantic import Field, ValidationError
 
 from trackkit.errors import InputError
+from trackkit.formats.source import read_input
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM
 from trackkit.models.base import StrictModel
 
@@ -125,16 +123,14 @@ def load_settings(path: Path | None = None) -> Settings:
         return Settings()
     fix = "fix the file, or remove it to go back to the defaults"
     try:
-        with path.open("rb") as handle:
-            data = handle.read(_MAX_BYTES + 1)
+        os.stat(path)
     except FileNotFoundError:
         return Settings()
-    except OSError as exc:
-        raise InputError(
-            str(path), f"cannot read the settings file: {exc.strerror or exc}"
-        ) from None
-    if len(data) > _MAX_BYTES:
-        raise InputError(str(path), f"not a trackkit settings file (over {_MAX_BYTES} bytes)")
+    except OSError:
+        pass  # read_input names the problem
+    # the one reader of files: a regular file only (a FIFO or a device is refused before
+    # anything is read from it), at most the limit
+    _file, data = read_input(path, what="trackkit settings file", limit=_MAX_BYTES)
     try:
         doc = yaml.safe_load(data.decode("utf-8"))
     except UnicodeDecodeError:
