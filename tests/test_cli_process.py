@@ -222,3 +222,21 @@ def test_an_import_error_without_a_ctrl_c_is_not_called_an_interruption(
     monkeypatch.setattr(cli, "app", app)
     with pytest.raises(ImportError, match="a broken installation"):
         cli.main()
+
+
+def test_a_ctrl_c_that_native_code_could_not_raise_prints_no_traceback() -> None:
+    """A SIGINT landing inside a check C code runs and cannot raise out of (numpy asking a
+    float for its array interface) reaches sys.unraisablehook: trackkit's hook drops the
+    interruption (the run still stops, exit 130) and passes anything else on."""
+    from types import SimpleNamespace
+
+    from trackkit import interrupt
+    from trackkit.cli import _quiet_unraisable
+
+    seen: list[object] = []
+    hook = _quiet_unraisable(seen.append)
+    hook(SimpleNamespace(exc_value=interrupt.Interrupted(), object=260.0))
+    assert seen == []
+    other = SimpleNamespace(exc_value=ValueError("a real problem"), object=None)
+    hook(other)
+    assert seen == [other]

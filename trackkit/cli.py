@@ -20,6 +20,7 @@ import typer
 from trackkit import __version__, interrupt
 from trackkit.commands import (
     car,
+    config,
     convert,
     generate,
     print_,
@@ -86,6 +87,7 @@ app.command("print")(print_.print_stage)
 app.command("generate")(generate.generate)
 app.add_typer(car.car_app, name="car")
 app.command("studio")(studio.studio)
+app.add_typer(config.config_app, name="config")
 
 
 class OutputError(TrackkitError):
@@ -172,6 +174,22 @@ def _quiet_interrupts(previous: Callable[..., object]) -> Callable[..., object]:
     return hook
 
 
+def _quiet_unraisable(previous: Callable[[Any], object]) -> Callable[[Any], object]:
+    """An unraisablehook that prints nothing for :class:`~trackkit.interrupt.Interrupted`.
+
+    A Ctrl-C landing while C code runs a Python check it cannot pass an exception out of
+    (numpy asking a number for its array interface) is "ignored" there with a traceback;
+    the interruption is still asked for, and :func:`trackkit.interrupt.check` raises it
+    before any output is written.
+    """
+
+    def hook(unraisable: Any) -> None:
+        if not isinstance(getattr(unraisable, "exc_value", None), interrupt.Interrupted):
+            previous(unraisable)
+
+    return hook
+
+
 def _report(exc: TrackkitError) -> None:
     # A reader that stopped early (``trackkit tiles | head``) needs no message.
     if not (isinstance(exc, OutputError) and exc.closed_pipe):
@@ -188,11 +206,16 @@ def main() -> None:
     previous = signal.signal(signal.SIGINT, _interrupt)
     previous_hook = sys.excepthook
     sys.excepthook = _quiet_interrupts(previous_hook)
+    previous_unraisable = sys.unraisablehook
+    sys.unraisablehook = _quiet_unraisable(previous_unraisable)
     code = 0
     try:
         app()
     except SystemExit as exc:  # typer's own exit, with the command's status
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        if code == 0 and interrupt.requested():  # a Ctrl-C some native code swallowed
+            typer.echo("trackkit: interrupted", err=True)
+            code = 130
     except interrupt.Interrupted:
         typer.echo("trackkit: interrupted", err=True)
         code = 130
@@ -209,6 +232,7 @@ def main() -> None:
     finally:
         signal.signal(signal.SIGINT, previous)
         sys.excepthook = previous_hook
+        sys.unraisablehook = previous_unraisable
         sys.stderr = real_stderr
     if code == 2 and not out.written and _wants_json(sys.argv[1:]):
         # a usage error (an option's value refused before the command ran): stdout still

@@ -17,10 +17,10 @@ from trackkit.commands.common import (
     kind_of,
 )
 from trackkit.commands.render import (
-    DEFAULT_TILE_SIZE_MM,
     StageFileArgument,
     ThemeOption,
     TileSizeOption,
+    chosen_tile_size,
 )
 from trackkit.errors import InputError
 from trackkit.words import plural
@@ -54,7 +54,7 @@ def print_stage(
         ),
     ],
     paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
-    tile_size: TileSizeOption = DEFAULT_TILE_SIZE_MM,
+    tile_size: TileSizeOption = None,
     overlap: Annotated[
         float,
         typer.Option(
@@ -84,8 +84,10 @@ def print_stage(
     force: FileSetForceOption = False,
 ) -> None:
     """Print a stage at true scale (1:1) over numbered pages with overlap and alignment marks.
-    Portrait or landscape, whichever needs fewer pages. Each page has its number and
-    grid place, its neighbours' numbers, crop marks, dashed lines where the neighbours
+    Pages are laid out in rows (or columns) that each cover their road with the fewest
+    pages; portrait or landscape, rows or columns, whichever needs fewest sheets (the
+    command says how many). Each page has its number and place ('row 2, 3rd from the
+    left'), its neighbours' numbers, crop marks, dashed lines where the neighbours
     begin, registration marks in the overlap, and a 100 mm bar to check the printer
     did not scale. An overview page shows how the pages assemble, with the title block
     and the legend, and the tiles to take out of the boxes. Only pages that hold road
@@ -107,9 +109,8 @@ def print_stage(
         colours = load_theme(theme) if theme is not None else None
         report = validate(stage, kind=kind_of(event))
         echo_kind_note(report.findings, file)
-        layout = (
-            report.layout if tile_size == report.layout.size else lay_out(stage, size=tile_size)
-        )
+        size = chosen_tile_size(tile_size)
+        layout = report.layout if size == report.layout.size else lay_out(stage, size=size)
         try:
             job = print_pages(
                 report,
@@ -144,9 +145,10 @@ def print_stage(
         )
     plan = job.plan
     typer.echo(
-        f"wrote {written}: {plural(plan.pages, 'page')}, the overview and "
-        f"{plural(len(plan.printed), 'map page')} of {paper_name(plan.paper)} "
-        f"{'landscape' if plan.landscape else 'portrait'}, "
+        f"wrote {written}: the print takes {plural(plan.pages, 'sheet')} of "
+        f"{paper_name(plan.paper)}: the overview and {plural(len(plan.printed), 'map page')} "
+        f"({'landscape' if plan.landscape else 'portrait'}, in "
+        f"{plural(plan.strips, 'column' if plan.columns else 'row')}), "
         f"tiles {layout.size:g} mm, overlap {plan.overlap:g} mm"
     )
 

@@ -30,16 +30,33 @@ ThemeOption = Annotated[
     ),
 ]
 TileSizeOption = Annotated[
-    float,
+    float | None,
     typer.Option(
         "--tile-size",
         metavar="MM",
         min=20.0,
         max=1000.0,
-        help="Tile size in mm, flat edge to flat edge (default 240, the library's "
-        "default; measure your tiles).",
+        show_default=False,
+        help="Tile size in mm, flat edge to flat edge, for this run. Default: your size "
+        "('trackkit config tile-size MM' sets it once), else 240, the library's assumed "
+        "size (measure your tiles).",
     ),
 ]
+
+
+def chosen_tile_size(option: float | None) -> float:
+    """The tile size of a run: ``--tile-size``, else the user's setting, else 240 mm.
+
+    Raises
+    ------
+    InputError
+        If the user's settings file is unusable (trackkit.config names it).
+    """
+    if option is not None:
+        return option
+    from trackkit.config import tile_size
+
+    return tile_size()
 
 
 class HeatShow(StrEnum):
@@ -63,7 +80,7 @@ def render(
     ],
     theme: ThemeOption = None,
     event: KindOption = None,
-    tile_size: TileSizeOption = DEFAULT_TILE_SIZE_MM,
+    tile_size: TileSizeOption = None,
     legend: Annotated[
         bool,
         typer.Option("--legend/--no-legend", metavar=FLAG, help="Add the title block and legend."),
@@ -124,9 +141,8 @@ def render(
         echo_kind_note(report.findings, file)
         show = (heat_show or HeatShow.both).value
         losses = read_heat(doc, report, source=str(heat), show=show) if heat is not None else None
-        layout = (
-            report.layout if tile_size == report.layout.size else lay_out(stage, size=tile_size)
-        )
+        size = chosen_tile_size(tile_size)
+        layout = report.layout if size == report.layout.size else lay_out(stage, size=size)
         drawn = map_svg(report, layout, theme=colours, legend=legend, heat=losses)
         view = drawn.frame.view
         save_document(output, SvgDoc(drawn.svg, view.w, view.h), kind=kind, px=px, force=force)

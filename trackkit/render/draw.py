@@ -55,11 +55,13 @@ __all__ = [
     "TileArt",
     "add_symbols",
     "clean_text",
+    "draw_label",
     "draw_tile",
     "draw_tokens",
     "fit_size",
     "fmt",
     "free_corners",
+    "label_lines",
     "local_hexagon",
     "mark_spots",
     "place",
@@ -169,6 +171,14 @@ class TileArt:
     label: str | None = None
     sublabel: str | None = None
     """A second, smaller line under the label (tiles without a road: what they are)."""
+    label_at: Point | None = None
+    """Where the label goes (the tile's frame), chosen over the whole map by
+    :func:`trackkit.render.labels.place_labels`; None: chosen from the tile alone."""
+    label_size: float | None = None
+    """The label's type size (mm) chosen with ``label_at``; None: the tile's own."""
+    label_stack: bool = False
+    """Set the label on two lines, the numbers over the face id (``18`` / ``109a``), where
+    one line finds no room clear of the roads."""
     limits: Mapping[str, int | None] = field(default_factory=dict)
     climb_lines: Mapping[int, Climb] = field(default_factory=dict)
     node_prefix: str | None = None
@@ -423,12 +433,50 @@ def draw_tile(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> Group:
             at = _off((0.0, 0.0), down, c - centres[-1] / 2)
             g.add(upright_text(dwg, text, at, size=fs, turn=turn, cls=cls))
     elif art.label:
-        at = _off((0.0, 0.0), corners[0], LABEL_AT)
-        fs = fit_size(art.label, 0.5 * size, 0.055 * size)
-        g.add(upright_text(dwg, art.label, at, size=fs, turn=turn, cls="tile-label"))
+        at = art.label_at if art.label_at is not None else _off((0.0, 0.0), corners[0], LABEL_AT)
+        fs = art.label_size or fit_size(art.label, 0.5 * size, 0.055 * size)
+        draw_label(dwg, g, art, at, font=fs, below=0.0, size=size, turn=turn)
     if art.tokens:
         draw_tokens(dwg, g, art, corners[1], size, turn)
     return g
+
+
+#: Line step of a label set on two lines, as a share of its type size.
+LABEL_STEP = 1.1
+
+
+def label_lines(art: TileArt) -> list[str]:
+    """The lines of a tile's label: one, or with ``label_stack`` the numbers over the id."""
+    assert art.label is not None
+    if art.label_stack and " · " in art.label:
+        return art.label.split(" · ", 1)
+    return [art.label]
+
+
+def draw_label(
+    dwg: svgwrite.Drawing,
+    parent: Group,
+    art: TileArt,
+    at: Point,
+    *,
+    font: float,
+    below: float,
+    size: float,
+    turn: float,
+) -> None:
+    """A tile's label centred on ``at`` (the tile's frame), upright on the page, on one
+    line or two (:func:`label_lines`), and its smaller line under it in type ``below``."""
+    down = _turned((0.0, 1.0), -turn)
+    lines = label_lines(art)
+    half = (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        spot = _off(at, down, (i - half) * LABEL_STEP * font)
+        parent.add(upright_text(dwg, line, spot, size=font, turn=turn, cls="tile-label"))
+    if art.sublabel and below:
+        spot = _off(at, down, half * LABEL_STEP * font + 0.06 * size)
+        parent.add(
+            upright_text(dwg, art.sublabel, spot, size=below, turn=turn, cls="tile-label-sub")
+        )
 
 
 def fit_size(text: str, width: float, size: float) -> float:

@@ -68,6 +68,7 @@ from trackkit.render.draw import (
     GtArt,
     GtRoadArt,
     TileArt,
+    draw_label,
     draw_tile,
     draw_tokens,
     fit_size,
@@ -91,6 +92,7 @@ __all__ = [
     "gt_mark_spots",
     "join_skew_spaces",
     "kerb_spots",
+    "label_keep_out",
     "label_spot",
     "node_owner",
     "overtake_layer",
@@ -370,7 +372,7 @@ def gt_free_corners(face: TileFace, size: float) -> list[Point]:
     return sorted(corners, key=lambda c: -clearance(c))
 
 
-def _keep_out(face: TileFace, size: float) -> Any:
+def label_keep_out(face: TileFace, size: float) -> Any:
     """What a GT tile's label keeps clear of (local frame): its roads, or its pit board."""
     from shapely.geometry import Polygon
 
@@ -413,7 +415,7 @@ def _label_spot(
     from shapely.geometry import Polygon
     from shapely.ops import polylabel
 
-    road = _keep_out(face, size)
+    road = label_keep_out(face, size)
     hexagon = Polygon(local_hexagon(size))
     places = [_off((0.0, 0.0), c, LABEL_AT) for c in gt_free_corners(face, size)]
     places += [_off((0.0, 0.0), m, 0.82) for m in _edge_middles(size)]
@@ -514,16 +516,12 @@ def draw_gt_tile(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> tuple[G
         _draw_pit(dwg, feats, art, size, turn)
     corners = gt_free_corners(face, size)
     if art.label:
-        fs = fit_size(art.label, 0.5 * size, 0.055 * size)
+        fs = art.label_size or fit_size(art.label, 0.5 * size, 0.055 * size)
         sub = fit_size(art.sublabel, 0.5 * size, 0.04 * size) if art.sublabel else 0.0
-        at = label_spot(face, art.label, fs, size=size, turn=turn, below=sub)
-        marks.add(upright_text(dwg, art.label, at, size=fs, turn=turn, cls="tile-label"))
-        if art.sublabel:
-            down = _turned((0.0, 1.0), -turn)
-            sub_at = _off(at, down, 0.06 * size)
-            marks.add(
-                upright_text(dwg, art.sublabel, sub_at, size=sub, turn=turn, cls="tile-label-sub")
-            )
+        at = art.label_at
+        if at is None:
+            at = label_spot(face, art.label, fs, size=size, turn=turn, below=sub)
+        draw_label(dwg, marks, art, at, font=fs, below=sub, size=size, turn=turn)
     if art.tokens:
         draw_tokens(dwg, marks, art, corners[1], size, turn)
     return tile, marks
@@ -971,7 +969,7 @@ def _beside(
     from shapely.geometry import Polygon
 
     assert art.face is not None
-    roads = _keep_out(art.face, size)
+    roads = label_keep_out(art.face, size)
     hexagon = Polygon(local_hexagon(size))
     _at, _d, left = _frame(shape, p)
     lx, ly = _turned(left, turn)

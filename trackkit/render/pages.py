@@ -1,9 +1,20 @@
 """Print a stage at true scale over numbered pages that tape together.
 
-The map (tiles only, 1 SVG unit = 1 mm of paper) is cut into a grid of page *windows*:
-each window is the paper less its margins, and neighbouring windows share an overlap
-strip of ``overlap`` mm, so the pieces can be glued over each other. Portrait or
-landscape, and the grid shifted by sixths of a page: whichever prints fewest pages.
+The map (tiles only, 1 SVG unit = 1 mm of paper) is cut into page *windows*: each window
+is the paper less its margins, and pages that meet share an overlap strip of ``overlap``
+mm, so the pieces can be glued over each other.
+
+How the pages are laid out
+--------------------------
+The map is cut across into *strips* one window high, the strips overlapping by the
+overlap: rows of pages (or, where that needs fewer, columns of pages). Each strip is
+covered on its own, left to right, with the fewest windows that show all the road in it:
+a window starts where the strip's road starts, the next one overlaps it by the overlap
+where the road runs on, and a gap in the road starts a new run. Each run is centred on
+its road, so the pages of neighbouring rows need not line up (they are glued where they
+overlap, ⊕ marks on ⊕ marks). Portrait or landscape, rows or columns, and where the
+first strip begins (a few offsets): whichever prints fewest pages. A page that shows no
+road which the others do not show is left out.
 
 Which pages are printed
 -----------------------
@@ -11,30 +22,33 @@ A page is printed only where it holds *road*: the road's spaces (shortcut island
 included), not bare hex corners, tile labels or scenery; tokens on the tiles are shown
 whole too (a page holding one and little road is still a sliver). With
 ``scenery=True`` the middle of each tile beside the road (scenery, service areas)
-earns pages too. A page's
-*own part* is its window less the strips it shares with its grid neighbours; a page
-with nothing in its own part is left out when the pages around it already show all of
-its road in their overlap. Road is never lost: every part of every space lies in some
-printed window. A page whose own part holds less than :func:`min_road_area` (one tenth
-of the tile size, squared: 576 mm² for 240 mm tiles, about half a space) is a *sliver*;
-the grid is chosen to print none where it can (a sliver costs as much as two pages).
+earns pages too. A page's *own part* is its window less the windows of the other
+printed pages (:func:`own_part`). Road is never lost: every part of every space lies in
+some printed window. A page whose own part holds less than :func:`min_road_area` (one
+tenth of the tile size, squared: 576 mm² for 240 mm tiles, about half a space) is a
+*sliver*; the layout is chosen to print none where it can (a sliver costs as much as two
+pages). ``all_pages`` prints the plain grid over the whole map instead.
 
-Numbers
--------
+Numbers and names
+-----------------
 The overview (assembly plan, tile pull list, title block) is page 1; map pages are
-numbered 2..N in reading order, the order of the PDF. Each page carries its number and
-grid place (row letter, column number), the numbers of its neighbours, a frame with
-corner crop marks, dashed lines where the neighbours' windows begin, registration marks
-(⊕) in the overlap strips that land on the same spot of both pages, and a 100 mm scale
-bar to check that the printer did not scale.
+numbered 2..N in reading order, the order of the PDF. Each page is named by its place,
+in words that no paper size can be mistaken for: ``row 2, 3rd from the left`` (with
+columns of pages, ``column 2, 3rd from the top``). Each page carries its number and
+name, the numbers of the pages it overlaps, a frame with corner crop marks, dashed lines
+where those pages' windows begin, registration marks (⊕) in the shared strips that land
+on the same spot of both pages, and a 100 mm scale bar to check that the printer did not
+scale.
 
 Examples
 --------
 >>> plan = plan_pages(Box(0, 0, 500, 250), None, paper="a4", overlap=10)
->>> plan.landscape, plan.cols, plan.rows, [c.number for c in plan.printed], plan.pages
-(False, 3, 1, [2, 3, 4], 4)
+>>> plan.landscape, plan.strips, [c.number for c in plan.printed], plan.pages
+(False, 1, [2, 3, 4], 4)
 >>> plan.cells[1].window.x - plan.cells[0].window.x == plan.window_w - 10
 True
+>>> plan.cells[1].name
+'row 1, 2nd from the left'
 >>> min_road_area(240.0)
 576.0
 """
@@ -51,29 +65,30 @@ import svgwrite
 from svgwrite.container import Group
 
 from trackkit import hexgrid
-from trackkit.assemble import Layout, PlacedTile
+from trackkit.assemble import Layout
 from trackkit.geometry import (
     ROAD_WIDTH_RATIO,
     centre_line,
     local_polygon,
-    space_polygon,
     to_world,
 )
 from trackkit.render.convert import SvgDoc, svg_to_pdf
-from trackkit.render.draw import TileArt, clean_text, fmt, mark_spots
+from trackkit.render.draw import TileArt, clean_text, fmt, mark_spots, svg_id
 from trackkit.render.gt import gt_mark_spots, piece_outline, road_lines, tile_layers
+from trackkit.render.labels import local_road
 from trackkit.render.svg import (
-    CARD_SIZE,
     Box,
+    card_size,
     draw_card,
     hex_box,
     new_drawing,
     stage_arts,
     tile_extent,
+    wrap_text,
 )
 from trackkit.render.theme import Theme, make_theme
 from trackkit.validate import Report
-from trackkit.words import plural
+from trackkit.words import ordinal, plural
 
 __all__ = [
     "DEFAULT_OVERLAP_MM",
@@ -83,6 +98,7 @@ __all__ = [
     "PAPER_NAMES",
     "Cell",
     "Margins",
+    "Neighbour",
     "PagePlan",
     "PrintJob",
     "content_footprints",
@@ -119,6 +135,10 @@ DEFAULT_OVERLAP_MM = 10.0
 MAX_PAGES = 500
 #: Areas below this (mm²) are rounding noise, not content.
 _NOISE_MM2 = 1e-3
+#: Where the first strip may begin, as shares of a strip's step back from the map's edge.
+_OFFSETS = tuple(k / 8 for k in range(8))
+#: Pages meet (and are glued) where their windows share a strip at least this long (mm).
+_MEET_MM = 20.0
 
 
 def min_road_area(size: float) -> float:
@@ -144,29 +164,43 @@ MARGINS = Margins()
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One place of the page grid: the map window it shows and its page number."""
+    """One printed page: the map window it shows, its page number and its place."""
 
     row: int
+    """Its strip, from 0: a row of pages from the top (a column from the left with
+    ``columns``)."""
     col: int
+    """Its place in the strip, from 0: from the left (from the top with ``columns``)."""
     window: Box
-    number: int | None
-    """Page number in the PDF, from 2 (the overview is page 1), or None: not printed."""
+    number: int
+    """Page number in the PDF, from 2 (the overview is page 1)."""
     content: float = 0.0
-    """Road (mm²; with scenery, the middle of scenery tiles too) in the cell's own part."""
+    """Road (mm²; with scenery, the middle of scenery tiles too) in the page's own part."""
+    columns: bool = False
+    """The strips are columns of pages."""
 
     @property
     def name(self) -> str:
-        """Grid place: row letter and column number, e.g. ``B3``."""
-        return _row_name(self.row) + str(self.col + 1)
+        """Its place in words no paper size can be mistaken for: ``row 2, 3rd from the
+        left`` (``column 2, 3rd from the top``)."""
+        if self.columns:
+            return f"column {self.row + 1}, {ordinal(self.col + 1)} from the top"
+        return f"row {self.row + 1}, {ordinal(self.col + 1)} from the left"
+
+    @property
+    def strip_name(self) -> str:
+        """Its strip: ``row 2`` (``column 2``)."""
+        return f"{'column' if self.columns else 'row'} {self.row + 1}"
 
 
-def _row_name(row: int) -> str:
-    name = ""
-    row += 1
-    while row:
-        row, rest = divmod(row - 1, 26)
-        name = chr(65 + rest) + name
-    return name
+@dataclass(frozen=True, slots=True)
+class Neighbour:
+    """A page that overlaps another: which side, and the strip (map mm) they share."""
+
+    side: str
+    """``up``, ``down``, ``left`` or ``right``: where the other page lies."""
+    cell: Cell
+    shared: Box
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,11 +213,14 @@ class PagePlan:
     landscape: bool
     overlap: float
     margins: Margins
-    cols: int
-    rows: int
     cells: tuple[Cell, ...]
+    """The printed pages, in page order."""
     min_content: float = 0.0
     """Pages whose own part holds less content than this (mm²) are slivers."""
+    columns: bool = False
+    """The strips are columns of pages (pages laid top to bottom), not rows."""
+    strips: int = 1
+    """Rows (columns) of pages the layout has."""
 
     @property
     def window_w(self) -> float:
@@ -198,33 +235,58 @@ class PagePlan:
     @property
     def printed(self) -> list[Cell]:
         """Cells that become map pages, in page order."""
-        return [c for c in self.cells if c.number is not None]
+        return list(self.cells)
 
     @property
     def pages(self) -> int:
         """Pages of the whole print: the overview and the map pages."""
-        return 1 + len(self.printed)
+        return 1 + len(self.cells)
 
     @property
     def slivers(self) -> list[Cell]:
         """Printed cells whose own part holds less than :attr:`min_content`."""
-        return [c for c in self.printed if c.content < self.min_content]
+        return [c for c in self.cells if c.content < self.min_content]
 
-    def cell(self, row: int, col: int) -> Cell | None:
-        """The cell at a grid place, or None outside the grid."""
-        if 0 <= row < self.rows and 0 <= col < self.cols:
-            return self.cells[row * self.cols + col]
-        return None
+    def neighbours(self, cell: Cell) -> list[Neighbour]:
+        """The pages ``cell``'s page is glued to: those whose windows share a strip at
+        least 20 mm long with its window (a shared corner does not count)."""
+        out = []
+        w = cell.window
+        for other in self.cells:
+            if other is cell:
+                continue
+            o = other.window
+            x0, x1 = max(w.x, o.x), min(w.right, o.right)
+            y0, y1 = max(w.y, o.y), min(w.bottom, o.bottom)
+            if x1 - x0 <= 1e-6 or y1 - y0 <= 1e-6:
+                continue
+            shared = Box(x0, y0, x1 - x0, y1 - y0)
+            across = other.row != cell.row
+            if self.columns:
+                side = ("left" if other.row < cell.row else "right") if across else None
+                side = side or ("up" if other.col < cell.col else "down")
+            else:
+                side = ("up" if other.row < cell.row else "down") if across else None
+                side = side or ("left" if other.col < cell.col else "right")
+            length = shared.w if side in ("up", "down") else shared.h
+            if length >= _MEET_MM:
+                out.append(Neighbour(side, other, shared))
+        return out
 
 
-def own_part(plan: PagePlan, cell: Cell) -> Box:
-    """The part of ``cell``'s window that no neighbouring window of the grid overlaps."""
-    o, w = plan.overlap, cell.window
-    left = o if cell.col > 0 else 0.0
-    right = o if cell.col < plan.cols - 1 else 0.0
-    top = o if cell.row > 0 else 0.0
-    bottom = o if cell.row < plan.rows - 1 else 0.0
-    return Box(w.x + left, w.y + top, w.w - left - right, w.h - top - bottom)
+def own_part(plan: PagePlan, cell: Cell) -> Any:
+    """The part of ``cell``'s window that no other printed page's window overlaps
+    (a shapely geometry, map mm)."""
+    import shapely
+
+    w = cell.window
+    mine = shapely.box(w.x, w.y, w.right, w.bottom)
+    others = [
+        shapely.box(o.window.x, o.window.y, o.window.right, o.window.bottom)
+        for o in plan.cells
+        if o is not cell and o.window.intersects(w)
+    ]
+    return mine.difference(shapely.union_all(others)) if others else mine
 
 
 def grid_count(length: float, window: float, overlap: float) -> int:
@@ -245,139 +307,215 @@ class _Content:
 
         self.tree = STRtree([s for s in shapes if not s.is_empty])
 
-    def hits(self, boxes: Any) -> list[bool]:
-        """Whether any content meets each of ``boxes`` (an array of shapely boxes)."""
-        out = [False] * len(boxes)
-        for i in self.tree.query(boxes, predicate="intersects")[0].tolist():
-            out[i] = True
-        return out
-
-    def areas(self, boxes: Any) -> list[float]:
-        """Content area (mm²) under each of ``boxes`` (an array of shapely boxes)."""
+    def areas(self, shapes: Any) -> list[float]:
+        """Content area (mm²) under each of ``shapes`` (an array of shapely geometries)."""
         import shapely
 
-        out = [0.0] * len(boxes)
-        pairs = self.tree.query(boxes, predicate="intersects")
+        out = [0.0] * len(shapes)
+        pairs = self.tree.query(shapes, predicate="intersects")
         if pairs.shape[1]:
-            parts = shapely.intersection(self.tree.geometries.take(pairs[1]), boxes.take(pairs[0]))
+            parts = shapely.intersection(self.tree.geometries.take(pairs[1]), shapes.take(pairs[0]))
             for i, area in zip(pairs[0].tolist(), shapely.area(parts).tolist(), strict=True):
                 out[i] += area
         return out
 
-    def clip(self, box: Any) -> Any:
-        """The content inside ``box``, as one geometry."""
+    def spans(self, box: Box, axis: int) -> list[tuple[float, float]]:
+        """Where the content inside ``box`` lies along ``axis`` (0: x, 1: y): the
+        extents of its pieces, merged."""
         import shapely
 
-        found = self.tree.query(box, predicate="intersects")
-        return shapely.union_all(shapely.intersection(self.tree.geometries.take(found), box))
+        rect = shapely.box(box.x, box.y, box.right, box.bottom)
+        found = self.tree.query(rect, predicate="intersects")
+        if not len(found):
+            return []
+        cut = shapely.intersection(self.tree.geometries.take(found), rect)
+        parts = shapely.get_parts(cut)
+        parts = parts[shapely.area(parts) > _NOISE_MM2]
+        bounds = shapely.bounds(parts)
+        return _merge([(float(b[axis]), float(b[axis + 2])) for b in bounds])
 
 
-def _plan(
-    extent: Box,
-    content: _Content | None,
-    *,
-    paper: str,
-    landscape: bool,
-    overlap: float,
-    margins: Margins,
-    shift: tuple[float, float] = (0.0, 0.0),
-    min_content: float = 0.0,
-    measure: _Content | None = None,
-) -> PagePlan:
-    """The grid for one orientation; ``shift`` (share of a step) moves it up and left.
-
-    Pages print ``content``; a page's own part is weighed (slivers) by ``measure``
-    (default: the content itself).
-    """
-    import shapely
-
+def _size(paper: str, landscape: bool, margins: Margins, overlap: float) -> tuple[float, ...]:
+    """Page width and height, window width and height for ``paper``; checks the overlap."""
     w, h = PAPERS[paper]
     if landscape:
         w, h = h, w
     ww, wh = w - margins.left - margins.right, h - margins.top - margins.bottom
     if overlap * 2 >= min(ww, wh):
         raise ValueError(f"an overlap of {overlap:g} mm leaves no room on {paper} paper")
-    sx, sy = ww - overlap, wh - overlap
-    dx, dy = shift[0] * sx, shift[1] * sy
-    cols = grid_count(extent.w + dx, ww, overlap)
-    rows = grid_count(extent.h + dy, wh, overlap)
-    if cols * rows > 20 * MAX_PAGES:
+    return w, h, ww, wh
+
+
+def _too_many(count: int, paper: str) -> None:
+    if count > 20 * MAX_PAGES:
         raise ValueError(
-            f"the map needs a grid of {cols} x {rows} pages of {paper}: "
+            f"the map needs over {20 * MAX_PAGES} pages of {paper}: "
             "use a smaller --tile-size or larger paper"
         )
-    if shift == (0.0, 0.0):  # centre the grid: the spare paper is shared by both sides
-        x0 = extent.x - (cols * sx + overlap - extent.w) / 2
-        y0 = extent.y - (rows * sy + overlap - extent.h) / 2
-    else:
-        x0, y0 = extent.x - dx, extent.y - dy
-    windows = [Box(x0 + c * sx, y0 + r * sy, ww, wh) for r in range(rows) for c in range(cols)]
-    bare = PagePlan(
-        paper,
-        w,
-        h,
-        landscape,
-        overlap,
-        margins,
-        cols,
-        rows,
-        tuple(Cell(*divmod(i, cols), win, None) for i, win in enumerate(windows)),
+
+
+def _grid(
+    extent: Box, *, paper: str, landscape: bool, overlap: float, margins: Margins
+) -> PagePlan:
+    """Every page of the plain grid over ``extent``, centred on it (``all_pages``)."""
+    w, h, ww, wh = _size(paper, landscape, margins, overlap)
+    cols = grid_count(extent.w, ww, overlap)
+    rows = grid_count(extent.h, wh, overlap)
+    _too_many(cols * rows, paper)
+    sx, sy = ww - overlap, wh - overlap
+    x0 = extent.x - (cols * sx + overlap - extent.w) / 2
+    y0 = extent.y - (rows * sy + overlap - extent.h) / 2
+    cells = tuple(
+        Cell(r, c, Box(x0 + c * sx, y0 + r * sy, ww, wh), 2 + r * cols + c)
+        for r in range(rows)
+        for c in range(cols)
     )
-    if content is None:
-        used = [True] * len(windows)
-        own = [0.0] * len(windows)
-    else:
-        seen = [i for i, hit in enumerate(content.hits(shapely.box(*_columns(windows)))) if hit]
-        own = [0.0] * len(windows)
-        owns = shapely.box(*_columns([own_part(bare, bare.cells[i]) for i in seen]))
-        for i, area in zip(seen, content.areas(owns), strict=True):
-            own[i] = area
-        used = [a > _NOISE_MM2 for a in own]
-        _cover(content, windows, used, seen)
-        if measure is not None:
-            for i, area in zip(seen, measure.areas(owns), strict=True):
-                own[i] = area
-    cells: list[Cell] = []
-    number = 1  # the overview is page 1
-    for i, cell in enumerate(bare.cells):
-        if used[i]:
-            number += 1
-        cells.append(Cell(cell.row, cell.col, cell.window, number if used[i] else None, own[i]))
-    return PagePlan(paper, w, h, landscape, overlap, margins, cols, rows, tuple(cells), min_content)
+    return PagePlan(paper, w, h, landscape, overlap, margins, cells, strips=rows)
 
 
-def _columns(boxes: Sequence[Box]) -> tuple[list[float], list[float], list[float], list[float]]:
-    return (
-        [b.x for b in boxes],
-        [b.y for b in boxes],
-        [b.right for b in boxes],
-        [b.bottom for b in boxes],
-    )
+def _runs(intervals: Sequence[tuple[float, float]], length: float, overlap: float) -> list[float]:
+    """Where windows of ``length`` go along a strip to show every interval (sorted,
+    merged) of road in it: the fewest, a window overlapping the one before by
+    ``overlap`` where the road runs on; each run of windows centred on its road.
 
+    >>> _runs([(0, 100)], 190, 10), _runs([(0, 300)], 190, 10)
+    ([-45.0], [-35.0, 145.0])
+    >>> _runs([(0, 50), (500, 520)], 190, 10), _runs([(0, 50), (130, 140)], 100, 10)
+    ([-70.0, 415.0], [-25.0, 85.0])
 
-def _cover(content: _Content, windows: Sequence[Box], used: list[bool], seen: list[int]) -> None:
-    """Print more pages (in ``used``) until every part of the content is in a printed window.
-
-    The pages printed so far hold content in their own parts; what the others show lies
-    only in overlap strips, so it is mostly shown already. What is not is covered
-    greedily, the page showing most of it first.
+    A run never overlaps the run before it (it is moved right to where that ends): pages
+    that overlap share a strip of exactly ``overlap``.
     """
+    out: list[float] = []
+    done = -math.inf  # where the last run's windows end
+    i = 0
+    while i < len(intervals):
+        run = [intervals[i][0]]
+        end = run[0] + length
+        last = intervals[i][1]
+        while True:
+            while i < len(intervals) and intervals[i][0] <= end:
+                last = max(last, intervals[i][1])
+                i += 1
+            if last <= end:
+                break
+            run.append(end - overlap)
+            end = run[-1] + length
+        shift = max(-(end - last) / 2, done - run[0])
+        out += [x + shift for x in run]
+        done = out[-1] + length
+    return out
+
+
+def _merge(spans: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[list[float]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
+def _strips(
+    extent: Box,
+    content: _Content,
+    *,
+    paper: str,
+    landscape: bool,
+    columns: bool,
+    offset: float,
+    overlap: float,
+    margins: Margins,
+) -> list[tuple[int, Box]]:
+    """The windows of one layout, with their strips: strips across the map (rows, or
+    ``columns``), the first ``offset`` of a step before the map's edge, each covered by
+    :func:`_runs`."""
+    _w, _h, ww, wh = _size(paper, landscape, margins, overlap)
+    along, across = (wh, ww) if columns else (ww, wh)  # window length along / across a strip
+    lo, hi = (extent.x, extent.right) if columns else (extent.y, extent.bottom)
+    step = across - overlap
+    start = lo - offset * step
+    count = max(1, math.ceil((hi - start) / step - 1e-9))
+    _too_many(count * max(1, math.ceil(max(extent.w, extent.h) / (along - overlap))), paper)
+    windows: list[tuple[int, Box]] = []
+    for strip in range(count):
+        a = start + strip * step
+        # the strip's own band: up to where the next strip begins (its window reaches on
+        # into the next band by the overlap, which the next strip shows whole)
+        if columns:
+            band = Box(a, extent.y - 1, step, extent.h + 2)
+        else:
+            band = Box(extent.x - 1, a, extent.w + 2, step)
+        spans = content.spans(band, 1 if columns else 0)
+        for u in _runs(spans, along, overlap):
+            windows.append((strip, Box(a, u, ww, wh) if columns else Box(u, a, ww, wh)))
+    return windows
+
+
+def _finish(
+    windows: Sequence[tuple[int, Box]],
+    content: _Content,
+    *,
+    paper: str,
+    landscape: bool,
+    columns: bool,
+    overlap: float,
+    margins: Margins,
+    min_content: float,
+    measure: _Content,
+) -> PagePlan:
+    """The plan of a layout's windows: a page whose road the others all show left out,
+    the rest numbered in order and weighed (their own parts' content)."""
     import shapely
 
-    def shape(i: int) -> Any:
-        b = windows[i]
-        return shapely.box(b.x, b.y, b.right, b.bottom)
+    w, h, _ww, _wh = _size(paper, landscape, margins, overlap)
+    boxes = [shapely.box(b.x, b.y, b.right, b.bottom) for _s, b in windows]
+    tree = shapely.STRtree(boxes)
 
-    spare = [i for i in seen if not used[i]]
-    if not spare:
-        return
-    printed = shapely.union_all([shape(i) for i in range(len(windows)) if used[i]])
-    missing = shapely.union_all([content.clip(shape(i)) for i in spare]).difference(printed)
-    while missing.area > _NOISE_MM2 and spare:
-        best = max(spare, key=lambda i: (missing.intersection(shape(i)).area, -i))
-        spare.remove(best)
-        used[best] = True
-        missing = missing.difference(shape(best))
+    def own(i: int, alive: Sequence[bool]) -> Any:
+        near = [j for j in tree.query(boxes[i]).tolist() if j != i and alive[j]]
+        return (
+            boxes[i].difference(shapely.union_all([boxes[j] for j in near])) if near else boxes[i]
+        )
+
+    # leave out a page whose road the others all show (one at a time: two such pages
+    # may show the same strip)
+    alive = [True] * len(boxes)
+    parts: list[Any] = []
+    shown: list[float] = []
+    while boxes:
+        parts = [own(i, alive) if alive[i] else boxes[i] for i in range(len(boxes))]
+        shown = content.areas(_array(parts))
+        spare = [i for i in range(len(boxes)) if alive[i] and shown[i] <= _NOISE_MM2]
+        if not spare:
+            break
+        alive[spare[0]] = False
+    keep = [i for i in range(len(boxes)) if alive[i]]
+    if measure is content:
+        weights = [shown[i] for i in keep]
+    else:
+        weights = measure.areas(_array([parts[i] for i in keep])) if keep else []
+    cells: list[Cell] = []
+    places: Counter[int] = Counter()
+    strips = {s: n for n, s in enumerate(sorted({windows[i][0] for i in keep}))}
+    for i, weight in zip(keep, weights, strict=True):
+        strip, box = windows[i]
+        # strips numbered from 0 without gaps (a strip without road has no pages)
+        row = strips[strip]
+        cells.append(Cell(row, places[row], box, 2 + len(cells), weight, columns))
+        places[row] += 1
+    return PagePlan(
+        paper, w, h, landscape, overlap, margins, tuple(cells), min_content, columns, len(strips)
+    )
+
+
+def _array(shapes: Sequence[Any]) -> Any:
+    import numpy as np
+
+    out = np.empty(len(shapes), dtype=object)
+    out[:] = list(shapes)
+    return out
 
 
 def plan_pages(
@@ -390,7 +528,7 @@ def plan_pages(
     min_content: float = 0.0,
     weighed: Sequence[Any] | None = None,
 ) -> PagePlan:
-    """Cut ``extent`` into pages, portrait or landscape, whichever prints fewer pages.
+    """Cut ``extent`` into pages: those that show ``footprints``, as few as can be.
 
     Parameters
     ----------
@@ -398,15 +536,16 @@ def plan_pages(
         The part of the map to print (mm).
     footprints : sequence or None
         Shapes of what earns pages (shapely geometries or :class:`Box` es): pages are
-        printed only to show them, and the grid is shifted by sixths of a page to need
-        fewer. None: every page of the centred grid is printed.
+        printed only to show them, laid out in strips (see the module's notes), portrait
+        or landscape, rows or columns, whichever needs fewest. None: every page of the
+        plain grid centred on ``extent``, portrait or landscape, whichever has fewer.
     paper : str
         ``a4``, ``letter`` or ``a3``.
     overlap : float
         Strip shared by neighbouring pages, in mm.
     min_content : float
         A page with less of the footprints than this (mm²) in its own part is a sliver:
-        grids that print slivers are avoided (a sliver counts as two pages).
+        layouts that print slivers are avoided (a sliver counts as two pages).
     weighed : sequence, optional
         What a page's own part is weighed by, if not all the footprints (the road
         without the tokens: a page holding a token and little road is a sliver too).
@@ -420,36 +559,54 @@ def plan_pages(
         raise ValueError(f"unknown paper {paper!r}; papers: {', '.join(PAPERS)}")
     if overlap < 0:
         raise ValueError("the overlap cannot be negative")
-    content = measure = None
-    shifts = [(0.0, 0.0)]
-    if footprints is not None:
-        content = _Content([_as_shape(f) for f in footprints])
-        if weighed is not None:
-            measure = _Content([_as_shape(f) for f in weighed])
-        shifts += [(a / 6, b / 6) for a in range(6) for b in range(6) if a or b]
+    if footprints is None:
+        grids = [
+            _grid(extent, paper=paper, landscape=lands, overlap=overlap, margins=margins)
+            for lands in (False, True)
+        ]
+        return min(grids, key=lambda p: (len(p.cells), p.landscape))
+    content = _Content([_as_shape(f) for f in footprints])
+    measure = content if weighed is None else _Content([_as_shape(f) for f in weighed])
+    layouts = [
+        (
+            landscape,
+            columns,
+            _strips(
+                extent,
+                content,
+                paper=paper,
+                landscape=landscape,
+                columns=columns,
+                offset=offset,
+                overlap=overlap,
+                margins=margins,
+            ),
+        )
+        for landscape in (False, True)
+        for columns in (False, True)
+        for offset in _OFFSETS
+    ]
+    # Leaving out pages and weighing slivers changes a count by little: only the
+    # layouts within two pages of the fewest are weighed.
+    fewest = min(len(windows) for _l, _c, windows in layouts)
     plans = [
-        _plan(
-            extent,
+        _finish(
+            windows,
             content,
             paper=paper,
             landscape=landscape,
+            columns=columns,
             overlap=overlap,
             margins=margins,
-            shift=shift,
             min_content=min_content,
             measure=measure,
         )
-        for landscape in (False, True)
-        for shift in shifts
+        for landscape, columns, windows in layouts
+        if len(windows) <= fewest + 2
     ]
     return min(
         plans,
-        key=lambda p: (
-            len(p.printed) + len(p.slivers),
-            len(p.slivers),
-            p.cols * p.rows,
-            p.landscape,
-        ),
+        key=lambda p: (len(p.cells) + len(p.slivers), len(p.slivers), p.landscape, p.columns),
     )
 
 
@@ -459,22 +616,6 @@ def _as_shape(footprint: Any) -> Any:
 
         return shapely_box(footprint.x, footprint.y, footprint.right, footprint.bottom)
     return footprint
-
-
-_ROADS: dict[tuple[str, str, int, float], Any] = {}
-
-
-def _local_road(tile: PlacedTile, size: float) -> Any:
-    """Every space of a tile's road as one shape, in the tile's frame (cached per face)."""
-    from shapely.ops import unary_union
-
-    road = tile.road
-    assert road is not None
-    key = (road.face.id, road.road_id, road.entry, size)
-    if key not in _ROADS:
-        shape = unary_union([space_polygon(road, s, size) for s in road.spaces.values()])
-        _ROADS[key] = shape
-    return _ROADS[key]
 
 
 def road_shapes(layout: Layout) -> list[Any]:
@@ -495,7 +636,8 @@ def road_shapes(layout: Layout) -> list[Any]:
         elif tile.road is None:
             continue
         else:
-            shape = _local_road(tile, size)
+            assert tile.road is not None
+            shape = local_road(tile.road, size)
         cx, cy = hexgrid.centre_mm(tile.hex, size)
         a = math.radians(60 * tile.rotation)
         c, s = math.cos(a), math.sin(a)
@@ -694,14 +836,12 @@ def _art_box(art: TileArt, box: Box) -> Box:
 
 
 def plan_box(plan: PagePlan) -> Box:
-    """The map area the whole page grid covers."""
-    first = plan.cells[0].window
-    return Box(
-        first.x,
-        first.y,
-        plan.cols * (plan.window_w - plan.overlap) + plan.overlap,
-        plan.rows * (plan.window_h - plan.overlap) + plan.overlap,
-    )
+    """The map area the printed pages cover (their windows' bounding box)."""
+    boxes = [c.window for c in plan.cells]
+    out = boxes[0]
+    for b in boxes[1:]:
+        out = out.union(b)
+    return out
 
 
 def _page(
@@ -715,9 +855,9 @@ def _page(
 ) -> SvgDoc:
     """One map page, stand-alone: its ``tiles`` clipped to the window, and the page marks."""
     m = plan.margins
-    ww, wh, o = plan.window_w, plan.window_h, plan.overlap
+    ww, wh = plan.window_w, plan.window_h
     total = plan.pages
-    number = cell.number or 0
+    number = cell.number
     dwg = new_drawing(
         Box(0, 0, plan.page_w, plan.page_h),
         theme,
@@ -736,71 +876,92 @@ def _page(
 
     # Marks carry their colours as attributes, not classes: they need no style rules.
     marks = dwg.add(dwg.g(id="page-marks", font_family=theme["font"], fill=theme["text"]))
-    _frame_marks(dwg, marks, plan, name, size, theme)
+    _frame_marks(dwg, marks, plan, cell, name, size, theme)
     glue = _look(theme, "glue")
     crosses: list[tuple[float, float]] = []
-    left, top, right, bottom = m.left, m.top, m.left + ww, m.top + wh
-    neighbours = {
-        "up": plan.cell(cell.row - 1, cell.col),
-        "down": plan.cell(cell.row + 1, cell.col),
-        "left": plan.cell(cell.row, cell.col - 1),
-        "right": plan.cell(cell.row, cell.col + 1),
-    }
+    dx, dy = m.left - cell.window.x, m.top - cell.window.y  # map mm -> page mm
     fs = 3.0
-    for side, other in neighbours.items():
-        if other is None or other.number is None:
-            continue
-        label = f"▲ {other.number} ({other.name})"
+    taken: dict[str, list[tuple[float, float]]] = {}
+    for n in plan.neighbours(cell):
+        s, o = n.shared, n.cell.window
         # The dashed line is where the neighbour's window begins; the ⊕ marks sit in
         # the middle of the shared strip, so they print on both pages at the same spot.
-        if side in ("left", "right"):
-            x = left + o if side == "left" else right - o
-            mid = left + o / 2 if side == "left" else right - o / 2
-            marks.add(dwg.line((fmt(x), fmt(top)), (fmt(x), fmt(bottom)), **glue))
-            crosses += [(mid, top + k * wh) for k in (0.25, 0.75)]
-            tx = left - m.left / 2 if side == "left" else right + m.right / 2
-            turn = -90 if side == "left" else 90
-            holder_g = marks.add(
-                dwg.g(transform=f"translate({fmt(tx)},{fmt(top + wh / 2)}) rotate({turn})")
-            )
-            holder_g.add(
-                dwg.text(
-                    label,
-                    insert=(0, fmt(0.36 * fs)),
-                    font_size=fmt(fs),
-                    text_anchor="middle",
-                    class_="neighbour",
-                )
-            )
+        if n.side in ("left", "right"):
+            x = (o.right if n.side == "left" else o.x) + dx
+            y0, y1 = s.y + dy, s.bottom + dy
+            marks.add(dwg.line((fmt(x), fmt(y0)), (fmt(x), fmt(y1)), **glue))
+            mid = s.x + s.w / 2 + dx
+            crosses += [(mid, y0 + k * (y1 - y0)) for k in _mark_places(y1 - y0)]
         else:
-            y = top + o if side == "up" else bottom - o
-            mid = top + o / 2 if side == "up" else bottom - o / 2
-            marks.add(dwg.line((fmt(left), fmt(y)), (fmt(right), fmt(y)), **glue))
-            crosses += [(left + k * ww, mid) for k in (0.25, 0.75)]
-            ty = top - 1.6 if side == "up" else bottom + 4.2
-            text = label if side == "up" else label.replace("▲", "▼")
-            marks.add(
-                dwg.text(
-                    text,
-                    insert=(fmt(left + ww * 0.75), fmt(ty)),
-                    font_size=fmt(fs),
-                    text_anchor="middle",
-                    class_="neighbour",
-                )
-            )
+            y = (o.bottom if n.side == "up" else o.y) + dy
+            x0, x1 = s.x + dx, s.right + dx
+            marks.add(dwg.line((fmt(x0), fmt(y)), (fmt(x1), fmt(y)), **glue))
+            mid = s.y + s.h / 2 + dy
+            crosses += [(x0 + k * (x1 - x0), mid) for k in _mark_places(x1 - x0)]
+        _neighbour_label(dwg, marks, plan, cell, n, fs, taken)
     if crosses:
-        marks.add(_register(dwg, crosses, min(3.0, o / 2 + 1), theme))
-    marks.add(
-        dwg.text(
-            _page_label(number, total, cell.name),
-            insert=(fmt(left + ww / 2), fmt(top - 5.5)),
-            font_size="3.6",
-            text_anchor="middle",
-            class_="title page-number",
-            font_weight="bold",
-        )
-    )
+        marks.add(_register(dwg, crosses, min(3.0, plan.overlap / 2 + 1), theme))
     return SvgDoc(dwg.tostring(), plan.page_w, plan.page_h)
+
+
+def _mark_places(length: float) -> tuple[float, ...]:
+    """Where the ⊕ marks go along a shared strip of ``length`` mm (shares of it)."""
+    return (0.25, 0.75) if length >= 60.0 else (0.5,)
+
+
+def _neighbour_label(
+    dwg: svgwrite.Drawing,
+    marks: Group,
+    plan: PagePlan,
+    cell: Cell,
+    n: Neighbour,
+    fs: float,
+    taken: dict[str, list[tuple[float, float]]],
+) -> None:
+    """``▲ 5 (row 1, 2nd from the left)`` in the margin beside the strip a page shares
+    with page 5; just ``▲ 5`` where two neighbours' labels would run into each other."""
+    m = plan.margins
+    ww, wh = plan.window_w, plan.window_h
+    arrow = {"up": "▲", "down": "▼", "left": "▲", "right": "▲"}[n.side]
+    vertical = n.side in ("left", "right")
+    s = n.shared
+    if vertical:
+        lo, hi = m.top, m.top + wh
+        centre = s.y + s.h / 2 + m.top - cell.window.y
+    else:
+        lo, hi = m.left, m.left + ww
+        centre = s.x + s.w / 2 + m.left - cell.window.x
+    spans = taken.setdefault(n.side, [])
+    for text in (f"{arrow} {n.cell.number} ({n.cell.name})", f"{arrow} {n.cell.number}"):
+        half = len(text) * _CHAR_WIDTH * fs / 2
+        at = min(max(centre, lo + half), hi - half)
+        if not any(a < at + half + 2 and at - half - 2 < b for a, b in spans):
+            break
+    spans.append((at - half, at + half))
+    if vertical:
+        tx = m.left / 2 if n.side == "left" else m.left + ww + m.right / 2
+        turn = -90 if n.side == "left" else 90
+        g = marks.add(dwg.g(transform=f"translate({fmt(tx)},{fmt(at)}) rotate({turn})"))
+        g.add(
+            dwg.text(
+                text,
+                insert=(0, fmt(0.36 * fs)),
+                font_size=fmt(fs),
+                text_anchor="middle",
+                class_="neighbour",
+            )
+        )
+    else:
+        ty = m.top - 1.6 if n.side == "up" else m.top + wh + 4.2
+        marks.add(
+            dwg.text(
+                text,
+                insert=(fmt(at), fmt(ty)),
+                font_size=fmt(fs),
+                text_anchor="middle",
+                class_="neighbour",
+            )
+        )
 
 
 #: Width of a character of the page marks' sans-serif type, as a share of the font size
@@ -828,24 +989,39 @@ def _look(theme: Theme, what: str) -> dict[str, Any]:
 
 
 def _frame_marks(
-    dwg: svgwrite.Drawing, parent: Any, plan: PagePlan, name: str, size: float, theme: Theme
+    dwg: svgwrite.Drawing,
+    parent: Any,
+    plan: PagePlan,
+    cell: Cell,
+    name: str,
+    size: float,
+    theme: Theme,
 ) -> None:
-    """What every page shows: frame, crop marks, stage name, paper note, scale bar."""
+    """What every page shows: frame, crop marks, stage name, page number and place,
+    paper note, scale bar."""
     m = plan.margins
     box = Box(m.left, m.top, plan.window_w, plan.window_h)
-    # The name stands left of the page number, which is centred over the frame: it gets the
-    # room up to the widest page number's left end.
-    widest = max(
-        (_page_label(c.number or 0, len(plan.printed) + 1, c.name) for c in plan.printed),
-        key=len,
-        default="",
-    )
-    room = box.w / 2 - len(widest) * _CHAR_WIDTH * 3.6 / 2 - 3.0
+    label = _page_label(cell.number, plan.pages, cell.name)
     parent.add(
         dwg.text(
-            _fits(name, room, 3.6),
-            insert=(fmt(box.x), fmt(box.y - 5.5)),
+            label,
+            insert=(fmt(box.right), fmt(box.y - 5.5)),
             font_size="3.6",
+            text_anchor="end",
+            class_="title page-number",
+            font_weight="bold",
+        )
+    )
+    # The name stands left of the page number and place: it gets the room up to the
+    # widest of them, in type shrunk to 3 mm before it is cut.
+    widest = max((len(_page_label(c.number, plan.pages, c.name)) for c in plan.cells), default=0)
+    room = box.w - widest * _CHAR_WIDTH * 3.6 - 4.0
+    font = min(3.6, max(3.0, room / (_CHAR_WIDTH * max(1, len(name)))))
+    parent.add(
+        dwg.text(
+            _fits(name, room, font),
+            insert=(fmt(box.x), fmt(box.y - 5.5)),
+            font_size=fmt(font),
             class_="title",
             font_weight="bold",
         )
@@ -855,10 +1031,10 @@ def _frame_marks(
     parent.add(
         dwg.text(
             f"{paper_name(plan.paper)} · 1:1 · tiles {size:g} mm",
-            insert=(fmt(box.right), fmt(box.y - 5.5)),
-            font_size="2.8",
+            insert=(fmt(box.right), fmt(box.bottom + 14.0)),
+            font_size="2.6",
             text_anchor="end",
-            class_="muted",
+            class_="muted paper-note",
             fill=theme["muted"],
         )
     )
@@ -1000,27 +1176,101 @@ def _draw_pull_list(dwg: svgwrite.Drawing, lines: Sequence[_Line], at: tuple[flo
     return g
 
 
+def _intro(
+    report: Report,
+    layout: Layout,
+    plan: PagePlan,
+    width: float,
+    skipped_scenery: int,
+) -> tuple[list[str], list[str], float]:
+    """The overview's title lines (wrapped, never cut), its instructions (wrapped), and
+    the height they take from the top margin (mm), on paper ``width`` mm wide."""
+    name = str(report.summary.get("name") or "Untitled stage")
+    total = plan.pages
+    room = width - len(f"page 1 of {total}") * _CHAR_WIDTH * 3.6 - 6.0
+    title = wrap_text(f"{name} — assembly plan", room, 6.0, em=0.7)
+    printed = len(plan.cells)
+    pages = f"pages 2–{total}" if printed > 1 else "page 2"
+    strips = plural(plan.strips, "column" if plan.columns else "row")
+    first = plan.cells[min(2, len(plan.cells) - 1)] if plan.cells else None
+    example = first.name if first is not None else "row 1, 1st from the left"
+    across = "from the left" if plan.columns else "from the top"
+    strip = "column" if plan.columns else "row"
+    lines = [
+        f"This page, then {plural(printed, 'map page')} ({pages}) of {paper_name(plan.paper)} "
+        f"{'landscape' if plan.landscape else 'portrait'}, in {strips} of pages; "
+        f"tiles {layout.size:g} mm; overlap {plan.overlap:g} mm.",
+        "1. Print at 100 % (actual size, not 'fit to page'): the bar on each page must "
+        "measure 100 mm.",
+        "2. Cut each page along its frame on the left and top sides.",
+        "3. Lay it over the pages left of it and above it, ⊕ marks on ⊕ marks, and tape.",
+        f"Each page names its place ('{example}'; {strip}s count {across}): each {strip} "
+        f"is laid out on its own, so the pages of neighbouring {strip}s need not line up.",
+        "Only pages that hold road are printed"
+        + (
+            f" ({plural(skipped_scenery, 'tile')} beside the road "
+            f"{'is' if skipped_scenery == 1 else 'are'} shown only on road pages)."
+            if skipped_scenery
+            else "."
+        ),
+    ]
+    wrapped = [part for line in lines for part in wrap_text(line, width, 3.1, em=0.55)]
+    height = 2 + 7.0 * (len(title) - 1) + 7 + 4.6 * len(wrapped)
+    return title, wrapped, height
+
+
+def _number_spot(
+    own: Any, text: str, font: float, road: Any
+) -> tuple[tuple[float, float], float] | None:
+    """Where a page's number goes on the overview's small map, and in what type: inside
+    the page's own part, clear of the road line (None: nowhere at this type size)."""
+    import numpy as np
+    import shapely
+
+    x0, y0, x1, y1 = own.bounds
+    w, h = 0.62 * font * len(text) / 2, 0.4 * font
+    if x1 - x0 < 2 * w or y1 - y0 < 2 * h:
+        return None
+    grid_x, grid_y = np.meshgrid(np.linspace(x0 + w, x1 - w, 9), np.linspace(y0 + h, y1 - h, 9))
+    xs, ys = grid_x.ravel(), grid_y.ravel()
+    boxes = shapely.box(xs - w, ys - h, xs + w, ys + h)
+    ok = shapely.contains(own, boxes)
+    if road is not None:
+        ok &= ~shapely.intersects(road, boxes)
+    if not ok.any():
+        return None
+    centre = own.centroid
+    far = (xs - centre.x) ** 2 + (ys - centre.y) ** 2
+    best = int(np.argmin(np.where(ok, far, np.inf)))
+    return (float(xs[best]), float(ys[best])), font
+
+
 def _overview(
     report: Report, layout: Layout, plan: PagePlan, *, theme: Theme, skipped_scenery: int = 0
 ) -> SvgDoc:
-    """Page 1: instructions, a small map under the page grid, the pull list, the title card.
-
-    It is portrait or landscape, whichever shows the small map larger.
+    """Page 1: instructions, a small map under the printed pages, the pull list, the
+    title card. It is portrait or landscape, whichever shows the small map larger.
     """
+    import shapely
+
     m = plan.margins
     grid = plan_box(plan)
     pw, ph = PAPERS[plan.paper]
-    top_h, card_share = 40.0, CARD_SIZE[1] / CARD_SIZE[0]
+    card_w0, card_h0 = card_size(report.summary, report)
+    card_share = card_h0 / card_w0
     pulls = pull_list(layout)
     boxes = report.summary.get("boxes") or {}
+    # room left of (or above) the small map for the rows' (columns') names
+    side, above = (4.0, 8.0) if plan.columns else (14.0, 4.0)
 
     def fit(w: float, h: float) -> tuple[float, float, float]:
         """Map scale, pull list height and card width on paper of ``w`` x ``h``."""
         width = w - m.left - m.right
         card_w = min(width, 200.0)
         pull_h = _pull_lines(pulls, boxes, width)[1]
-        free = h - m.top - m.bottom - top_h - card_w * card_share - pull_h - 8
-        return min(width / grid.w, free / grid.h), pull_h, card_w
+        top_h = _intro(report, layout, plan, width, skipped_scenery)[2]
+        free = h - m.top - m.bottom - top_h - above - card_w * card_share - pull_h - 8
+        return min((width - side - 4) / grid.w, free / grid.h), pull_h, card_w
 
     if fit(ph, pw)[0] > fit(pw, ph)[0]:
         pw, ph = ph, pw
@@ -1032,22 +1282,12 @@ def _overview(
         Box(0, 0, pw, ph),
         theme,
         title=f"{name}: page 1 of {total}, how the pages assemble",
-        desc=f"Page 1 of {total}: {plural(printed, 'map page')} of {plan.paper}, "
-        f"{plan.cols} x {plan.rows} grid",
+        desc=f"Page 1 of {total}: {plural(printed, 'map page')} of {paper_name(plan.paper)}, in "
+        f"{plural(plan.strips, 'column' if plan.columns else 'row')}",
     )
     width = pw - m.left - m.right
+    title, lines, _height = _intro(report, layout, plan, width, skipped_scenery)
     y = m.top + 2
-    tail = " — assembly plan"
-    title_char = 0.7 * 6  # the title is set large and bold
-    room = width - len(f"page 1 of {total}") * _CHAR_WIDTH * 3.6 - 6.0 - len(tail) * title_char
-    dwg.add(
-        dwg.text(
-            _fits(name, room, title_char / _CHAR_WIDTH) + tail,
-            insert=(fmt(m.left), fmt(y)),
-            font_size="6",
-            class_="title",
-        )
-    )
     dwg.add(
         dwg.text(
             f"page 1 of {total}",
@@ -1057,35 +1297,22 @@ def _overview(
             class_="title page-number",
         )
     )
-    pages = f"pages 2–{total}" if printed > 1 else "page 2"
-    lines = [
-        f"This page, then {plural(printed, 'map page')} ({pages}) of {paper_name(plan.paper)} "
-        f"{'landscape' if plan.landscape else 'portrait'} from a grid of "
-        f"{plan.cols} × {plan.rows}; tiles {layout.size:g} mm; overlap {plan.overlap:g} mm.",
-        "1. Print at 100 % (actual size, not 'fit to page'): the bar on each page must "
-        "measure 100 mm.",
-        "2. Cut each page along its frame on the left and top sides.",
-        "3. Lay it over its left and upper neighbours, ⊕ marks on ⊕ marks, and tape.",
-        "Grid cells without a number are not printed: no road lies there"
-        + (
-            f" ({plural(skipped_scenery, 'tile')} beside the road are shown only on road pages)."
-            if skipped_scenery
-            else "."
-        ),
-    ]
+    for i, line in enumerate(title):
+        if i:
+            y += 7.0
+        dwg.add(dwg.text(line, insert=(fmt(m.left), fmt(y)), font_size="6", class_="title"))
     y += 7
     for line in lines:
         dwg.add(dwg.text(line, insert=(fmt(m.left), fmt(y)), font_size="3.1"))
         y += 4.6
 
     # From the bottom up: the title card, the pull list; the small map in between.
-    card_k = card_w / CARD_SIZE[0]
-    card_h = CARD_SIZE[1] * card_k
+    card_k = card_w / card_w0
+    card_h = card_h0 * card_k
     card_box = Box(m.left + (width - card_w) / 2, ph - m.bottom - card_h, card_w, card_h)
     pull_lines, pull_h = _pull_lines(pulls, boxes, width)
     pull_y = card_box.y - 4 - pull_h
-    # Room above and left of the small map for the grid's column numbers and row letters.
-    area = Box(m.left + 4, y + 4, width - 8, pull_y - 4 - (y + 4))
+    area = Box(m.left + side, y + above, width - side - 4, pull_y - 4 - (y + above))
     k = min(area.w / grid.w, area.h / grid.h)
     ox = area.x + (area.w - grid.w * k) / 2 - grid.x * k
     oy = area.y + (area.h - grid.h * k) / 2 - grid.y * k
@@ -1093,6 +1320,8 @@ def _overview(
         dwg.g(id="overview-map", transform=f"translate({fmt(ox)},{fmt(oy)}) scale({k:.5f})")
     )
     size = layout.size
+    road_w = ROAD_WIDTH_RATIO * size * 0.35
+    lines_drawn: list[Any] = []
     for tile in [*layout.scenery, *layout.chain, *layout.undriven]:
         face = tile.face
         surface = face.surface.value if face is not None else "none"
@@ -1114,53 +1343,67 @@ def _overview(
             courses = [list(centre_line(tile.road, size).points[::6])]
         for pts in courses:
             world = [to_world(p, centre=centre, rotation=tile.rotation) for p in pts]
+            if len(world) >= 2:
+                lines_drawn.append(shapely.LineString(world))
             t.add(
                 dwg.polyline(
                     [(fmt(x), fmt(y)) for x, y in world],
                     class_="overview-road",
-                    stroke_width=fmt(ROAD_WIDTH_RATIO * size * 0.35),
+                    stroke_width=fmt(road_w),
                 )
             )
-    # Only printed cells are drawn (a long stage's grid has hundreds of empty ones);
-    # row letters and column numbers along the grid's edges name them.
+    # The printed pages, each with its number inside its own part (the part no other
+    # page shows), clear of the road line; the rows (columns) named beside them.
+    road = shapely.union_all(lines_drawn).buffer(road_w / 2 + 0.01 * size) if lines_drawn else None
+    if road is not None:
+        shapely.prepare(road)
     step = min(plan.window_w, plan.window_h) - plan.overlap
     fs = 0.3 * step
     cells = mini.add(dwg.g(id="page-grid"))
     thin = {"style": f"stroke-width: {fmt(0.35 / k)}"}
     for cell in plan.printed:
         w = cell.window
+        cid = svg_id("cell", cell.row + 1, cell.col + 1)
         cells.add(
-            dwg.rect(
-                (fmt(w.x), fmt(w.y)),
-                (fmt(w.w), fmt(w.h)),
-                class_="cell",
-                id=f"cell-{cell.name}",
-                **thin,
-            )
+            dwg.rect((fmt(w.x), fmt(w.y)), (fmt(w.w), fmt(w.h)), class_="cell", id=cid, **thin)
         )
+        own = own_part(plan, cell)
+        text = str(cell.number)
+        spot = None
+        for scale in (1.0, 0.75, 0.55, 0.4):
+            spot = _number_spot(own, text, fs * scale, road)
+            if spot is not None:
+                break
+        if spot is None:  # no room clear of the road: the middle of its own part
+            c = own.representative_point() if not own.is_empty else shapely.Point(w.x, w.y)
+            spot = ((c.x, c.y), 0.4 * fs)
+        (nx, ny), font = spot
         cells.add(
             dwg.text(
-                str(cell.number),
-                insert=(fmt(w.x + w.w / 2), fmt(w.y + w.h / 2 + 0.36 * fs)),
-                font_size=fmt(fs),
+                text,
+                insert=(fmt(nx), fmt(ny + 0.36 * font)),
+                font_size=fmt(font),
                 text_anchor="middle",
                 class_="cell-number",
                 fill_opacity="0.75",
+                **{"data-cell": cid},
             )
         )
-    edge: dict[str, Any] = {
-        "font_size": fmt(min(fs * 0.5, 3.0 / k)),
-        "text_anchor": "middle",
-        "class_": "muted",
-    }
-    for col in range(plan.cols):
-        w = plan.cells[col].window
-        cells.add(dwg.text(str(col + 1), insert=(fmt(w.x + w.w / 2), fmt(w.y - 0.4 * fs)), **edge))
-    for row in range(plan.rows):
-        w = plan.cells[row * plan.cols].window
-        cells.add(
-            dwg.text(_row_name(row), insert=(fmt(w.x - 0.5 * fs), fmt(w.y + w.h / 2)), **edge)
-        )
+    edge: dict[str, Any] = {"font_size": fmt(min(fs * 0.5, 3.0 / k)), "class_": "muted strip"}
+    gap = 1.5 / k
+    for strip in range(plan.strips):
+        mine = [c for c in plan.printed if c.row == strip]
+        if not mine:
+            continue
+        # along the top (the left) of all the pages, clear of every page of the map
+        first = mine[0].window
+        if plan.columns:
+            at = (first.x + (first.w - plan.overlap) / 2, grid.y - gap)
+            extra = {"text_anchor": "middle"}
+        else:
+            at = (grid.x - gap, first.y + (first.h - plan.overlap) / 2)
+            extra = {"text_anchor": "end"}
+        cells.add(dwg.text(mine[0].strip_name, insert=(fmt(at[0]), fmt(at[1])), **edge, **extra))
     dwg.add(_draw_pull_list(dwg, pull_lines, (m.left, pull_y)))
     dwg.add(draw_card(dwg, report.summary, report, at=card_box, scale=card_k))
     return SvgDoc(dwg.tostring(), pw, ph)

@@ -56,6 +56,7 @@ from trackkit.render.gt import (
     tile_layers,
 )
 from trackkit.render.heat import Heat
+from trackkit.render.labels import place_labels
 from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
 from trackkit.validate import Report, validate
 from trackkit.words import plural
@@ -67,8 +68,11 @@ __all__ = [
     "HEAT_SCALE_SIZE",
     "MAP_PADDING",
     "Box",
+    "CardText",
     "MapFrame",
     "RenderedMap",
+    "card_size",
+    "card_text",
     "draw_card",
     "draw_heat_scale",
     "map_frame",
@@ -78,6 +82,7 @@ __all__ = [
     "stage_arts",
     "structure",
     "tile_extent",
+    "wrap_text",
 ]
 
 #: Space around the tiles, as a share of the tile size.
@@ -168,18 +173,24 @@ class MapFrame:
 
 
 def map_frame(
-    layout: Layout, *, legend: bool = True, heat: bool = False, heat_rows: int = 1
+    layout: Layout,
+    *,
+    legend: bool = True,
+    heat: bool = False,
+    heat_rows: int = 1,
+    card_height: float = CARD_SIZE[1],
 ) -> MapFrame:
     """Place the map and the title/legend card: below a wide map, right of a tall one.
 
     With ``heat``, the heat map's colour scale (of ``heat_rows`` rows: losses of control,
-    overtakes) goes under the card (under the map without a card).
+    overtakes) goes under the card (under the map without a card). ``card_height`` is
+    the card's height in card units (:func:`card_size`).
     """
     tiles = tile_extent(layout)
     pad = MAP_PADDING * layout.size
     area = tiles.grow(pad)
     k = CARD_SCALE * layout.size
-    cw, ch = CARD_SIZE[0] * k, CARD_SIZE[1] * k
+    cw, ch = CARD_SIZE[0] * k, card_height * k
     card = None
     if legend:
         if area.w >= area.h:
@@ -355,6 +366,7 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
                 sublabel="not driven" if tile.road is None else None,
             )
         )
+    place_labels(arts, size)
     return arts
 
 
@@ -535,39 +547,125 @@ def _gt_summary_lines(summary: dict[str, Any], report: Report | None) -> list[st
     return lines
 
 
+#: The card's left column: its width, the text's left edge and width (card units).
+_CARD_LEFT_W = 148.0
+_CARD_TEXT_X = 6.0
+_CARD_TEXT_W = _CARD_LEFT_W - 8.0
+
+
+@dataclass(frozen=True, slots=True)
+class CardText:
+    """One line of the title block's left column, placed in card units."""
+
+    text: str
+    y: float
+    size: float
+    kind: str
+    """``title`` (the name), ``author``, ``line`` (a summary line) or ``note``."""
+    indent: float = 0.0
+
+
+def wrap_text(text: str, width: float, size: float, em: float = 0.6) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``width`` at ``size`` type (a glyph
+    is taken as ``em`` of the size); a word longer than a line is broken inside.
+
+    >>> wrap_text("Circuit 1 (gt-core, gt-championship; seed 3)", 140, 7.2, em=0.7)
+    ['Circuit 1 (gt-core,', 'gt-championship; seed 3)']
+    >>> wrap_text("short", 140, 9.0)
+    ['short']
+    """
+    import textwrap
+
+    chars = max(4, int(width / (em * size)))
+    return textwrap.wrap(clean_text(text), chars, break_on_hyphens=False) or [""]
+
+
+def _card_block(
+    text: str, width: float, size: float, *, em: float, least: float
+) -> tuple[list[str], float]:
+    """Lines and type size of one text of the card: one line at ``size``, else shrunk to
+    no less than ``least`` of it, else wrapped onto more lines at that smaller size."""
+    text = clean_text(text)
+    need = em * size * max(1, len(text))
+    if need <= width:
+        return [text], size
+    if need * least <= width:
+        return [text], size * width / need
+    return wrap_text(text, width, size * least, em), size * least
+
+
+def card_text(summary: dict[str, Any], report: Report | None) -> tuple[list[CardText], float]:
+    """The title block's left column, line by line, and the card's height (card units).
+
+    Nothing is cut: a long name, author or summary line wraps onto more lines (the
+    card grows to hold them; it is never less than :data:`CARD_SIZE` high).
+    """
+    out: list[CardText] = []
+    name = str(summary.get("name") or "Untitled stage")
+    lines, fs = _card_block(name, _CARD_TEXT_W, 9.0, em=0.7, least=0.8)
+    y = 14.0 - 9.0 + fs
+    for i, line in enumerate(lines):
+        out.append(CardText(line, y, fs, "title"))
+        if i < len(lines) - 1:
+            y += 1.2 * fs
+    author = str(summary.get("author") or "")
+    if author:
+        lines, fs = _card_block(f"by {author}", _CARD_TEXT_W, 4.6, em=0.6, least=0.85)
+        for line in lines:
+            y += 7.0 if not out or out[-1].kind == "title" else 1.3 * fs
+            out.append(CardText(line, y, fs, "author"))
+    y = max(y + 10.0, 31.0) - 7.0
+    for line in summary_lines(summary, report):
+        parts, fs = _card_block(line, _CARD_TEXT_W, 4.0, em=0.6, least=0.85)
+        y += 7.0
+        for i, part in enumerate(parts):
+            if i:
+                y += 1.35 * fs
+            out.append(CardText(part, y, fs, "line", indent=3.0 if i else 0.0))
+    height = max(CARD_SIZE[1], y + 16.0)
+    out.append(
+        CardText("Made with trackkit · map true to scale: 1 unit = 1 mm", height - 4, 3.0, "note")
+    )
+    return out, height
+
+
+def card_size(summary: dict[str, Any], report: Report | None = None) -> tuple[float, float]:
+    """Width and height of the title block + legend card (card units): :data:`CARD_SIZE`,
+    taller when the name or a summary line needs more lines."""
+    return CARD_SIZE[0], card_text(summary, report)[1]
+
+
 def draw_card(
     dwg: svgwrite.Drawing, summary: dict[str, Any], report: Report | None, *, at: Box, scale: float
 ) -> Group:
-    """The title block (name, author, length, surfaces, boxes) and the legend, in one card."""
-    w, h = CARD_SIZE
+    """The title block (name, author, length, surfaces, boxes) and the legend, in one card.
+
+    Its size is :func:`card_size` (card units) times ``scale``.
+    """
+    w = CARD_SIZE[0]
+    texts, h = card_text(summary, report)
     card = dwg.g(
         id="title-block",
         transform=f"translate({fmt(at.x)},{fmt(at.y)}) scale({scale:.4f})",
     )
-    card.add(dwg.rect((0, 0), (w, h), rx=2, class_="card", stroke_width=0.4))
-    left_w = 148.0
-    name = str(summary.get("name") or "Untitled stage")
-    card.add(_left(dwg, name, 6, 14, 9.0, left_w - 8, class_="title"))
-    author = str(summary.get("author") or "")
-    y = 21.0
-    if author:
-        card.add(_left(dwg, f"by {author}", 6, y, 4.6, left_w - 8, class_="muted"))
-    y = 31.0
-    for line in summary_lines(summary, report):
-        card.add(_left(dwg, line, 6, y, 4.0, left_w - 8))
-        y += 7.0
-    card.add(
-        _left(
-            dwg,
-            "Made with trackkit · map true to scale: 1 unit = 1 mm",
-            6,
-            h - 4,
-            3.0,
-            left_w - 8,
-            class_="muted",
+    card.add(dwg.rect((0, 0), (w, fmt(h)), rx=2, class_="card", stroke_width=0.4))
+    looks: dict[str, dict[str, Any]] = {
+        "title": {"class_": "title"},
+        "author": {"class_": "muted author"},
+        "line": {"class_": "summary"},
+        "note": {"class_": "muted note"},
+    }
+    for t in texts:
+        card.add(
+            dwg.text(
+                t.text,
+                insert=(fmt(_CARD_TEXT_X + t.indent), fmt(t.y)),
+                font_size=fmt(t.size),
+                **looks[t.kind],
+            )
         )
-    )
-    card.add(dwg.line((left_w, 5), (left_w, h - 5), class_="card-rule", stroke_width=0.3))
+    left_w = _CARD_LEFT_W
+    card.add(dwg.line((left_w, 5), (left_w, fmt(h - 5)), class_="card-rule", stroke_width=0.3))
     legend = _gt_legend if summary.get("series") == "gt" else _legend
     card.add(legend(dwg, x=left_w + 5, y=6.0, width=w - left_w - 8))
     return card
@@ -790,7 +888,13 @@ def map_svg(
         heat = Heat(dict(heat))
     rings = heat is not None and heat.overtakes is not None
     rows = int(heat.losses) + int(rings) if heat is not None else 0
-    frame = map_frame(layout, legend=legend, heat=heat is not None, heat_rows=rows)
+    frame = map_frame(
+        layout,
+        legend=legend,
+        heat=heat is not None,
+        heat_rows=rows,
+        card_height=card_size(report.summary, report)[1],
+    )
     dwg = new_drawing(
         frame.view,
         theme,
