@@ -5,6 +5,7 @@ Host and Origin checks, body cap, escaping)."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import time
 from collections.abc import Iterator
@@ -313,6 +314,24 @@ def test_print_returns_the_true_scale_pdf(new_dirt: TestClient) -> None:
     assert res.status_code == 200 and res.content.startswith(b"%PDF")
     assert res.headers["content-type"] == "application/pdf"
     assert new_dirt.get("/api/print", params={"paper": "a9", "token": TOKEN}).status_code == 400
+
+
+def test_print_draws_the_users_tile_size(new_dirt: TestClient) -> None:
+    # the studio prints as 'trackkit print' does: at the size of 'trackkit config tile-size'
+    from pypdf import PdfReader
+
+    from trackkit.config import Settings, save_settings
+
+    build(new_dirt, "202a", "205a", "217a", "206a", "203a")
+
+    def pages() -> int:
+        res = new_dirt.get("/api/print", params={"paper": "a4", "token": TOKEN})
+        assert res.status_code == 200
+        return len(PdfReader(io.BytesIO(res.content)).pages)
+
+    standard = pages()
+    save_settings(Settings(tile_size=400.0))
+    assert pages() > standard  # larger tiles take more sheets
 
 
 def test_a_file_changed_on_disk_is_a_conflict_on_save(tmp_path: Path) -> None:

@@ -597,14 +597,22 @@ def heat_map(checked: Checked, doc: dict[str, Any]) -> str:
 def print_pdf(checked: Checked, paper: str) -> bytes:
     """The stage at true scale over numbered pages (``trackkit print``), as a PDF.
 
+    The tiles are drawn at the user's tile size (``trackkit config tile-size``).
+
     Raises
     ------
     ValueError
         For an unknown paper, or a print of more pages than ``trackkit print`` allows.
+    trackkit.errors.InputError
+        If the user's settings file is unusable (the message names it).
     """
+    from trackkit.assemble import lay_out as place
+    from trackkit.config import tile_size
     from trackkit.render.pages import print_pages
 
-    job = print_pages(checked.report, checked.layout, paper=paper)
+    size = tile_size()  # the user's tiles (trackkit config tile-size), as print draws them
+    layout = checked.layout if size == checked.layout.size else place(checked.stage, size=size)
+    job = print_pages(checked.report, layout, paper=paper)
     return job.pdf()
 
 

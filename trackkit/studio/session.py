@@ -624,7 +624,7 @@ class Session:
             raise SessionError("the stage has no tiles to print yet")
         try:
             pdf = engine.print_pdf(checked, paper)
-        except ValueError as exc:
+        except (TrackkitError, ValueError) as exc:
             raise SessionError(f"cannot print: {exc}") from None
         return pdf, _file_name(checked.stage.name, self.path) + f"-{paper}.pdf"
 
