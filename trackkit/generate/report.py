@@ -29,6 +29,7 @@ from trackkit.generate.request import Request
 from trackkit.generate.run import Finalist, Generation, Outcome
 from trackkit.generate.score import Band
 from trackkit.models.stage import TileToken
+from trackkit.models.summary import StageSummary
 from trackkit.validate.text import summary_text
 from trackkit.words import plural
 
@@ -128,8 +129,8 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.0f} s"
 
 
-def _tokens_laid(summary: dict[str, Any]) -> str:
-    return ", ".join(f"{t['token']} {t['count']}" for t in summary.get("tokens", [])) or "none"
+def _tokens_laid(summary: StageSummary) -> str:
+    return ", ".join(f"{t.token} {t.count}" for t in summary.tokens) or "none"
 
 
 def _size_asked(generation: Generation) -> str:
@@ -146,12 +147,12 @@ def _target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str, st
     sim = _dirt_sim(outcome.chosen)
     band = generation.aim.band
     rows = [
-        ("kind", r.kind.value, summary["kind"]),
+        ("kind", r.kind.value, summary.kind),
         (
             "size",
             _size_asked(generation),
             f"{s.tiles} tiles, {s.length_mm / 1000:.2f} m of road "
-            f"({summary['length_spaces']} moves start to finish)",
+            f"({summary.length_spaces} moves start to finish)",
         ),
         ("surfaces", _surfaces_asked(r), _surfaces_laid(s.surfaces)),
         (
@@ -173,8 +174,8 @@ def _target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str, st
     if r.tokens:
         rows.append(("tokens", ", ".join(f"{k} {n}" for k, n in r.tokens), _tokens_laid(summary)))
     if r.fillers:
-        rows.append(("fillers", str(r.fillers), str(summary["tiles_beside_road"])))
-    rows.append(("boxes", ", ".join(r.boxes), ", ".join(sorted(summary["boxes"]))))
+        rows.append(("fillers", str(r.fillers), str(summary.tiles_beside_road)))
+    rows.append(("boxes", ", ".join(r.boxes), ", ".join(sorted(summary.boxes))))
     return rows
 
 
@@ -476,7 +477,7 @@ def index_json(
                     }
                     for f in outcome.finalists
                 ],
-                "summary": outcome.report.summary,
+                "summary": outcome.report.summary.to_json(),
             }
         )
     return {
@@ -542,11 +543,13 @@ def _gt_target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str,
     s = _gt_structure(chosen)
     sim = _gt_sim(chosen)
     summary = outcome.report.summary
+    gt = summary.gt
+    assert gt is not None  # a GT track's
     band = generation.aim.band
-    circuit = summary["lap_length_mm"] is not None
+    circuit = gt.lap_length_mm is not None
     lap = "lap" if circuit else "start to finish"
     rows = [
-        ("kind", r.kind.value, summary["kind"]),
+        ("kind", r.kind.value, summary.kind),
         (
             "size",
             _size_asked(generation),
@@ -554,7 +557,7 @@ def _gt_target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str,
         ),
     ]
     if circuit:
-        rows.append(("laps", str(r.laps or summary["laps"]), str(summary["laps"])))
+        rows.append(("laps", str(r.laps or gt.laps), str(gt.laps)))
     rows += [
         (
             "grid",
@@ -589,7 +592,7 @@ def _gt_target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str,
         ),
         ("lanes", "3 or more", f"{_pct(s.lanes_share)} of the tiles 3 lanes or more"),
         ("pit", "beside the road" if r.pit else "none", "beside the road" if s.pit else "none"),
-        ("boxes", ", ".join(r.boxes), ", ".join(sorted(summary["boxes"]))),
+        ("boxes", ", ".join(r.boxes), ", ".join(sorted(summary.boxes))),
     ]
     return rows
 
