@@ -571,9 +571,24 @@ def test_a_start_face_on_a_sheet_points_the_way_its_grid_faces(face: TileFace) -
 
 
 def test_the_title_block_counts_lane_widths_most_common_first_in_one_short_line() -> None:
-    from trackkit.render.svg import _lanes_text
+    from trackkit.models import StageSummary
+    from trackkit.validate.text import title_lines
+
+    oval = {
+        **{"name": "oval", "author": "", "series": "gt", "kind": "circuit", "tiles": 12},
+        **{"tiles_beside_road": 0, "tiles_not_driven": 0, "driven_twice": [], "spaces": 90},
+        **{"laps": 3, "closed": True, "lap_length_spaces": 30, "lap_length_mm": 2800.0},
+        **{"length_spaces": None, "length_mm": None, "surfaces": {"asphalt": 12}},
+        **{"danger": {"low": 12}, "corners": [], "sharp_corners": [], "crossings": 0},
+        **{"bridges": 0, "skew_edges": 0, "start_finish": [1], "grid_slots": 6, "pit": []},
+        **{"tokens": [], "boxes": {}, "pieces": {}},
+    }
+
+    def lanes_line(lanes: dict[str, int]) -> str:
+        lines = title_lines(StageSummary.model_validate({**oval, "lanes": lanes}))
+        (line,) = [x for x in lines if x.startswith("Lanes: ")]
+        return line.removeprefix("Lanes: ").split(" · ")[0]
 
     # a road that widens (2-3) and one that narrows (3-2) are the same kind of tile here
-    text = _lanes_text({"2": 3, "2-3": 1, "3": 9, "3-2": 1})
-    assert text == "3 on 9 tiles, 2 on 3, 2-3 on 2"
-    assert _lanes_text({"3": 18}) == "3 on 18 tiles" and _lanes_text({}) == "none"
+    assert lanes_line({"2": 3, "2-3": 1, "3": 9, "3-2": 1}) == "3 on 9 tiles, 2 on 3, 2-3 on 2"
+    assert lanes_line({"3": 18}) == "3 on 18 tiles" and lanes_line({}) == "none"
