@@ -1147,7 +1147,8 @@ def test_the_planners_bounded_search_picks_what_weighing_every_plan_picks(stage:
 
     from trackkit.rules.resolve import sisu_ready
     from trackkit.rules.risk import flat_out_risk
-    from trackkit.sim.bots import LOC_COST_MM, Planner, _candidates
+    from trackkit.sim.bots import LOC_COST_MM, Planner
+    from trackkit.sim.roads import DirtRoad
 
     stage_ = prepared(stage)
     track, rules = stage_.track, stage_.ruleset
@@ -1173,7 +1174,7 @@ def test_the_planners_bounded_search_picks_what_weighing_every_plan_picks(stage:
             leader=rng.random() < 0.3,
         )
         every: tuple[float, Plan] | None = None
-        for score, plan in _candidates(ctx):
+        for score, plan in DirtRoad.of(track).candidates(ctx):
             risk = flat_out_risk(ctx, plan, sisu=sisu_ready(ctx))
             value = (1 - risk) * score - risk * LOC_COST_MM
             if every is None or value > every[0]:
@@ -1207,8 +1208,8 @@ def test_par_time_is_that_of_weighing_every_plan_of_every_turn(stage: str, car: 
     import heapq
 
     from trackkit.rules.dice import DieKind
-    from trackkit.sim.bots import pruners
     from trackkit.sim.par import par_time
+    from trackkit.sim.roads import DirtRoad
 
     hill = prepared(stage)
     rules = hill.ruleset
@@ -1224,7 +1225,7 @@ def test_par_time_is_that_of_weighing_every_plan_of_every_turn(stage: str, car: 
         if best.get((space, gear), 1 << 30) < cost:
             continue
         ctx = PlanContext(hill.track, board, rules, CarState(0, space, gear))
-        keep, keep_move = pruners(ctx)
+        keep, keep_move = DirtRoad.of(hill.track).pruners()
         for plan in legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move):
             last = plan.steps[-1]
             gears = any(d.kind is DieKind.GEAR for d in plan.dice)

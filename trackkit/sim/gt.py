@@ -39,7 +39,8 @@ from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.state import CarState, Damage, OtherCar
 from trackkit.rules.table import Table, new_table
 from trackkit.rules.track import Track
-from trackkit.sim.gtbots import GtBot, Wish, make_gt_bot
+from trackkit.sim.bots import Bot, Wish, make_bot
+from trackkit.sim.roads import GtRoad
 from trackkit.sim.script import Script, Scripted, ScriptError
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ class GtRace:
 @dataclass(slots=True)
 class _GtSeat:
     spec: DriverSpec
-    bot: GtBot | Scripted
+    bot: Bot | Scripted
     boards: dict[str, Dashboard]
     car: CarState
     tyres: str
@@ -328,11 +329,11 @@ def run_gt_race(
     for i, d in enumerate(settings.drivers):
         car_id = d.car if isinstance(d.car, str) else gt.car
         boards = _boards(prepared, car_id)
-        bot: GtBot | Scripted
+        bot: Bot | Scripted
         if isinstance(d.bot, Script):
-            bot = Scripted(d.bot, prepared.memo, bots=make_gt_bot)
+            bot = Scripted(d.bot, prepared.memo, road=GtRoad)
         else:
-            bot = make_gt_bot(d.bot, prepared.memo)
+            bot = make_bot(d.bot, prepared.memo, road=GtRoad)
         space = slots[grid.index(i)]
         seats.append(_GtSeat(d, bot, boards, CarState(i, space, 0), weather))
         results.append(DriverResult(d.name, d.car_label, d.bot_label))
@@ -404,7 +405,7 @@ def run_gt_race(
                 gt=turns[bool(final), yellow],
             )
             wants_pit = pits and (car.damage != Damage() or seat.tyres != weather)
-            if isinstance(seat.bot, GtBot):
+            if isinstance(seat.bot, Bot):
                 seat.bot.wish = wishes[bool(wants_pit and not final)]
             try:
                 choice = seat.bot.choose(ctx, rng)
