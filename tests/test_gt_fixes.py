@@ -22,7 +22,7 @@ from trackkit.rules.plans import GtTurn, PlanContext
 from trackkit.rules.state import OtherCar
 from trackkit.rules.track import Track
 from trackkit.sim.bots import BOTS, Bot, Wish, make_bot
-from trackkit.sim.gt import GtOptions, _boards
+from trackkit.sim.gt import GtOptions, tyre_boards
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import Prepared, Settings, prepare, run_race
 from trackkit.sim.roads import GtRoad
@@ -60,7 +60,7 @@ def test_gt_plan_memo_equals_a_fresh_search_on_random_positions(stage: Prepared)
     rng = random.Random(12)  # seeded: the same positions every run
     order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
     starts = rng.sample([s for s in order if track.successors[s]], 12)
-    boards = [b for car in ("gt4", "gt5", "gt6") for b in _boards(stage, car).values()]
+    boards = [b for car in ("gt4", "gt5", "gt6") for b in tyre_boards(stage, car).values()]
     memo = PlanMemo(track, GT, moves=6)
     remembered = {b: gt_bot(b, memo) for b in BOTS}
     fresh = {b: gt_bot(b) for b in BOTS}
@@ -105,7 +105,7 @@ def test_gt_planner_memo_keys_on_a_car_ahead_in_a_lane_it_cannot_reach():
     """The planner counts the cars it gets past (OVERTAKE_MM, weighed by the risk), also a
     car in the third lane just ahead that no plan from the first lane can reach: the memo
     must tell the position with that car from the one without it."""
-    board = _boards(CORE, "gt6")["right"]
+    board = tyre_boards(CORE, "gt6")["right"]
     car = CarState(car_id=0, space="9:A1a", gear=2)
     alone = PlanContext(CORE.track, board, GT, car, gt=GtTurn())
     ahead = replace(alone, others=(OtherCar("9:A3a", 1),))

@@ -20,7 +20,7 @@ from trackkit.rules.resolve import reroute
 from trackkit.rules.state import OtherCar
 from trackkit.rules.track import Track
 from trackkit.sim.bots import Bot, make_bot
-from trackkit.sim.gt import _boards
+from trackkit.sim.gt import tyre_boards
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import Prepared, prepare
 from trackkit.sim.roads import GtRoad
@@ -50,7 +50,7 @@ def _positions(stage: Prepared, seed: int, count: int) -> list[PlanContext]:
     track = stage.track
     rng = random.Random(seed)
     order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
-    boards = [b for car in ("gt4", "gt5", "gt6") for b in _boards(stage, car).values()]
+    boards = [b for car in ("gt4", "gt5", "gt6") for b in tyre_boards(stage, car).values()]
     out = []
     for _ in range(count):
         me = rng.choice([s for s in order if track.successors[s]])
@@ -227,7 +227,7 @@ def test_gt_plan_memo_under_a_yellow_flag_reads_the_nearest_car_ahead():
     near as far as every space the search entered can tell, and searches again when it is
     nearer."""
     track = CORE.track
-    board = _boards(CORE, "gt6")["right"]
+    board = tyre_boards(CORE, "gt6")["right"]
     order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
     me, lane = "9:A1a", "9:A3a"  # the third lane just ahead: no plan from the first reaches it
     car = CarState(car_id=0, space=me, gear=3)
@@ -284,7 +284,7 @@ def test_gt_plan_memo_gives_a_plan_of_another_lap_on_the_last_lap_far_from_the_l
     # earlier lap; within reach of the line it does not
     track = CORE.track
     road = GtRoad.of(track)
-    board = _boards(CORE, "gt6")["right"]
+    board = tyre_boards(CORE, "gt6")["right"]
     spaces = [s for s in sorted(track.spaces) if track.successors[s]]
     far = [s for s in spaces if not road.last_lap_matters(s)]
     near = [s for s in spaces if road.last_lap_matters(s)]

@@ -156,6 +156,12 @@ def greedy(
     over, and no plan stops where the car would be stuck for good (:class:`Road`). Also
     returns the spaces whose traffic the search read (None when it fell back to
     :meth:`Road.fallback`).
+
+    >>> from trackkit.rules.positions import position
+    >>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
+    >>> plan, read = greedy(ctx, DirtRoad.of(ctx.track), max_risk=0.35)
+    >>> str(plan), len(read)
+    ('1:1.2L G3 > 1:1.3L G4 > 2:1.1L G5 > 2:1.2L G6 > 2:1.3L C > 3:1.1L C', 12)
     """
     keep, keep_move = road.pruners()
     builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=road.moves_key)
@@ -190,6 +196,10 @@ def greedy(
     return best_plan, builder.examined
 
 
+#: The value of a plan not weighed (one that leaves the car stuck).
+_NO_VALUE = float("-inf")
+
+
 def planner_walk(
     ctx: PlanContext, road: Road, wish: Wish = NO_WISH
 ) -> tuple[Plan, set[str] | None]:
@@ -215,6 +225,11 @@ def planner_walk(
     scorer counts: :meth:`Road.reads`): other cars change the walk, its cuts included,
     only through them, so the same cars on those spaces give the same choice (the plan
     memo keys by them). No such plan: :meth:`Road.fallback` (spaces unknown, None).
+
+    >>> from trackkit.rules.positions import position
+    >>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
+    >>> str(planner_walk(ctx, DirtRoad.of(ctx.track))[0])
+    '1:1.2L G3 > 1:1.3L C > 2:1.1L G4 > 2:1.2L G5 > 2:1.3L C'
     """
     keep, keep_move = road.pruners()
     score_of = scorer(ctx, road, wish, overtakes=True)
@@ -224,7 +239,7 @@ def planner_walk(
     sisu = sisu_ready(ctx)
     builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=road.moves_key)
     seen: set[Hashable] = set()
-    best_value = float("-inf")
+    best_value = _NO_VALUE
     best_steps: tuple[PlanStep, ...] | None = None
 
     def descend(step: PlanStep, grown: RiskSoFar, r: float, n: int) -> None:
@@ -247,7 +262,7 @@ def planner_walk(
         for k, step in enumerate(builder.options()):
             grown = then(ctx, step)
             r = grown.value(ctx, sisu=sisu)
-            value = float("-inf")
+            value = _NO_VALUE
             if stuck_after is None or not stuck_after(step):
                 value = (1 - r) * score_of(step) - r * LOC_COST_MM
                 if best_steps is None or value > best_value:

@@ -17,7 +17,7 @@ import heapq
 from trackkit.rules.dashboard import Dashboard, dashboard
 from trackkit.rules.plans import PlanContext, turn_ends
 from trackkit.rules.state import CarState
-from trackkit.sim.race import Prepared
+from trackkit.sim.model import Prepared
 from trackkit.sim.roads import MAX_STEPS, DirtRoad
 
 __all__ = ["par_time"]

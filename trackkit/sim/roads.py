@@ -103,6 +103,10 @@ class Road:
     """Per space: the highest speed to stand there with (the pruners keep speeds near it)."""
     sideways: frozenset[tuple[str, str]] = frozenset()
     """Steps from a lane space to the other lane on a straight: no bot takes one mid-turn."""
+    penalty: dict[str, tuple[float, ...]]
+    """Per space and speed 0..6: what the scorer takes off a plan that ends there, 400 a
+    gear over :attr:`look`'s limit plus its moves, less one (one gear a move, plus the
+    brake die): worked out once from :attr:`look`."""
     moves_key: ClassVar[Hashable | None] = None
     """Given: the pruners read the target space and speeds alone, and the plan builder
     remembers their answers per track under this key
@@ -116,6 +120,14 @@ class Road:
     def __init__(self, track: Track) -> None:
         self.track = track
         self._prune: tuple[Prune, PruneMove] | None = None
+
+    def _read(self, look: dict[str, tuple[int, int]]) -> None:
+        """Set :attr:`look`, and the :attr:`penalty` that follows from it."""
+        self.look = look
+        self.penalty = {
+            n: tuple(400.0 * max(0, max(1, v - dist - 1) - limit) for v in range(7))
+            for n, (dist, limit) in look.items()
+        }
 
     @classmethod
     def of(cls: type[_R], track: Track) -> _R:
@@ -216,7 +228,7 @@ def scorer(
     track = ctx.track
     here = ctx.car.space
     assert here is not None
-    look = road.look
+    penalty = road.penalty
     # a car counts as got past once the plan ends more than a hair beyond it (the cars
     # nearest first: the count is where the plan's gain falls among them)
     passed = [g + 1e-6 for g in road.passed(ctx)] if overtakes else []
@@ -230,10 +242,7 @@ def scorer(
         gain = gains.get(space)
         if gain is None:
             gain = gains[space] = track.gain(here, space)
-        dist, limit = look.get(space, (99, 6))
-        reachable = max(1, last.speed - dist - 1)  # one gear a step, plus the brake die
-        over = max(0, reachable - limit)
-        value = gain + 8.0 * last.speed - 400.0 * over
+        value = gain + 8.0 * last.speed - penalty[space][last.speed]
         if pit and last.speed == 1 and track.spaces[space].pit is not None:
             value += PIT_MM  # rule: GT-2 (a pit stop takes first gear on a pit space)
         if passed:
@@ -267,8 +276,7 @@ class DirtRoad(Road):
                 if d + 1 < best[0] or (d + 1 == best[0] and lim > best[1]):
                     best = (d + 1, lim)
             look[n] = best
-        self.look = look
-        """Per space: steps to the nearest corner space ahead and the best limit there."""
+        self._read(look)  # per space: the nearest corner ahead and its best limit
         self.target = {n: min(6, limit + dist) for n, (dist, limit) in look.items()}
         self.sideways = frozenset(
             (a, b)
@@ -406,10 +414,10 @@ class GtRoad(Road):
                     changed = True
             if not changed:
                 break
+        self._read({n: (0, v) for n, v in safe.items()})  # the moves are in the speed
         self.target = safe
         """Per space: the highest speed a car may stand there with and still take every
         limit ahead (corner limits and dotted lines), slowing one gear a move (MOVE-2)."""
-        self.look = {n: (0, v) for n, v in safe.items()}  # the moves are in the speed
         layers = [{n: 0.0 for n in spaces}]
         for _ in range(MAX_STEPS):
             prev = layers[-1]
