@@ -395,10 +395,10 @@ def test_turn_ends_are_the_ends_of_the_legal_plans_with_their_most_moves(
     """turn_ends (par time) merges plans that meet inside the turn, and loses no end."""
     from trackkit.rules.dice import DieKind
     from trackkit.rules.plans import turn_ends
-    from trackkit.sim.bots import pruners
+    from trackkit.sim.roads import DirtRoad
 
     ctx = context(name)
-    keep, keep_move = pruners(ctx) if pruned and ctx.car.space else (None, None)
+    keep, keep_move = DirtRoad.of(ctx.track).pruners() if pruned and ctx.car.space else (None, None)
     want: dict[tuple[str, int, bool, bool], int] = {}
     for plan in legal_plans(ctx, max_steps=4, keep=keep, keep_move=keep_move):
         if any(s.loc for s in plan.steps):
