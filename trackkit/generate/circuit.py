@@ -47,9 +47,8 @@ from typing import TYPE_CHECKING
 
 from trackkit import hexgrid, limits
 from trackkit.assemble import lay_out
-from trackkit.formats.suggest import unknown_box
 from trackkit.generate.gt_score import gt_road_risk
-from trackkit.generate.pieces import Palette, Piece, Way
+from trackkit.generate.pieces import Palette, Piece, Way, box_list, check_boxes, series_boxes
 from trackkit.generate.request import GenerateError, Request
 from trackkit.geometry import road_turn
 from trackkit.library import TileLibrary, default_library
@@ -77,27 +76,6 @@ GT_BOXES = ("gt-core", "gt-championship", "gt-world-tour", "gt-team-challenge", 
 DEFAULT_PLAYERS = limits.DEFAULT_PLAYERS
 #: The smallest circuit: a start/finish tile and the turns back to it.
 LEAST_TILES = 6
-
-
-def _gt_boxes(library: TileLibrary) -> list[str]:
-    return [b for b in library.boxes() if any(f.series == "gt" for f in library.in_box(b))]
-
-
-def _check_boxes(boxes: tuple[str, ...], library: TileLibrary) -> None:
-    gt = _gt_boxes(library)
-    known = ", ".join(gt)
-    if not boxes:
-        raise GenerateError("--boxes", f"name the boxes you own, e.g. --boxes gt-core ({known})")
-    for box in boxes:
-        unknown = unknown_box(box, library)
-        if unknown is not None:
-            raise GenerateError("--boxes", f"{unknown} (the GT boxes: {known})")
-        if box not in gt:
-            raise GenerateError(
-                "--boxes",
-                f"{box} is a Rallyman: DIRT box, and --ruleset gt builds GT tracks from the GT "
-                f"boxes ({known}): name those, or leave --ruleset gt out for a DIRT stage",
-            )
 
 
 def _default_entry(face: TileFace) -> int:
@@ -185,7 +163,7 @@ def gt_palette(boxes: tuple[str, ...], library: TileLibrary | None = None) -> Pa
         An unknown box or a DIRT box.
     """
     lib = library or default_library()
-    _check_boxes(boxes, lib)
+    check_boxes(boxes, lib, "gt")
     if lib is default_library():
         return _shipped_palette(boxes)
     return _gt_palette(boxes, lib)
@@ -201,7 +179,7 @@ def _gt_palette(boxes: tuple[str, ...], lib: TileLibrary) -> Palette:
     named = Counter(boxes)
     faces = [
         f
-        for box in sorted(_gt_boxes(lib))
+        for box in sorted(series_boxes(lib, "gt"))
         for f in lib.in_box(box)
         if f.series == "gt" and (named[f.box] or any(named[b] for b in f.also_in))
     ]
@@ -217,10 +195,6 @@ def _gt_palette(boxes: tuple[str, ...], lib: TileLibrary) -> Palette:
         fillers=tuple(f for f in faces if f.kind is FaceKind.PIT),
         copies=copies,
     )
-
-
-def _owned(boxes: tuple[str, ...]) -> str:
-    return f"your boxes ({', '.join(sorted(set(boxes)))})"
 
 
 def check_gt_request(
@@ -239,7 +213,7 @@ def check_gt_request(
     """
     _check_dirt_options(request)
     pal = gt_palette(request.boxes, library)
-    owned = _owned(request.boxes)
+    owned = box_list(request.boxes)
     p2p = request.kind is Kind.POINT_TO_POINT
     if not pal.starts:
         raise GenerateError(
@@ -435,7 +409,7 @@ def _check_dirt_options(request: Request) -> None:
 
 
 def _check_size(request: Request, pal: Palette) -> None:
-    owned = _owned(request.boxes)
+    owned = box_list(request.boxes)
     p2p = request.kind is Kind.POINT_TO_POINT
     least = 2 if p2p else LEAST_TILES
     # a circuit's start/finish piece is one piece; point to point, a start and a finish
@@ -933,8 +907,6 @@ def place_pit(
     drawn at random; it is turned to face the road tile it touches first. A spot where
     no lane gives access to it (S133) or that makes any finding is passed over.
     """
-    from trackkit.generate.run import _clean
-
     chain = report.layout.chain
     road = {t.hex for t in chain}
     straight = {t.hex for t in chain if t.road is not None and not t.road.corner_turns}
@@ -954,6 +926,6 @@ def place_pit(
         tile = StageTile(tile=pit.id, at=spot, dir=beside[spot][2])
         placed = stage.model_copy(update={"tiles": [*stage.tiles, tile]})
         checked = validate(placed, library=library, players=players)
-        if _clean(checked) and all(p["access"] for p in checked.summary["pit"]):
+        if checked.clean and all(p["access"] for p in checked.summary["pit"]):
             return placed, checked
     return None
