@@ -556,7 +556,7 @@ def test_the_generator_sits_below_render_and_the_command_line() -> None:
 def test_check_request_takes_the_check_of_the_requests_series() -> None:
     # one interface over the two series' request checks (issue 20): the GT check settles
     # the players and refuses DIRT options; the DIRT check refuses GT options and boxes
-    from trackkit.generate.circuit import check_gt_request
+    from trackkit.generate.gt_pieces import check_gt_request
     from trackkit.generate.pieces import check_dirt_request
 
     dirt = Request(boxes=("dirt-core",), tiles=9)

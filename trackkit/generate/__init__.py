@@ -11,8 +11,10 @@ request
     What is asked for (:class:`Request`) and the words of the options.
 pieces
     What the boxes hold, and the checks that stop an impossible DIRT request.
+gt_pieces
+    What the GT boxes hold, the checks of a GT request, the pit beside a track.
 circuit
-    What the GT boxes hold, the checks of a GT request, circuits that close, the pit.
+    The goal that closes a GT circuit, and why some boxes cannot.
 search
     The road built tile by tile, with backtracking.
 score

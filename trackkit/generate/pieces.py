@@ -307,7 +307,7 @@ def check_dirt_request(
 ) -> tuple[Request, Palette]:
     """The DIRT request with its size settled, and the palette of its boxes, once the
     request is known to be possible (:func:`trackkit.generate.series.check_request` picks
-    this check or the GT one by the request's ruleset).
+    this check or the GT one, :func:`trackkit.generate.gt_pieces.check_gt_request`).
 
     A request with neither ``tiles`` nor ``length_mm`` gets 12 tiles, or with ``par``
     about ``par / SECONDS_PER_TILE`` (:data:`trackkit.generate.score.SECONDS_PER_TILE`),

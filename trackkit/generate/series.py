@@ -8,7 +8,7 @@ interface, :class:`SeriesRun`, with one implementation per series (:data:`DIRT`,
 - the request checks (they are truly different rules: DIRT's surfaces, tokens and
   fillers; GT's grid, laps, pit and circuits that must close):
   :func:`trackkit.generate.pieces.check_dirt_request` and
-  :func:`trackkit.generate.circuit.check_gt_request`, both behind :func:`check_request`;
+  :func:`trackkit.generate.gt_pieces.check_gt_request`, both behind :func:`check_request`;
 - the aim and the goal of the search (a chain from start to finish, or a circuit);
 - what goes on the road (DIRT tokens; a GT track's ruleset and laps) and beside it (DIRT
   fillers; the GT pit);
@@ -34,14 +34,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from trackkit.generate.circuit import (
-    CircuitGoal,
-    check_gt_request,
-    no_circuit,
-    place_pit,
-    tiles_for_length,
-)
+from trackkit.generate.circuit import CircuitGoal, no_circuit
 from trackkit.generate.decorate import place_fillers, stage_of, token_plan
+from trackkit.generate.gt_pieces import check_gt_request, place_pit, tiles_for_length
 from trackkit.generate.gt_score import GtStructure, gt_aim, gt_structure_of, gt_structure_score
 from trackkit.generate.pieces import Palette, Way, check_dirt_request
 from trackkit.generate.refine import (
@@ -246,7 +241,7 @@ class GtRun:
     what = "tracks"
 
     def check(self, request: Request, library: TileLibrary | None) -> tuple[Request, Palette]:
-        """:func:`trackkit.generate.circuit.check_gt_request`."""
+        """:func:`trackkit.generate.gt_pieces.check_gt_request`."""
         return check_gt_request(request, library)
 
     def aim(self, request: Request, pal: Palette) -> Aim:
@@ -292,7 +287,7 @@ class GtRun:
         rng: random.Random,
         library: TileLibrary | None,
     ) -> tuple[Stage, Report] | None:
-        """The pit, when asked for (:func:`trackkit.generate.circuit.place_pit`)."""
+        """The pit, when asked for (:func:`trackkit.generate.gt_pieces.place_pit`)."""
         if not request.pit:
             return stage, report
         return place_pit(stage, report, pal, rng, library=library, players=request.players)
@@ -401,7 +396,7 @@ def check_request(request: Request, library: TileLibrary | None = None) -> tuple
     GenerateError
         Naming the option at fault and what would work
         (:func:`trackkit.generate.pieces.check_dirt_request`,
-        :func:`trackkit.generate.circuit.check_gt_request`).
+        :func:`trackkit.generate.gt_pieces.check_gt_request`).
 
     Examples
     --------
