@@ -32,8 +32,8 @@ from trackkit.generate.refine import GtSimResult, SimResult
 from trackkit.generate.request import GenerateError, Request
 from trackkit.generate.score import Aim, Structure
 from trackkit.generate.search import Goal, Placer, Road, SearchFailed, build_road
-from trackkit.generate.series import SeriesRun, series_of
-from trackkit.library import TileLibrary, default_library
+from trackkit.generate.series import Job, SeriesRun, series_of
+from trackkit.library import default_library
 from trackkit.models.stage import Kind, Stage
 from trackkit.validate import Report, validate
 
@@ -140,15 +140,7 @@ def _name(request: Request, index: int) -> str:
 
 
 def _candidate(
-    series: SeriesRun,
-    request: Request,
-    pal: Palette,
-    aim: Aim,
-    road: Road,
-    rng: random.Random,
-    index: int,
-    number: int,
-    library: TileLibrary | None,
+    series: SeriesRun, job: Job, road: Road, index: int, number: int
 ) -> Candidate | None:
     """The candidate of a road, or None if it is not clean (counted by the caller).
 
@@ -158,17 +150,17 @@ def _candidate(
     """
     ways = tuple(road.ways)
     try:
-        stage, tokens = series.on_road(request, ways, _name(request, index), rng)
+        stage, tokens = series.on_road(job, ways, _name(job.request, index))
     except ValueError:
         return None
-    report = validate(stage, library=library, players=request.players)
+    report = validate(stage, library=job.library, players=job.request.players)
     if not report.clean or [t.hex for t in report.layout.chain] != road.hexes:
         return None
-    placed = series.beside(request, stage, report, pal, road, rng, library)
+    placed = series.beside(job, stage, report, road)
     if placed is None:
         return None
     stage, report = placed
-    structure, score = series.structure(report, ways, tokens, aim)
+    structure, score = series.structure(job, report, ways, tokens)
     return Candidate(index, number, ways, stage, structure, score, report)
 
 
@@ -199,9 +191,9 @@ def generate(
     asked = request
     request, pal = series.check(request, library)
     aim = series.aim(request, pal)
-    goal = series.goal(asked, request, pal, library)
-    rng = random.Random(request.seed)
-    search = _Search(series, request, pal, aim, goal, rng, Placer(library), library, progress)
+    job = Job(request, pal, aim, random.Random(request.seed), library)
+    goal = series.goal(job, asked)
+    search = _Search(series, job, goal, Placer(library), progress)
     pools: list[list[Candidate]] = [[] for _ in range(request.count)]
     search.build(pools, range(request.count), "building")
     if not pools[0]:
@@ -213,7 +205,7 @@ def generate(
             f"only {have} different {series.what} of {_size(request)} were found from these "
             f"boxes: ask for --count {have}, or more tiles",
         )
-    groups = _race(series, request, aim, _finalists(request, pools), rng, jobs, progress)
+    groups = _race(series, job, _finalists(request, pools), jobs, progress)
     tries = [1] * request.count
     for attempt in range(2, request.tries + 1):
         # the stages whose best finalist misses what was asked for: search again
@@ -229,10 +221,8 @@ def generate(
             break
         more = _race(
             series,
-            request,
-            aim,
+            job,
             _finalists(request, [fresh[i] for i in missing]),
-            rng,
             jobs,
             progress,
             phase=f"racing {attempt}",
@@ -283,17 +273,13 @@ class _Search:
     def __init__(
         self,
         series: SeriesRun,
-        request: Request,
-        pal: Palette,
-        aim: Aim,
+        job: Job,
         goal: Goal,
-        rng: random.Random,
         placer: Placer,
-        library: TileLibrary | None,
         progress: Progress | None,
     ) -> None:
-        self.series, self.request, self.pal, self.aim, self.goal = series, request, pal, aim, goal
-        self.rng, self.placer, self.library, self.progress = rng, placer, library, progress
+        self.series, self.job, self.goal, self.placer = series, job, goal, placer
+        self.progress = progress
         self.seen: set[tuple[str, ...]] = set()
         self.dropped = 0
         self.exhausted = False
@@ -311,26 +297,17 @@ class _Search:
         Round by round, one new road for each stage in turn: when the boxes make few
         roads, every stage still gets some. Candidates are numbered after those of
         ``numbered_from`` (the stage's earlier searches)."""
-        request = self.request
+        request, job = self.job.request, self.job
         total = len(stages) * request.candidates
         for _ in range(request.candidates):
             for i in stages:
-                road = _new_road(self.pal, self.goal, self.aim, self.rng, self.placer, self.seen)
+                road = _new_road(job.pal, self.goal, job.aim, job.rng, self.placer, self.seen)
                 if road is None:
                     self.exhausted = True
                     return
                 earlier = len(numbered_from[i]) if numbered_from is not None else 0
-                cand = _candidate(
-                    self.series,
-                    request,
-                    self.pal,
-                    self.aim,
-                    road,
-                    self.rng,
-                    i + 1,
-                    earlier + len(pools[i]) + 1,
-                    self.library,
-                )
+                number = earlier + len(pools[i]) + 1
+                cand = _candidate(self.series, job, road, i + 1, number)
                 if cand is None:
                     self.dropped += 1
                     continue
@@ -361,17 +338,15 @@ def _new_road(
 
 def _race(
     series: SeriesRun,
-    request: Request,
-    aim: Aim,
+    job: Job,
     finalists: list[list[Candidate]],
-    rng: random.Random,
     jobs: int,
     progress: Progress | None,
     *,
     phase: str = "racing",
 ) -> list[list[Finalist]]:
     """Race every finalist (or not, without races) and score it."""
-    if request.races <= 0:
+    if job.request.races <= 0:
         return [[Finalist(c) for c in group] for group in finalists]
     total = sum(len(group) for group in finalists)
     done = [0]
@@ -382,9 +357,9 @@ def _race(
             progress(phase, done[0], total)
 
     stages = [[c.stage for c in group] for group in finalists]
-    results = series.race(request, aim, stages, rng, jobs, step)
+    results = series.race(job, stages, jobs, step)
     flat = [
-        Finalist(c, sim, series.sim_parts(request, aim, sim))
+        Finalist(c, sim, series.sim_parts(job, sim))
         for c, sim in zip((c for group in finalists for c in group), results, strict=True)
     ]
     out, start = [], 0

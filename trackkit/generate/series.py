@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from trackkit.generate.circuit import CircuitGoal, no_circuit
@@ -54,12 +55,40 @@ from trackkit.library import TileLibrary
 from trackkit.models.stage import Kind, Stage, TileToken
 from trackkit.validate import Report, validate
 
-__all__ = ["DIRT", "GT", "DirtRun", "GtRun", "SeriesRun", "Tokens", "check_request", "series_of"]
+__all__ = [
+    "DIRT",
+    "GT",
+    "DirtRun",
+    "GtRun",
+    "Job",
+    "SeriesRun",
+    "Tokens",
+    "check_request",
+    "series_of",
+]
 
 #: Tokens on the road, by tile (0-based place in driving order).
 Tokens = dict[int, list[TileToken]]
 #: Told how many more finalists have been raced.
 Step = Callable[[int], None]
+#: A candidate's structure and the parts of its structural score.
+Scored = tuple[Structure | GtStructure, dict[str, float]]
+#: What the races of each finalist showed, in the finalists' order.
+Raced = list[SimResult | GtSimResult]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """What a run knows once its request is checked, for the series' steps."""
+
+    request: Request
+    """The request, settled (:meth:`SeriesRun.check`)."""
+    pal: Palette
+    aim: Aim
+    rng: random.Random
+    """The run's one generator: every draw, in a fixed order."""
+    library: TileLibrary | None
+
 
 #: GT finalists of each track raced again, with :data:`RACE_AGAIN` times the races and a
 #: fresh seed: those whose first races put them nearest the level's band centre.
@@ -83,56 +112,33 @@ class SeriesRun(Protocol):
         """The targets of the search and of the structural score."""
         ...
 
-    def goal(
-        self, asked: Request, request: Request, pal: Palette, library: TileLibrary | None
-    ) -> Goal:
+    def goal(self, job: Job, asked: Request) -> Goal:
         """The goal of the search; raises ``GenerateError`` when it cannot be met
         (``asked``: the request before :meth:`check` settled it)."""
         ...
 
-    def on_road(
-        self, request: Request, ways: Sequence[Way], name: str, rng: random.Random
-    ) -> tuple[Stage, Tokens]:
+    def on_road(self, job: Job, ways: Sequence[Way], name: str) -> tuple[Stage, Tokens]:
         """The stage file of a road and the tokens on it; ``ValueError`` when the road
         cannot hold them."""
         ...
 
     def beside(
-        self,
-        request: Request,
-        stage: Stage,
-        report: Report,
-        pal: Palette,
-        road: Road,
-        rng: random.Random,
-        library: TileLibrary | None,
+        self, job: Job, stage: Stage, report: Report, road: Road
     ) -> tuple[Stage, Report] | None:
         """The stage with what stands beside its road, validated clean; None if that
         cannot be placed. ``report`` is the clean report of ``stage``."""
         ...
 
-    def structure(
-        self, report: Report, ways: Sequence[Way], tokens: Tokens, aim: Aim
-    ) -> tuple[Structure | GtStructure, dict[str, float]]:
+    def structure(self, job: Job, report: Report, ways: Sequence[Way], tokens: Tokens) -> Scored:
         """The structure of a candidate and the parts of its structural score."""
         ...
 
-    def race(
-        self,
-        request: Request,
-        aim: Aim,
-        finalists: Sequence[Sequence[Stage]],
-        rng: random.Random,
-        jobs: int,
-        step: Step,
-    ) -> list[SimResult | GtSimResult]:
+    def race(self, job: Job, finalists: Sequence[Sequence[Stage]], jobs: int, step: Step) -> Raced:
         """Race every finalist (stages by stage asked for), results in their order; the
-        seeds come from ``rng``."""
+        seeds come from ``job.rng``."""
         ...
 
-    def sim_parts(
-        self, request: Request, aim: Aim, sim: SimResult | GtSimResult
-    ) -> dict[str, float]:
+    def sim_parts(self, job: Job, sim: SimResult | GtSimResult) -> dict[str, float]:
         """The parts of a finalist's simulation score."""
         ...
 
@@ -156,13 +162,12 @@ class DirtRun:
         """:meth:`trackkit.generate.score.Aim.of`."""
         return Aim.of(request, pal)
 
-    def goal(
-        self, asked: Request, request: Request, pal: Palette, library: TileLibrary | None
-    ) -> Goal:
+    def goal(self, job: Job, asked: Request) -> Goal:
         """A chain from a start to a finish, room made for the tokens and climb tiles."""
+        request = job.request
         hill = request.kind is Kind.HILLCLIMB
         climb_tokens = request.token_count("climb")
-        most = pal.climb_pieces if hill else 0
+        most = job.pal.climb_pieces if hill else 0
         if request.tiles is not None:
             most = min(most, request.tiles - 2 - climb_tokens)
         # tokens need road tiles to lie on, one of a kind each (R202); climb tokens, tiles
@@ -175,63 +180,45 @@ class DirtRun:
             climbs=(1 if hill else 0, max(most, 1 if hill else 0)),
         )
 
-    def on_road(
-        self, request: Request, ways: Sequence[Way], name: str, rng: random.Random
-    ) -> tuple[Stage, Tokens]:
+    def on_road(self, job: Job, ways: Sequence[Way], name: str) -> tuple[Stage, Tokens]:
         """The tokens asked for, drawn (:func:`trackkit.generate.decorate.token_plan`)."""
-        tokens = token_plan(ways, request.tokens, rng)
+        request = job.request
+        tokens = token_plan(ways, request.tokens, job.rng)
         stage = stage_of(ways, name=name, kind=request.kind, boxes=request.boxes, tokens=tokens)
         return stage, tokens
 
     def beside(
-        self,
-        request: Request,
-        stage: Stage,
-        report: Report,
-        pal: Palette,
-        road: Road,
-        rng: random.Random,
-        library: TileLibrary | None,
+        self, job: Job, stage: Stage, report: Report, road: Road
     ) -> tuple[Stage, Report] | None:
         """The fillers asked for (:func:`trackkit.generate.decorate.place_fillers`)."""
-        if not request.fillers:
+        count = job.request.fillers
+        if not count:
             return stage, report
         entry = report.layout.chain[0].entry_world
-        fillers = place_fillers(road.hexes, road.exits, entry, pal, request.fillers, rng)
-        if len(fillers) < request.fillers:
+        fillers = place_fillers(road.hexes, road.exits, entry, job.pal, count, job.rng)
+        if len(fillers) < count:
             return None
         placed = stage.model_copy(update={"tiles": [*stage.tiles, *fillers]})
-        checked = validate(placed, library=library)
+        checked = validate(placed, library=job.library)
         return (placed, checked) if checked.clean else None
 
-    def structure(
-        self, report: Report, ways: Sequence[Way], tokens: Tokens, aim: Aim
-    ) -> tuple[Structure | GtStructure, dict[str, float]]:
+    def structure(self, job: Job, report: Report, ways: Sequence[Way], tokens: Tokens) -> Scored:
         """:func:`trackkit.generate.score.structure_of` and its score."""
         hexes = [t.hex for t in report.layout.chain]
         structure = structure_of(report.summary, ways, tokens, hexes)
-        return structure, structure_score(structure, aim)
+        return structure, structure_score(structure, job.aim)
 
-    def race(
-        self,
-        request: Request,
-        aim: Aim,
-        finalists: Sequence[Sequence[Stage]],
-        rng: random.Random,
-        jobs: int,
-        step: Step,
-    ) -> list[SimResult | GtSimResult]:
+    def race(self, job: Job, finalists: Sequence[Sequence[Stage]], jobs: int, step: Step) -> Raced:
         """:func:`trackkit.generate.refine.simulate_finalists`."""
         stages = [s for group in finalists for s in group]
-        seeds = _seeds(rng, len(stages))
-        return [*simulate_finalists(stages, seeds, races=request.races, jobs=jobs, progress=step)]
+        seeds = _seeds(job.rng, len(stages))
+        races = job.request.races
+        return [*simulate_finalists(stages, seeds, races=races, jobs=jobs, progress=step)]
 
-    def sim_parts(
-        self, request: Request, aim: Aim, sim: SimResult | GtSimResult
-    ) -> dict[str, float]:
+    def sim_parts(self, job: Job, sim: SimResult | GtSimResult) -> dict[str, float]:
         """:func:`trackkit.generate.refine.sim_score`."""
         assert isinstance(sim, SimResult)
-        return sim_score(sim, aim.band.distance(sim.loc_rate), request.par)
+        return sim_score(sim, job.aim.band.distance(sim.loc_rate), job.request.par)
 
 
 class GtRun:
@@ -248,83 +235,57 @@ class GtRun:
         """:func:`trackkit.generate.gt_score.gt_aim`."""
         return gt_aim(request, pal)
 
-    def goal(
-        self, asked: Request, request: Request, pal: Palette, library: TileLibrary | None
-    ) -> Goal:
+    def goal(self, job: Job, asked: Request) -> Goal:
         """A circuit closing on its start/finish tile (refused up front when the pieces
         cannot close one: :func:`trackkit.generate.circuit.no_circuit`), or a
         point-to-point track from its start to its finish."""
+        request, pal = job.request, job.pal
         tiles = request.tiles or tiles_for_length(request, pal)
         if request.kind is not Kind.CIRCUIT:
             return ChainGoal(tiles=tiles, lines_counted=True)
-        goal = CircuitGoal.of(tiles, pal, library)
-        refused = no_circuit(asked, request, pal, goal, library)
+        goal = CircuitGoal.of(tiles, pal, job.library)
+        refused = no_circuit(asked, request, pal, goal, job.library)
         if refused is not None:
             raise refused
         return goal
 
-    def on_road(
-        self, request: Request, ways: Sequence[Way], name: str, rng: random.Random
-    ) -> tuple[Stage, Tokens]:
+    def on_road(self, job: Job, ways: Sequence[Way], name: str) -> tuple[Stage, Tokens]:
         """The track names its ruleset and, a circuit, its laps; no tokens."""
+        request = job.request
+        laps = request.laps if request.kind is Kind.CIRCUIT else None
         stage = stage_of(
-            ways,
-            name=name,
-            kind=request.kind,
-            boxes=request.boxes,
-            ruleset="gt",
-            laps=request.laps if request.kind is Kind.CIRCUIT else None,
+            ways, name=name, kind=request.kind, boxes=request.boxes, ruleset="gt", laps=laps
         )
         return stage, {}
 
     def beside(
-        self,
-        request: Request,
-        stage: Stage,
-        report: Report,
-        pal: Palette,
-        road: Road,
-        rng: random.Random,
-        library: TileLibrary | None,
+        self, job: Job, stage: Stage, report: Report, road: Road
     ) -> tuple[Stage, Report] | None:
         """The pit, when asked for (:func:`trackkit.generate.gt_pieces.place_pit`)."""
-        if not request.pit:
+        if not job.request.pit:
             return stage, report
-        return place_pit(stage, report, pal, rng, library=library, players=request.players)
+        players = job.request.players
+        return place_pit(stage, report, job.pal, job.rng, library=job.library, players=players)
 
-    def structure(
-        self, report: Report, ways: Sequence[Way], tokens: Tokens, aim: Aim
-    ) -> tuple[Structure | GtStructure, dict[str, float]]:
+    def structure(self, job: Job, report: Report, ways: Sequence[Way], tokens: Tokens) -> Scored:
         """:func:`trackkit.generate.gt_score.gt_structure_of` and its score."""
         structure = gt_structure_of(report.summary, report.graph, report.layout, ways)
-        return structure, gt_structure_score(structure, aim)
+        return structure, gt_structure_score(structure, job.aim)
 
-    def race(
-        self,
-        request: Request,
-        aim: Aim,
-        finalists: Sequence[Sequence[Stage]],
-        rng: random.Random,
-        jobs: int,
-        step: Step,
-    ) -> list[SimResult | GtSimResult]:
+    def race(self, job: Job, finalists: Sequence[Sequence[Stage]], jobs: int, step: Step) -> Raced:
         """:func:`trackkit.generate.refine.refine_gt`, then the likeliest finalists raced
         again (:meth:`race_again`)."""
         stages = [s for group in finalists for s in group]
-        seeds = _seeds(rng, len(stages))
-        players = request.players or 4
-        first = refine_gt(
-            stages, seeds, races=request.races, players=players, jobs=jobs, progress=step
-        )
-        return [*self.race_again(request, aim, finalists, first, rng, jobs)]
+        seeds = _seeds(job.rng, len(stages))
+        races, players = job.request.races, job.request.players or 4
+        first = refine_gt(stages, seeds, races=races, players=players, jobs=jobs, progress=step)
+        return [*self.race_again(job, finalists, first, jobs)]
 
     def race_again(
         self,
-        request: Request,
-        aim: Aim,
+        job: Job,
         finalists: Sequence[Sequence[Stage]],
         results: Sequence[GtSimResult],
-        rng: random.Random,
         jobs: int,
     ) -> list[GtSimResult]:
         """The finalists nearest the band raced again, more, with fresh seeds.
@@ -344,28 +305,26 @@ class GtRun:
             start += len(group)
             if len(idx) < 2:
                 continue
-            idx.sort(key=lambda i: (aim.band.distance(out[i].loc_rate), i))
+            idx.sort(key=lambda i: (job.aim.band.distance(out[i].loc_rate), i))
             again += idx[:GT_RACED_AGAIN]
         if not again:
             return out
         flat = [s for group in finalists for s in group]
         redone = refine_gt(
             [flat[i] for i in again],
-            _seeds(rng, len(again)),
-            races=request.races * RACE_AGAIN,
-            players=request.players or 4,
+            _seeds(job.rng, len(again)),
+            races=job.request.races * RACE_AGAIN,
+            players=job.request.players or 4,
             jobs=jobs,
         )
         for i, result in zip(again, redone, strict=True):
             out[i] = result
         return out
 
-    def sim_parts(
-        self, request: Request, aim: Aim, sim: SimResult | GtSimResult
-    ) -> dict[str, float]:
+    def sim_parts(self, job: Job, sim: SimResult | GtSimResult) -> dict[str, float]:
         """:func:`trackkit.generate.refine.gt_sim_score`."""
         assert isinstance(sim, GtSimResult)
-        return gt_sim_score(sim, aim.band.distance(sim.loc_rate))
+        return gt_sim_score(sim, job.aim.band.distance(sim.loc_rate))
 
 
 #: The two series.
