@@ -1233,7 +1233,7 @@ def test_a_worker_stops_its_task_on_ctrl_c_and_ignores_it_between_tasks():
     """Ctrl-C reaches every process: a worker between tasks must not die with a traceback."""
     import signal
 
-    from trackkit.sim.stats import worker_signals, worker_task
+    from trackkit.parallel import worker_signals, worker_task
 
     calls: list[int] = []
     before = signal.signal(signal.SIGINT, lambda signum, frame: calls.append(signum))

@@ -64,6 +64,11 @@ class Report:
         """Whether the stage has no errors (warnings allowed)."""
         return self.errors == 0
 
+    @property
+    def clean(self) -> bool:
+        """Whether the stage has neither errors nor warnings (what ``generate`` keeps)."""
+        return self.errors == 0 and self.warnings == 0
+
     def add(self, findings: list[Finding], summary: dict[str, Any] | None = None) -> None:
         """Add findings made after validation (playability) and summary entries."""
         self.findings += _placed_in_file(findings, self.file, self.source)
