@@ -207,11 +207,6 @@ def _roller(ctx: PlanContext, rng: random.Random, dice: Dice | None) -> _Roll:
     return lambda die: roll(die, counts[die.kind, die.value])
 
 
-def _reached(dangers: int, limit: int, ctx: PlanContext) -> bool:
-    # rule: TURN-6 (DIRT: reaching the limit; GT: exceeding it)
-    return dangers >= limit if ctx.ruleset.danger_limit_rule == "reach" else dangers > limit
-
-
 def resolve(
     ctx: PlanContext,
     plan: Plan,
@@ -293,6 +288,7 @@ def _flat_out(
     table: Table,
     policy: RollPolicy,
 ) -> Outcome:
+    rules = ctx.ruleset
     events: list[Event] = []
     rolled: list[list[bool]] = []
     total = clouds = earned = 0
@@ -329,8 +325,8 @@ def _flat_out(
     if (
         total
         and sisu_ready(ctx)  # rule: LOC-7 (flat out: thrown from where the car stands)
-        and _reached(total + clouds, low, ctx)
-        and not _reached(clouds, low, ctx)
+        and rules.loses_control(total + clouds, low)
+        and not rules.loses_control(clouds, low)
         and policy.use_sisu(total + clouds, low)
     ):
         sisu = True  # rule: LOC-7 (the SISU token cancels this turn's danger results)
@@ -354,7 +350,7 @@ def _flat_out(
         low_so_far = min(low_so_far, step.limit)
         if track_loc is not None and j > track_loc:
             break
-        if _reached(dangers, low_so_far, ctx):
+        if rules.loses_control(dangers, low_so_far):
             candidates.append(j)
     # rule: TURN-4 (the tokens are earned with a loss of control too)
     tokens = car.second_tokens + earned
@@ -409,6 +405,7 @@ def _one_by_one(
     table: Table,
     policy: RollPolicy,
 ) -> Outcome:
+    rules = ctx.ruleset
     events: list[Event] = []
     car = ctx.car
     dangers = 0  # danger results that count: rolled (unless cancelled) and clouds
@@ -464,12 +461,12 @@ def _one_by_one(
                 dangers += step.hazards
             if not flipped:
                 dangers += hits  # rule: LOC-7 (after the flip, every danger rolled is void)
-            if cause is None and _reached(dangers, step.limit, ctx):
+            if cause is None and rules.loses_control(dangers, step.limit):
                 # rule: TURN-6 (per surface, one by one: on the die that reached the limit)
                 if (
                     not flipped
                     and dangers > clouds
-                    and not _reached(clouds, step.limit, ctx)
+                    and not rules.loses_control(clouds, step.limit)
                     and sisu_ready(ctx, step.placed_on)
                     and policy.use_sisu(dangers, step.limit)
                 ):
@@ -583,59 +580,68 @@ def _end_turn(
     rolls: the car's state is built once, here.
     """
     space, gear, finished = moved.apply(car)
-    if ctx.gt is not None:  # GT has no time cards: the race is for places (TIME-2)
-        if not steps and not any(e.kind == "stop" for e in events):
-            events.append(Event("stay", space))
-        after = CarState(  # built whole: every GT turn makes one (dataclasses.replace is slow)
-            car.car_id,
-            space,
-            gear,
-            car.on_track and not finished,
-            finished,
-            car.damage,
-            car.pending_coast_damage,
-            tokens,
-            car.sisu_token,
-            car.time_seconds,
-            car.cards,
-            car.top_card_loc,
-            car.turns + 1,
-            car.crossings + moved.laps,
-        )
-        return Outcome(after, table, events)
-    gear_dice = False
-    for s in steps:
-        if any(d.kind is _GEAR for d in s.dice):
-            gear_dice = True
-            break
-    if gear_dice or not car.cards or car.top_card_loc:
-        # rule: TURN-8 (the current gear's card; DEFAULT: gear 0 takes the gear-1 card)
-        seconds = _card_seconds(ctx, gear)
-    else:
-        seconds = car.cards[-1]  # rule: TURN-8 (coast/leader only: the top card again)
+    seconds = None
+    if ctx.ruleset.time_cards:  # (none in GT: the race is for places, TIME-2)
+        gear_dice = False
+        for s in steps:
+            if any(d.kind is _GEAR for d in s.dice):
+                gear_dice = True
+                break
+        if gear_dice or not car.cards or car.top_card_loc:
+            # rule: TURN-8 (the current gear's card; DEFAULT: gear 0 takes the gear-1 card)
+            seconds = _card_seconds(ctx, gear)
+        else:
+            seconds = car.cards[-1]  # rule: TURN-8 (coast/leader only: the top card again)
     if not steps and not any(e.kind == "stop" for e in events):
         events.append(Event("stay", space))  # blocked or no plan: TURN-7
-    events.append(Event("time", value=seconds, note=f"gear {gear}"))
-    damage = car.damage
+    if seconds is not None:
+        events.append(Event("time", value=seconds, note=f"gear {gear}"))
+    after = _after(car, moved, space, gear, car.on_track, finished, car.damage, tokens,
+                   sisu_token, seconds, False)  # fmt: skip
+    return Outcome(after, table, events)
+
+
+def _after(
+    car: CarState,
+    moved: _Moved,
+    space: str | None,
+    gear: int,
+    on_track: bool,
+    finished: bool,
+    damage: Damage,
+    tokens: int,
+    sisu_token: bool,
+    seconds: int | None,
+    lost: bool,
+) -> CarState:
+    """The car at the end of its turn, its time card (``seconds``; None: none) taken.
+
+    Built whole: every turn makes one (``dataclasses.replace`` is slow). The coast damage
+    of the shortcuts crossed is applied now (SHORTCUT-2, DASH-4); ``lost``: the card
+    taken was for a loss of control (TURN-8 takes a new card next turn).
+    """
     coast = car.pending_coast_damage + moved.coast_damage
     if coast:
         damage = replace(damage, coast=damage.coast + coast)
-    after = CarState(
+    time, cards, top_card_loc = car.time_seconds, car.cards, car.top_card_loc
+    if seconds is not None:
+        time, cards, top_card_loc = time + seconds, (*cards, seconds), lost
+    return CarState(
         car.car_id,
         space,
         gear,
-        car.on_track and not finished,
+        on_track and not finished,
         finished,
         damage,
         0,
         tokens,
         sisu_token,
-        car.time_seconds + seconds,
-        (*car.cards, seconds),
-        False,
+        time,
+        cards,
+        top_card_loc,
         car.turns + 1,
+        car.crossings + moved.laps,  # rule: BOARD-3 (the line crossed)
     )
-    return Outcome(after, table, events)
 
 
 def _lose_control(
@@ -650,9 +656,25 @@ def _lose_control(
     tokens: int,
     sisu_token: bool,
 ) -> Outcome:
-    """Draw the gear's loss-of-control card: SISU, spin or crash (LOC-1..5, DAMAGE-2)."""
-    if ctx.gt is not None:
+    """What losing control does: a DIRT card (LOC-1..5), or GT's board (LOC-6)."""
+    if ctx.ruleset.gt is not None:
         return _gt_lose_control(ctx, car, moved, step, cause, rng, table, events, tokens)
+    return _card_lose_control(ctx, car, moved, step, cause, rng, table, events, tokens, sisu_token)
+
+
+def _card_lose_control(
+    ctx: PlanContext,
+    car: CarState,
+    moved: _Moved,
+    step: PlanStep,
+    cause: str,
+    rng: random.Random,
+    table: Table,
+    events: list[Event],
+    tokens: int,
+    sisu_token: bool,
+) -> Outcome:
+    """Draw the gear's loss-of-control card: SISU, spin or crash (LOC-1..5, DAMAGE-2)."""
     gear = step.speed  # rule: LOC-1 DEFAULT (the gear of the die that caused it)
     card, table = table.draw_card(gear, rng, ctx.ruleset)
     events.append(Event("loss-of-control", step.space, value=gear, note=cause))
@@ -660,62 +682,19 @@ def _lose_control(
     rules = ctx.ruleset
     damage = car.damage
     space, _gear, finished = moved.apply(car)
-    on_track = not finished
+    on_track = True
     # rule: LOC-2 (SISU: the card's normal time); LOC-3, LOC-4 (spin, crash: 60 s)
     seconds = _card_seconds(ctx, gear) if card == "sisu" else rules.loss_of_control_seconds
     if card == "crash":
         on_track = False  # rule: LOC-4, TRAFFIC-4 (off the track, blocks no one)
         danger = ctx.track.spaces[step.space].danger
         for _ in range(rules.crash_tokens(gear, danger)):  # rule: DAMAGE-2
-            damage, table = _crash_token(ctx, damage, rng, table, events, step.space)
-    coast = car.pending_coast_damage + moved.coast_damage
-    if coast:
-        damage = replace(damage, coast=damage.coast + coast)
-    after = CarState(
-        car.car_id,
-        space,
-        rules.restart_gear,
-        on_track and not finished,
-        finished,
-        damage,
-        0,
-        tokens,
-        sisu_token,
-        car.time_seconds + seconds,
-        (*car.cards, seconds),
-        True,
-        car.turns + 1,
-    )
+            # rule: DAMAGE-1 DEFAULT (a green crash token stays out of the bag)
+            damage, table = _damage_token(ctx, damage, rng, table, events, step.space, False)
+    after = _after(car, moved, space, rules.restart_gear, on_track, finished, damage, tokens,
+                   sisu_token, seconds, True)  # fmt: skip
     events.append(Event("time", value=seconds, note=card))
     return Outcome(after, table, events, lost_control=True)
-
-
-def _crash_token(
-    ctx: PlanContext,
-    damage: Damage,
-    rng: random.Random,
-    table: Table,
-    events: list[Event],
-    space: str,
-) -> tuple[Damage, Table]:
-    """Draw crash-side tokens until one names a die the car has (DAMAGE-3).
-
-    A die the car has on some surface of its dashboard is present, whichever surface the
-    crash is on: an Unlimited car's brake in the right column takes a brake token.
-    """
-    board = ctx.dashboard
-    have = {kind: board.most(kind) for kind in ("gear", "brake", "coast")}
-    for _ in range(len(table.bag) + 60):
-        token, table = table.draw_token(rng, ctx.ruleset)
-        kind = token[0]
-        if kind == "green":
-            events.append(Event("damage", space, note="green"))
-            return damage, table
-        if getattr(damage, kind) < have[kind]:
-            events.append(Event("damage", space, note=kind))
-            return replace(damage, **{kind: getattr(damage, kind) + 1}), table
-        table = table.put_back(token)  # a die the car does not have: back, draw again
-    return damage, table
 
 
 def _gt_lose_control(
@@ -747,50 +726,46 @@ def _gt_lose_control(
     events.append(Event("gear", step.space, note=loss.gear))  # rule: LOC-6
     damage = car.damage
     for _ in range(loss.damage):  # rule: LOC-6, DAMAGE-4 (tokens from the board's table)
-        damage, table = _gt_damage_token(ctx, damage, rng, table, events, step.space)
+        # rule: GT-3, GT-4, DAMAGE-4 (the weather, yellow and green tokens act once and go
+        # back into the bag)
+        damage, table = _damage_token(ctx, damage, rng, table, events, step.space, True)
     space, _gear, finished = moved.apply(car)
-    after = replace(
-        car,
-        space=space,
-        gear=ctx.ruleset.restart_gear,
-        on_track=loss.gear == "0" and not finished,
-        finished=finished,
-        damage=damage,
-        second_tokens=tokens,  # rule: TURN-4, GT-5 (focus tokens are earned all the same)
-        turns=car.turns + 1,
-        crossings=car.crossings + moved.laps,
-    )
+    # rule: TURN-4, GT-5 (focus tokens are earned all the same)
+    after = _after(car, moved, space, ctx.ruleset.restart_gear, loss.gear == "0", finished,
+                   damage, tokens, car.sisu_token, None, False)  # fmt: skip
     return Outcome(after, table, events, lost_control=True)
 
 
-def _gt_damage_token(
+def _damage_token(
     ctx: PlanContext,
     damage: Damage,
     rng: random.Random,
     table: Table,
     events: list[Event],
     space: str,
+    back: bool,
 ) -> tuple[Damage, Table]:
-    """Draw one GT damage token (DAMAGE-4): a die lost, the weather, a yellow flag, green.
+    """Draw damage tokens until one names a die the car has, or names none (DAMAGE-1..4).
 
     A die token stays on the dashboard (until a pit stop, GT-2); one naming a die the car
-    does not have goes back and another is drawn (DAMAGE-3). The weather, the yellow flag
-    and the green flag act once (the race turns the weather and raises the flag from the
-    event) and go back into the bag.
+    does not have goes back and another is drawn (DAMAGE-3). A die the car has on some
+    surface of its dashboard is present, whichever surface the crash is on: an Unlimited
+    car's brake in the right column takes a brake token. A token that names no die (green;
+    GT's weather and yellow flag too) ends the draw: ``back``, it goes back into the bag
+    (the race turns the weather and raises the flag from the event).
     """
     board = ctx.dashboard
     have = {kind: board.most(kind) for kind in ("gear", "brake", "coast")}
     for _ in range(len(table.bag) + 60):
         token, table = table.draw_token(rng, ctx.ruleset)
         kind = token[0]
-        if kind in have:
-            if getattr(damage, kind) < have[kind]:
-                events.append(Event("damage", space, note=kind))
-                return replace(damage, **{kind: getattr(damage, kind) + 1}), table
-            table = table.put_back(token)  # rule: DAMAGE-3 (a die it lacks: draw again)
-            continue
-        events.append(Event("damage", space, note=kind))  # rule: GT-3, GT-4, DAMAGE-4
-        return damage, table.put_back(token)
+        if kind not in have:
+            events.append(Event("damage", space, note=kind))
+            return damage, table.put_back(token) if back else table
+        if getattr(damage, kind) < have[kind]:
+            events.append(Event("damage", space, note=kind))
+            return replace(damage, **{kind: getattr(damage, kind) + 1}), table
+        table = table.put_back(token)  # rule: DAMAGE-3 (a die it lacks: draw again)
     return damage, table
 
 
@@ -819,11 +794,8 @@ def reroute(ctx: PlanContext, plan: Plan, dangers: int) -> Plan | None:
 
     builder = PlanBuilder(ctx, keep_move=keep_move)
     best: list[tuple[float, Plan]] = []
-    rule = ctx.ruleset.danger_limit_rule
+    over = ctx.ruleset.loses_control  # rule: TURN-6
     seen: set[object] = set()  # partial routes with the same state go on alike
-
-    def over(count: int, limit: int) -> bool:
-        return count >= limit if rule == "reach" else count > limit
 
     def walk(left: dict[str, int], extra: int, low: int) -> None:
         wanted[0] = left  # before the builder works out this level's steps
@@ -918,7 +890,7 @@ def loss_orders(
         lead = ("C",) if v == speed else (_GEAR_LABELS[v],)
         return any(key[0] in lead for key in left[0])
 
-    exceed = ctx.ruleset.danger_limit_rule != "reach"
+    loses_control = ctx.ruleset.loses_control  # rule: TURN-6
     builder = PlanBuilder(ctx, keep_move=keep_move)
     found: dict[int, tuple[tuple[PlanStep, ...], bool]] = {}
     planned = tuple(plan.steps)
@@ -932,7 +904,7 @@ def loss_orders(
                     continue  # rule: GT-1 (a 2 that shows danger: the turn ends, in control)
                 count = dangers + sum(hits) + step.hazards
                 lowest = min(low, step.limit)
-                now = [*over, k] if (count > lowest if exceed else count >= lowest) else over
+                now = [*over, k] if loses_control(count, lowest) else over
                 last = k == n - 1 or step.finishes or step.loc is not None
                 if not last:
                     builder.push(step)
