@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
+from trackkit.models.car import Column
 from trackkit.rules.dashboard import Dashboard
 from trackkit.rules.dice import BOOST, BRAKE, COAST, GEARS, LEADER, Die, DieKind
 from trackkit.rules.track import EdgeMark, SpaceInfo, Track
@@ -213,22 +214,11 @@ def _flying_options() -> tuple[_Option, ...]:
 # --- what the track, the dashboard and the turn decide -----------------------------------
 
 
-class Move(NamedTuple):
-    """One way into a target (:func:`moves_from`): dice, the steps they make, the record.
-
-    ``value`` is the gear die's value (-1: a coast or leader die); ``step`` the step, or
-    None for a jump, whose ``landings`` are its steps (one per landing space, JUMP-1,
-    JUMP-2). Steps a table's pruner dropped are left out.
-    """
-
-    dice: tuple[Die, ...]
-    speed: int
-    brakes: int
-    boosts: int
-    value: int
-    step: PlanStep | None
-    landings: tuple[PlanStep, ...]
-    record: Record
+#: One way into a target (:func:`moves_from`): the dice, the speed after, brake and boost
+#: dice, the gear die's value (-1: a coast or leader die), the step (None for a jump), a
+#: jump's steps (one per landing space, JUMP-1, JUMP-2; else empty), and the record. Steps
+#: a table's pruner dropped are left out. (A plain tuple: the walk unpacks it.)
+Move = tuple[tuple[Die, ...], int, int, int, int, PlanStep | None, tuple[PlanStep, ...], Record]
 
 
 class Target(NamedTuple):
@@ -286,9 +276,11 @@ def _paths(track: Track, start: str, length: int) -> list[tuple[str, ...]]:
 
 def _steps(
     ctx: PlanContext,
-    turn: GtTurn,
     info: SpaceInfo,
+    limit: int | None,
+    col: Column,
     mark: EdgeMark | None,
+    final_lap: bool,
     dice: tuple[Die, ...],
     speed: int,
     brakes: int,
@@ -299,12 +291,13 @@ def _steps(
     """The step(s) ``dice`` make into ``info`` over the line ``mark``, or None.
 
     The one check of a step from what the track, the dashboard and the turn hold: the
-    lead die fits the column and the space (MOVE-3, MOVE-7, MOVE-8, FORD-1, SHORTCUT-1),
-    and the step's limits and marks (CORNER-1, CORNER-4, CORNER-5, JUMP-1, JUMP-2,
-    BOARD-3, GT-1). ``cloud``: the step first enters a tile with a cloud (CLIMB-8).
+    lead die fits the column ``col`` and the space (MOVE-3, MOVE-7, MOVE-8, FORD-1,
+    SHORTCUT-1), and the step's limits and marks (CORNER-1, CORNER-4, CORNER-5, JUMP-1,
+    JUMP-2, BOARD-3, GT-1). ``limit``: the space's limit for this car (less mud,
+    SHORTCUT-2); ``final_lap``: the turn is the car's last lap; ``flying``: the dice are
+    the turn's first from gear 0 with a flying start; ``cloud``: the step first enters a
+    tile with a cloud (CLIMB-8).
     """
-    board = ctx.dashboard
-    col = board.columns.get(info.surface) or board.column(info.surface)
     lead = dice[0]
     value = lead.value if lead.kind is _GEAR_KIND else -1
     if value >= 0 and value not in col.gears:
@@ -312,7 +305,6 @@ def _steps(
     # rule: FORD-1 (a coast/leader die, or gear 1 without a brake)
     if info.ford and not (value < 0 or (value == 1 and not brakes)):
         return None
-    limit = ctx.limit_of(info)
     if info.kind == "shortcut" and limit is not None and speed > limit:
         return None  # rule: SHORTCUT-1 (the die on the shortcut space is at most its limit)
     line_loc, hazards, lap = None, 0, False
@@ -323,7 +315,7 @@ def _steps(
         if hazard:
             hazards = 1  # rule: CORNER-4 (a warning sign: a danger result)
     # rule: BOARD-3 (the step over the line on the last lap ends the race)
-    over_line = lap and turn.final_lap
+    over_line = lap and final_lap
     # rule: GT-1 (0 to 2 without a boost die, as the turn's first die)
     fly = flying and speed == 2 and not boosts
     danger_limit = col.danger_limit
@@ -376,7 +368,7 @@ def moves_from(
     a space over a climb line, whose moves decide CLIMB-5's free move and are all kept.
     """
     track, board = ctx.track, ctx.dashboard
-    turn = ctx.gt or _NO_TURN
+    final_lap = (ctx.gt or _NO_TURN).final_lap
     leader = ctx.leader
     targets: list[Target] = []
     for target, climb in track.successors[here]:
@@ -384,6 +376,7 @@ def moves_from(
         if _shut(ctx, info):
             continue  # rule: CORNER-1 (a corner at limit 0 or less cannot be entered)
         col = board.columns.get(info.surface) or board.column(info.surface)
+        limit = ctx.limit_of(info)
         # rule: MOVE-3 (the leader's coast die is a leader die where the car says so),
         # MOVE-8 (and every car's, on the surfaces where its tyres make it one)
         as_leader = (
@@ -396,6 +389,7 @@ def moves_from(
         prune = climb is None
         moves: list[Move] = []
         cloud_moves: list[Move] = []
+        kinds = ((False, moves), (True, cloud_moves)) if cloudy else ((False, moves),)
         for dice, new_speed, brakes, boosts in (
             _flying_options() if flying else _die_options(speed, climb)
         ):
@@ -406,23 +400,19 @@ def moves_from(
             lead = dice[0]
             value = lead.value if lead.kind is _GEAR_KIND else -1
             record = (lead, brakes, boosts, tile, oxygen, ())
-            for cloud, into in (
-                ((False, moves), (True, cloud_moves)) if cloudy else ((False, moves),)
-            ):
-                made = _steps(ctx, turn, info, mark, dice, new_speed, brakes, boosts, flying, cloud)
+            for cloud, into in kinds:
+                made = _steps(ctx, info, limit, col, mark, final_lap, dice, new_speed, brakes,
+                              boosts, flying, cloud)  # fmt: skip
                 if made is None:
                     break  # (the cloud changes no check)
                 if prune and keep is not None:
-                    made = tuple(s for s in made if keep([], s))
+                    made = tuple([s for s in made if keep([], s)])
                     if not made:
                         continue
-                jump = made[0].space != target
-                into.append(
-                    Move(
-                        dice, new_speed, brakes, boosts, value, None if jump else made[0],
-                        made if jump else (), record,
-                    )
-                )  # fmt: skip
+                if made[0].space == target:
+                    into.append((dice, new_speed, brakes, boosts, value, made[0], (), record))
+                else:  # a jump's landings
+                    into.append((dice, new_speed, brakes, boosts, value, None, made, record))
         free = None
         if climb is not None:
             # rule: CLIMB-5 (blocked by a climb line on its first space: one free space)
@@ -441,7 +431,7 @@ def moves_from(
                 tuple(moves),
                 tuple(cloud_moves) if cloudy else None,
                 free,
-                any(m.step is None for m in (*moves, *cloud_moves)),
+                any(m[5] is None for m in (*moves, *cloud_moves)),
             )
         )
     return tuple(targets)
@@ -658,6 +648,7 @@ def level(
     brakes_used = walk.brakes + damage.brake
     boosts_used = walk.boosts
     tiles = walk.tiles
+    oxygen_so_far = walk.oxygen
     alongside = walk.alongside
     cars_at = traffic.cars_at
     blocked = traffic.blocked
@@ -665,47 +656,57 @@ def level(
     ahead = traffic.ahead
     yellow = turn.yellow
     here_at = car.space
+    frees = first and ref is None
     # a re-walked prefix is not pruned; a table's pruner was applied in the table
     keep_last = None if ref is not None else keep
     if ref is not None or pruned:
         keep = keep_move = None
     out: list[tuple[PlanStep, Record | None]] = []
-    for t in targets:
-        info = t.info
+    for (
+        info,
+        climb,
+        besides,
+        n_col,
+        coast_col,
+        brake,
+        boost,
+        oxygen,
+        moves,
+        clouded,
+        free,
+        jumps,
+    ) in targets:
         target = info.node
         if ref is not None and target != ref.placed_on:
             continue
-        climb = t.climb
-        moves = t.moves
         # rule: CLIMB-7 (the oxygen of the tiles entered, this one too, takes coast dice)
-        coast = t.coast - walk.oxygen
-        if info.tile not in tiles:
-            coast -= t.oxygen
-            if t.cloud_moves is not None:
-                moves = t.cloud_moves  # rule: CLIMB-8 (a cloud: a danger, on entering)
-        # a climb line leaves no choice worth pruning (CLIMB-2); its moves decide the free
-        # move (CLIMB-5), so they are pruned last
-        prune_move = keep_move if climb is None else None
-        prune = keep if climb is None else None
+        coast = coast_col - oxygen_so_far
+        if (oxygen or clouded is not None) and info.tile not in tiles:
+            coast -= oxygen
+            if clouded is not None:
+                moves = clouded  # rule: CLIMB-8 (a cloud: a danger, on entering the tile)
+        if climb is None:
+            prune_move, prune = keep_move, keep
+        else:
+            # a climb line leaves no choice worth pruning (CLIMB-2); its moves decide the
+            # free move (CLIMB-5), so they are pruned last
+            prune_move = prune = None
         # the dice first: where no move is left whatever the cars, the traffic there is
         # not read (nor examined: the plan memo keys on fewer cars)
         start = len(out)
         for _dice, new_speed, brakes, boosts, value, step, landings, record in moves:
-            if ref is not None:
-                if new_speed != ref.speed:
-                    continue
-            elif prune_move is not None and not prune_move(stack, target, speed, new_speed):
+            if prune_move is not None and not prune_move(stack, target, speed, new_speed):
                 continue
             # rule: MOVE-7, DAMAGE-3 (the column, less damage; GT-3's wrong tyres are the
             # column's)
             if value >= 0:
-                if value in gears_used or n_gears > t.gears:
+                if value in gears_used or n_gears > n_col:
                     continue
             elif coasts > coast:  # (a coast die more than the column's, less damage)
                 continue
-            if brakes and brakes_used + brakes > t.brake:
+            if brakes and brakes_used + brakes > brake:
                 continue
-            if boosts and boosts_used + boosts > t.boost:
+            if boosts and boosts_used + boosts > boost:
                 continue
             if step is not None:
                 if prune is None or prune(stack, step):
@@ -714,15 +715,14 @@ def level(
                 for land in landings:
                     if prune is None or prune(stack, land):
                         out.append((land, record))
-        free = t.free if first and ref is None else None
-        if len(out) == start and free is None:
+        if len(out) == start and (free is None or not frees):
             continue
         if examined is not None:
             examined.add(target)
         if cars_at:
             if (
                 target in blocked  # rule: TRAFFIC-3 (no car may enter an occupied space)
-                or (yellow and any(near in cars_at for near in t.besides))
+                or (yellow and any(near in cars_at for near in besides))
                 # rule: TRAFFIC-5 (no coming up next to a car)
                 or (
                     ahead is not None
@@ -735,11 +735,11 @@ def level(
                 continue
             need = 0  # the gear die coming beside the cars there takes (TRAFFIC-1)
             newly: tuple[str, ...] = ()
-            for near in t.besides:
+            for near in besides:
                 if near in cars_at and near not in alongside:
                     need = max(need, cars_at[near])
                     newly = (*newly, near)
-            if newly and len(out) > start:
+            if newly:
                 beside = []
                 for made, made_record in out[start:]:
                     assert made_record is not None
@@ -748,7 +748,7 @@ def level(
                     if lead.kind is _GEAR_KIND and lead.value >= need:
                         beside.append((made, (lead, brakes, boosts, tile, oxygen, newly)))
                 out[start:] = beside
-        if t.jumps and len(out) > start:
+        if jumps:
             # rule: JUMP-1 (the landing must be free), TRAFFIC-1 DEFAULT (a landing beside
             # a car needs the gear too)
             out[start:] = [
@@ -763,14 +763,16 @@ def level(
             ]
         if ref is not None:
             out[start:] = [(s, r) for s, r in out[start:] if s == ref]
-            continue
-        if climb is None:
-            continue
-        if len(out) == start:
-            # rule: CLIMB-5 (no die can cross the climb line: one free space); a move with
-            # no die cannot come beside a car (TRAFFIC-1)
-            if free is not None and _may_come_beside(ctx, target, None, walk, cars_at):
-                out.append((free, None))
-        elif keep_last is not None:
-            out[start:] = [(s, r) for s, r in out[start:] if keep_last(stack, s)]
+        elif climb is not None:
+            if len(out) == start:
+                # rule: CLIMB-5 (no die can cross the climb line: one free space); a move
+                # with no die cannot come beside a car (TRAFFIC-1)
+                if (
+                    frees
+                    and free is not None
+                    and _may_come_beside(ctx, target, None, walk, cars_at)
+                ):
+                    out.append((free, None))
+            elif keep_last is not None:
+                out[start:] = [(s, r) for s, r in out[start:] if keep_last(stack, s)]
     return out
