@@ -73,8 +73,8 @@ from trackkit.geometry import (
     to_world,
 )
 from trackkit.render.convert import SvgDoc, svg_to_pdf
-from trackkit.render.draw import TileArt, clean_text, fmt, mark_spots, svg_id
-from trackkit.render.gt import gt_mark_spots, piece_outline, road_lines, tile_layers
+from trackkit.render.draw import GtArt, TileArt, clean_text, fmt, svg_id
+from trackkit.render.gt import piece_outline, road_lines
 from trackkit.render.labels import local_road
 from trackkit.render.svg import (
     Box,
@@ -87,6 +87,7 @@ from trackkit.render.svg import (
     wrap_text,
 )
 from trackkit.render.theme import Theme, make_theme
+from trackkit.render.tile import draw_tile, mark_spots
 from trackkit.validate import Report
 from trackkit.words import ordinal, plural
 
@@ -678,11 +679,12 @@ def token_footprints(layout: Layout) -> list[Any]:
         if not tile.tokens:
             continue
         centre = hexgrid.centre_mm(tile.hex, size)
-        if tile.face is not None and tile.face.layout is not None:
-            spots = gt_mark_spots(tile.face, tile.tokens, size)
-        else:
-            road = tile.road if tile.road is not None and tile.road.series == "dirt" else None
-            spots = mark_spots(road, danger=False, tokens=len(tile.tokens), size=size)
+        gt = tile.face is not None and tile.face.layout is not None
+        road = tile.road if not gt and tile.road is not None else None
+        art = TileArt(
+            key="", face=tile.face, road=road, tokens=tile.tokens, gt=GtArt() if gt else None
+        )
+        spots = mark_spots(art, size, kerbs=False)
         for at, radius in spots:
             out.append(Point(to_world(at, centre=centre, rotation=tile.rotation)).buffer(radius))
     return out
@@ -815,7 +817,7 @@ def print_pages(
     later: list[tuple[Box, Group]] = []  # GT pieces' marks, over every tile
     for i in order:
         box = _art_box(arts[i], boxes[i]).grow(0.1 * size)
-        first, *rest = tile_layers(factory, arts[i], size=size)
+        first, *rest = draw_tile(factory, arts[i], size=size)
         tiles.append((box, first))
         later += [(box, g) for g in rest]
     tiles += later

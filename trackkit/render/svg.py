@@ -53,11 +53,11 @@ from trackkit.render.gt import (
     overtake_layer,
     overtake_ring,
     piece_art,
-    tile_layers,
 )
 from trackkit.render.heat import Heat
 from trackkit.render.labels import place_labels
 from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
+from trackkit.render.tile import draw_tile, look
 from trackkit.validate import Report, validate
 from trackkit.words import plural
 
@@ -910,9 +910,8 @@ def map_svg(
     later: list[Group] = []  # GT pieces' marks, over every tile
     passes: list[Group] = []  # GT pieces' overtakes, over every tile, under every mark
     for art in _ordered(stage_arts(layout, report.graph)):
-        if heat is not None and (worst or most) and art.gt is not None:
-            mine = {n for r in art.gt.roads for n in r.nodes.values()}
-            mine |= {node for node, _geom in art.gt.joined.values()}
+        if heat is not None and (worst or most):
+            mine = look(art).nodes(art)
             if worst:
                 art = replace(
                     art,
@@ -923,17 +922,7 @@ def map_svg(
                     art,
                     overtakes={n: c / most for n, c in heat.overtakes.items() if n in mine and c},
                 )
-        elif heat is not None and worst and art.node_prefix is not None:
-            prefix = art.node_prefix
-            art = replace(
-                art,
-                heat={
-                    node[len(prefix) :]: count / worst
-                    for node, count in heat.by_space.items()
-                    if node.startswith(prefix)
-                },
-            )
-        first, *rest = tile_layers(dwg, art, size=layout.size)
+        first, *rest = draw_tile(dwg, art, size=layout.size)
         tiles.add(first)
         later += rest
         ring = overtake_layer(dwg, art, size=layout.size) if most else None
