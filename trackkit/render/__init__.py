@@ -28,9 +28,16 @@ tokens
     Tokens where they lie on a tile, or in a row beside the road.
 svg
     The map of a stage with title block and legend (:func:`svg.render_map`).
+paging
+    How a true-scale print is cut into pages: the windows that hold road, their numbers
+    and names (:func:`paging.plan_pages`).
 pages
-    True-scale print pages that hold road, assembly overview with the tile pull list
+    True-scale print pages drawn, and the assembly overview with the tile pull list
     (:func:`pages.print_pages`).
+arts
+    What each tile of a map shows, read from the layout and the graph (:func:`arts.stage_arts`).
+legend
+    The legend of a map and the heat map's colour scale, one for both series.
 heat
     Losses of control (and a GT race's overtakes) per space from a simulation of the stage
     (:func:`heat.read_heat`).

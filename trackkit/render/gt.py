@@ -35,6 +35,7 @@ road it is driven on; its label names both visits (``4, 9 · 141b``).
 Examples
 --------
 >>> from trackkit.library import default_library
+>>> from trackkit.render.arts import gt_face_art
 >>> art = gt_face_art(default_library().get("117a"))
 >>> sum(1 for _ in GT.spaces(art, 240.0))
 8
@@ -45,14 +46,12 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-import networkx as nx
 import svgwrite
 from svgwrite.container import Group
 
-from trackkit.assemble import PlacedTile
 from trackkit.geometry import (
     GT_PICTURE_PX,
     GtShape,
@@ -64,7 +63,6 @@ from trackkit.geometry import (
 from trackkit.models.tile import TileFace
 from trackkit.render.draw import (
     LABEL_AT,
-    GtArt,
     GtRoadArt,
     TileArt,
     fit_size,
@@ -91,7 +89,6 @@ from trackkit.render.marks import (
     SpacePath,
 )
 from trackkit.render.tokens import TOKEN_RADIUS, placed_tokens
-from trackkit.spaces import drive, face_roads
 
 __all__ = [
     "GT",
@@ -100,15 +97,11 @@ __all__ = [
     "OVERTAKE_STROKE",
     "GtLook",
     "each_space",
-    "gt_face_art",
-    "join_skew_spaces",
     "kerb_spots",
     "label_keep_out",
     "label_spot",
-    "node_owner",
     "overtake_layer",
     "overtake_ring",
-    "piece_art",
     "piece_outline",
     "pit_board",
     "road_lines",
@@ -121,191 +114,6 @@ Spot = tuple[Point, float]
 #: Pit board columns (picture px): half a column's width, and how far they run.
 _PIT_HALF_PX = 36.5
 _PIT_SPAN_PX = (24.0, 426.0)
-
-# --- what to draw ---------------------------------------------------------------------
-
-
-def node_owner(graph: nx.DiGraph | None) -> dict[tuple[int, str], str]:
-    """``(tile number, space id) -> graph node`` for every part of every node (a space
-    cut by a skew edge is one node of two parts)."""
-    out: dict[tuple[int, str], str] = {}
-    if graph is None:
-        return out
-    for node, data in graph.nodes(data=True):
-        for tile, sid in data.get("parts", ()):
-            out[(tile, sid)] = node
-    return out
-
-
-def _all_roads(face: TileFace) -> list[tuple[str, int]]:
-    """``(road id, from edge)`` of every road of a GT face, the road under a bridge first."""
-    roads = face_roads(face)
-    hidden = {r.id for r in (face.layout.roads if face.layout else []) if r.hidden}
-    return [(rid, a) for rid, a, _b in sorted(roads, key=lambda r: r[0] not in hidden)]
-
-
-def gt_face_art(
-    face: TileFace, *, centre: Point = (0.0, 0.0), classes: Sequence[str] = ()
-) -> TileArt:
-    """A GT face on its own (a tile sheet): every road driven from its ``from`` edge, a
-    road with a start/finish line the way the race runs (its grid shows which)."""
-    lines = {sf.road: sf.race_toward for sf in (face.layout.start_finish if face.layout else [])}
-    roads = []
-    for rid, edge in _all_roads(face):
-        toward = lines.get(rid)
-        if toward is not None:
-            _id, a, b = next(r for r in face_roads(face) if r[0] == rid)
-            edge = a if toward == b else b
-        roads.append(GtRoadArt(drive(face, edge, rid)))
-    grid = {}
-    if face.layout is not None:
-        for sf in face.layout.start_finish:
-            slots = [sid for row in sf.grid for sid in row]
-            grid.update({sid: n for n, sid in enumerate(slots, start=1)})
-    arrows = []
-    for sf in face.layout.start_finish if face.layout is not None else []:
-        road = next(r for r in roads if r.road.road_id == sf.road)
-        arrows.append((sf.road, gt_shape(road.road.cut.road).progress(sf.line)))
-    return TileArt(
-        key=face.id,
-        face=face,
-        road=None,
-        centre=centre,
-        classes=["gt", *classes],
-        gt=GtArt(roads=roads, grid=grid, arrows=arrows),
-    )
-
-
-def piece_art(
-    tile: PlacedTile,
-    visits: Sequence[PlacedTile],
-    graph: nx.DiGraph | None,
-    owner: Mapping[tuple[int, str], str],
-    *,
-    key: str,
-    label: str,
-    centre: Point,
-    classes: Sequence[str],
-    arrow: bool = False,
-) -> TileArt:
-    """A GT piece on a map: the roads its ``visits`` drive (with their graph nodes), the
-    face's other roads, the grid (numbered as the graph starts the race) and the pit
-    access; ``arrow``: the race direction is shown on it."""
-    face = tile.face
-    assert face is not None and face.layout is not None
-    driven = {v.road.road_id: v for v in visits if v.road is not None}
-    first = visits[0].index if visits else None
-    roads: list[GtRoadArt] = []
-    limits: dict[str, int | None] = {}
-    for rid, edge in _all_roads(face):
-        visit = driven.get(rid)
-        if visit is None or visit.road is None or visit.index is None:
-            roads.append(GtRoadArt(drive(face, edge, rid), on_track=not visits))
-            continue
-        nodes = {}
-        for sid in visit.road.spaces:
-            node = owner.get((visit.index, sid)) or owner.get((first or 0, sid))
-            if node is not None:
-                nodes[sid] = node
-                if graph is not None:
-                    limits[node] = graph.nodes[node]["limit"]
-        roads.append(GtRoadArt(visit.road, nodes))
-    art = TileArt(
-        key=key,
-        face=face,
-        road=None,
-        rotation=tile.rotation,
-        centre=centre,
-        tokens=tile.tokens,
-        classes=list(
-            dict.fromkeys(
-                ["gt", *classes, f"surface-{face.surface.value}", f"danger-{face.danger.value}"]
-            )
-        ),
-        label=label,
-        limits=limits,
-        node_prefix=f"{tile.index}:" if tile.index is not None else None,
-        gt=GtArt(roads=roads),
-    )
-    gt = art.gt
-    assert gt is not None
-    if graph is not None:
-        mine = {node for r in roads for node in r.nodes.values()}
-        gt.pit_access = frozenset(n for n in mine if graph.nodes[n].get("pit") is not None)
-        start = list(graph.graph.get("start", ()))
-        for r in roads:
-            back = {node: sid for sid, node in r.nodes.items()}
-            for n, node in enumerate(start, start=1):
-                if node in back and r.road.line is not None:
-                    gt.grid[back[node]] = n
-    spot = _arrow_place(roads) if arrow else None
-    gt.arrows = [spot] if spot is not None else []
-    return art
-
-
-def _arrow_place(roads: Sequence[GtRoadArt]) -> tuple[str, float] | None:
-    """The race direction goes by the start/finish line driven the right way, else in the
-    middle of the first road driven."""
-    on = [r for r in roads if r.nodes]
-    for r in on:
-        line = r.road.line
-        if line is not None and not r.road.grid_backwards:
-            return (r.road.road_id, gt_shape(r.road.cut.road).progress(line.line))
-    return (on[0].road.road_id, 0.5) if on else None
-
-
-def join_skew_spaces(
-    arts: Sequence[TileArt],
-    graph: nx.DiGraph | None,
-    where: Mapping[int, tuple[int, PlacedTile]],
-    size: float,
-) -> None:
-    """Make each space cut by a skew edge one outline, drawn by the later of its tiles.
-
-    ``where`` gives each tile number in driving order the position of its piece's art in
-    ``arts`` (the drawing order) and the placed tile (its road has the space's part).
-    """
-    from shapely import affinity
-    from shapely.geometry import MultiPolygon, Polygon
-    from shapely.ops import unary_union
-
-    if graph is None:
-        return
-    for node, data in graph.nodes(data=True):
-        parts = data.get("parts", ())
-        pieces = {where[t][0] for t, _sid in parts if t in where}
-        if len(parts) < 2 or len(pieces) < 2:
-            continue
-        at = max(pieces)
-        host = arts[at]
-        halves = []
-        mine = None
-        for t, sid in parts:
-            pos, tile = where[t]
-            road = tile.road
-            if road is None or sid not in road.spaces:
-                continue
-            poly = space_polygon(road, road.spaces[sid], size)
-            art = arts[pos]
-            turn = math.radians(60 * (art.rotation - host.rotation))
-            c, s = math.cos(turn), math.sin(turn)
-            dx, dy = art.centre[0] - host.centre[0], art.centre[1] - host.centre[1]
-            back = math.radians(-60 * host.rotation)
-            cb, sb = math.cos(back), math.sin(back)
-            ox, oy = cb * dx - sb * dy, sb * dx + cb * dy
-            halves.append(affinity.affine_transform(poly, [c, -s, s, c, ox, oy]))
-            if pos == at:
-                mine = sid
-            elif art.gt is not None:
-                art.gt.elsewhere.add(sid)
-        if mine is None or host.gt is None:
-            continue
-        eps = 0.02
-        whole = unary_union([h.buffer(eps, join_style="mitre") for h in halves])
-        whole = whole.buffer(-eps, join_style="mitre")
-        if isinstance(whole, Polygon | MultiPolygon):
-            host.gt.joined[mine] = (node, whole)
-
 
 # --- shapes in a tile's frame -------------------------------------------------------------
 

@@ -28,9 +28,9 @@ import svgwrite
 
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM
 from trackkit.models.tile import TileFace
+from trackkit.render.arts import gt_face_art
 from trackkit.render.convert import SvgDoc
 from trackkit.render.draw import TileArt, clean_text, fmt
-from trackkit.render.gt import gt_face_art
 from trackkit.render.pages import PAPERS
 from trackkit.render.svg import Box, new_drawing
 from trackkit.render.theme import Theme, make_theme

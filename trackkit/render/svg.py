@@ -26,7 +26,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import networkx as nx
 import svgwrite
 from svgwrite.container import Group
 
@@ -35,21 +34,15 @@ from trackkit.assemble import Layout, PlacedTile, lay_out
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM
 from trackkit.library import TileLibrary
 from trackkit.models.stage import Stage
+from trackkit.render.arts import stage_arts
 from trackkit.render.draw import (
-    Climb,
     TileArt,
     add_symbols,
     clean_text,
     fmt,
 )
-from trackkit.render.gt import (
-    join_skew_spaces,
-    node_owner,
-    overtake_layer,
-    piece_art,
-)
+from trackkit.render.gt import overtake_layer
 from trackkit.render.heat import Heat
-from trackkit.render.labels import place_labels
 from trackkit.render.legend import (
     CARD_SCALE,
     HEAT_ROW_HEIGHT,
@@ -203,177 +196,6 @@ def map_frame(
         if extra is not None:
             view = view.union(extra.grow(pad))
     return MapFrame(tiles, area, card, k if legend or heat else 0.0, view, scale)
-
-
-def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]:
-    """What to draw for each placed tile, with the graph's limits and climb lines.
-
-    A Rallyman: GT piece is drawn once with every road it is driven on
-    (:func:`trackkit.render.gt.piece_art`); a space cut by a skew edge is drawn whole by
-    the later of its two tiles (:func:`trackkit.render.gt.join_skew_spaces`).
-    """
-    size = layout.size
-    climbs: dict[tuple[int, int], Climb] = {}
-    if graph is not None:
-        nodes = graph.nodes
-        for u, v, data in graph.edges(data=True):
-            way = data.get("climb")
-            if not way:
-                continue
-            a, b = nodes[u], nodes[v]
-            # Climb lines lie between units of one tile; steps into/out of a shortcut
-            # island also climb, but their line is the island's edge, drawn with it.
-            if a["tile"] == b["tile"] and "shortcut" not in (a["kind"], b["kind"]):
-                climbs[(a["tile"], a["unit"])] = way
-    gt = layout.series == "gt" or "gt" in layout.series_found
-    owner = node_owner(graph) if gt else {}
-    visits: dict[int, list[PlacedTile]] = {}
-    for tile in layout.chain:
-        if tile.index is not None and tile.road is not None:
-            visits.setdefault(id(tile.visit_of or tile), []).append(tile)
-    arrow_tile = _arrow_tile(layout)
-    where: dict[int, tuple[int, PlacedTile]] = {}
-    arts: list[TileArt] = []
-    for tile in layout.chain:
-        face = tile.face
-        index = tile.index or tile.position
-        centre = hexgrid.centre_mm(tile.hex, size)
-        if tile.visit_of is not None:
-            continue  # a GT piece driven twice is drawn once
-        if face is not None and face.layout is not None:
-            mine = visits.get(id(tile), [])
-            numbers = ", ".join(str(v.index) for v in mine) or str(index)
-            for v in mine:
-                if v.index is not None:
-                    where[v.index] = (len(arts), v)
-            arts.append(
-                piece_art(
-                    tile,
-                    mine,
-                    graph,
-                    owner,
-                    key=str(index),
-                    label=f"{numbers} · {face.id}",
-                    centre=centre,
-                    classes=[],
-                    arrow=tile is arrow_tile,
-                )
-            )
-            continue
-        if face is None:
-            arts.append(
-                TileArt(
-                    key=str(index),
-                    face=None,
-                    road=None,
-                    rotation=tile.rotation,
-                    centre=centre,
-                    tokens=tile.tokens,
-                    classes=["unknown"],
-                    label=f"{index} · ? {clean_text(tile.raw_id, 40)}",
-                )
-            )
-            continue
-        limits: dict[str, int | None] = {}
-        if graph is not None and tile.road is not None:
-            for sid in tile.road.spaces:
-                node = graph.nodes.get(f"{index}:{sid}")
-                if node is not None:
-                    limits[sid] = node["limit"]
-        arts.append(
-            TileArt(
-                key=str(index),
-                face=face,
-                road=tile.road,
-                rotation=tile.rotation,
-                centre=centre,
-                tokens=tile.tokens,
-                classes=[f"surface-{face.surface.value}", f"danger-{face.danger.value}"],
-                label=f"{index} · {face.id}",
-                limits=limits,
-                climb_lines={u: w for (t, u), w in climbs.items() if t == index},
-                node_prefix=f"{index}:",
-            )
-        )
-    join_skew_spaces(arts, graph, where, size)
-    for tile in layout.scenery:
-        face = tile.face
-        assert face is not None  # only known faces stand beside the road
-        classes = ["scenery", f"surface-{face.surface.value}", f"kind-{face.kind.value}"]
-        if face.layout is not None:  # the GT pit tile: its board
-            art = piece_art(
-                tile,
-                [],
-                graph,
-                owner,
-                key=f"s{tile.position}",
-                label=face.id,
-                centre=hexgrid.centre_mm(tile.hex, size),
-                classes=classes,
-            )
-            art.sublabel = face.kind.value
-            arts.append(art)
-            continue
-        arts.append(
-            TileArt(
-                key=f"s{tile.position}",
-                face=face,
-                road=None,
-                rotation=tile.rotation,
-                centre=hexgrid.centre_mm(tile.hex, size),
-                tokens=tile.tokens,
-                classes=classes,
-                label=face.id,
-                sublabel=face.kind.value,
-            )
-        )
-    # Tiles on the map that the road does not run through (an editor file's road breaks
-    # before them): drawn where they lie, with their printed limits, marked not driven.
-    for tile in layout.undriven:
-        face = tile.face
-        if face is not None and face.layout is not None:
-            arts.append(
-                piece_art(
-                    tile,
-                    [],
-                    None,
-                    {},
-                    key=f"u{tile.position}",
-                    label=f"{face.id} · not driven",
-                    centre=hexgrid.centre_mm(tile.hex, size),
-                    classes=["undriven"],
-                )
-            )
-            continue
-        name = face.id if face is not None else f"? {clean_text(tile.raw_id, 40)}"
-        surface = [f"surface-{face.surface.value}", f"danger-{face.danger.value}"] if face else []
-        arts.append(
-            TileArt(
-                key=f"u{tile.position}",
-                face=face,
-                road=tile.road if face is not None else None,
-                rotation=tile.rotation,
-                centre=hexgrid.centre_mm(tile.hex, size),
-                tokens=tile.tokens,
-                classes=["undriven", *surface] if face else ["undriven", "unknown"],
-                label=name if tile.road is None else f"{name} · not driven",
-                sublabel="not driven" if tile.road is None else None,
-            )
-        )
-    place_labels(arts, size)
-    return arts
-
-
-def _arrow_tile(layout: Layout) -> PlacedTile | None:
-    """The GT piece that shows the race direction: the one with the start/finish line
-    driven the way its grid faces, else the first one driven."""
-    if layout.series != "gt":
-        return None
-    pieces = [t for t in layout.chain if t.road is not None and t.road.series == "gt"]
-    for t in pieces:
-        if t.road is not None and t.road.start_at is not None:
-            return t.visit_of or t
-    return (pieces[0].visit_of or pieces[0]) if pieces else None
 
 
 def new_drawing(
