@@ -182,3 +182,20 @@ def test_render_modules_import_no_private_names() -> None:
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("trackkit"):
                 private = [a.name for a in node.names if a.name.startswith("_")]
                 assert not private, f"{path.name} imports {private} from {node.module}"
+
+
+def test_a_token_on_a_tile_without_a_road_is_kept_where_it_is_drawn() -> None:
+    """R210: a token placed (``at``) on a tile without a road (an unknown tile, scenery)
+    is drawn where it lies; what a print keeps whole and labels keep clear of is that
+    place too, not a spot in the row beside the road."""
+    from trackkit.geometry import local_point
+    from trackkit.models.stage import TileToken
+    from trackkit.render.draw import TileArt
+    from trackkit.render.tokens import TOKEN_RADIUS
+
+    token = TileToken(token="oxygen", value=2, at=(0.1, -0.2))
+    art = TileArt(key="s1", face=None, road=None, tokens=[token])
+    text = "".join(g.tostring() for g in draw_tile(svgwrite.Drawing(), art, size=SIZE))
+    x, y = local_point((0.1, -0.2), SIZE)
+    assert f"{fmt(x)},{fmt(y)})" in text  # the token's disc, placed by its matrix
+    assert mark_spots(art, SIZE, kerbs=True) == [((x, y), 1.2 * TOKEN_RADIUS * SIZE)]

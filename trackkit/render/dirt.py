@@ -30,7 +30,6 @@ from trackkit.geometry import (
     ROAD_WIDTH_RATIO,
     CentreLine,
     centre_line,
-    local_point,
     space_polygon,
 )
 from trackkit.render.draw import LABEL_AT, TileArt, fmt, frame, neg, off, path_data, svg_id
@@ -46,7 +45,6 @@ from trackkit.render.marks import (
     Slide,
     SpacePath,
 )
-from trackkit.render.tokens import TOKEN_RADIUS, placed_tokens
 from trackkit.spaces import DrivenRoad
 
 __all__ = ["DIRT", "DirtLook", "kerb_spots", "road_marks", "shortcut_spots", "space_paths"]
@@ -289,15 +287,6 @@ class DirtLook:
             (at, 0.055 * size) for at, _ in shortcut_spots(road, line, half, middles, size).values()
         ]
         return out, []
-
-    def placed(self, art: TileArt, size: float) -> list[Spot]:
-        """The tokens that lie on the tile (the road's spots): where and how large."""
-        if art.road is None:
-            return []  # a tile without a road: every token in the row beside it
-        places = placed_tokens(art.road, art.tokens)
-        return [
-            (local_point(at, size), 1.2 * TOKEN_RADIUS * size) for at, _d, _s in places.values()
-        ]
 
 
 #: The look of a Rallyman: DIRT tile.

@@ -56,7 +56,6 @@ from trackkit.geometry import (
     GT_PICTURE_PX,
     GtShape,
     gt_shape,
-    local_point,
     picture_point,
     space_polygon,
 )
@@ -88,7 +87,6 @@ from trackkit.render.marks import (
     Slot,
     SpacePath,
 )
-from trackkit.render.tokens import TOKEN_RADIUS, placed_tokens
 
 __all__ = [
     "GT",
@@ -577,13 +575,6 @@ class GtLook:
             return [], []
         spots = [(at, 0.035 * size) for marks in kerb_spots(face, size).values() for at, _ in marks]
         return [], spots
-
-    def placed(self, art: TileArt, size: float) -> list[Spot]:
-        """The tokens with a place (``at``): where they lie and how large."""
-        places = placed_tokens(None, art.tokens)
-        return [
-            (local_point(at, size), 1.2 * TOKEN_RADIUS * size) for at, _d, _s in places.values()
-        ]
 
 
 #: The look of a Rallyman: GT piece.

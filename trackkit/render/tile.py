@@ -41,6 +41,7 @@ from typing import Protocol
 import svgwrite
 from svgwrite.container import Group
 
+from trackkit.geometry import local_point
 from trackkit.render.dirt import DIRT
 from trackkit.render.draw import (
     TileArt,
@@ -57,7 +58,7 @@ from trackkit.render.draw import (
 )
 from trackkit.render.gt import GT
 from trackkit.render.marks import Ink, Mark, SpacePath
-from trackkit.render.tokens import TOKEN_RADIUS, draw_tokens, token_spots
+from trackkit.render.tokens import TOKEN_RADIUS, draw_tokens, placed_tokens, token_spots
 
 __all__ = ["Look", "corners", "draw_tile", "look", "mark_spots"]
 
@@ -110,10 +111,6 @@ class Look(Protocol):
         before the tokens and those after them."""
         ...
 
-    def placed(self, art: TileArt, size: float) -> list[Spot]:
-        """The tokens that lie somewhere on the tile (centre, radius)."""
-        ...
-
 
 def look(art: TileArt) -> Look:
     """The look of the series the tile belongs to."""
@@ -129,14 +126,16 @@ def mark_spots(art: TileArt, size: float, *, kerbs: bool) -> list[Spot]:
     """Where a tile's marks that may lie off its road's spaces are drawn (local frame).
 
     The danger markers beside the road ends (with ``kerbs``), DIRT shortcut badges and the
-    tokens (those with a place where they lie, the others in a row beside the road), each
-    as (centre, radius) in millimetres: a print shows them whole, with the road; labels
-    keep clear of them.
+    tokens (those with a place where :func:`~trackkit.render.tokens.draw_tokens` draws
+    them, the others in a row beside the road), each as (centre, radius) in millimetres:
+    a print shows them whole, with the road; labels keep clear of them.
     """
-    hook = look(art)
-    before, after = hook.beside(art, size, kerbs=kerbs)
-    placed = hook.placed(art, size)
-    out = [*before, *placed]
+    before, after = look(art).beside(art, size, kerbs=kerbs)
+    placed = placed_tokens(art.road, art.tokens)
+    out = [
+        *before,
+        *((local_point(at, size), 1.2 * TOKEN_RADIUS * size) for at, _, _ in placed.values()),
+    ]
     rest = len(art.tokens) - len(placed)
     if rest > 0:
         corner = corners(art, size)[1]
