@@ -61,6 +61,7 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m compileall -q trackkit
+	$(BIN)/python benchmarks/targets.py
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/render.py
 	$(BIN)/python benchmarks/rules.py

@@ -33,10 +33,11 @@ from pathlib import Path
 
 from trackkit.generate import Request, generate
 from trackkit.generate.decorate import stage_of, token_plan
-from trackkit.generate.pieces import Way, check_request
+from trackkit.generate.pieces import Way
 from trackkit.generate.request import Difficulty
 from trackkit.generate.score import RISK, Aim
 from trackkit.generate.search import ChainGoal, Placer, build_road
+from trackkit.generate.series import check_request
 from trackkit.models.stage import Kind, TileToken
 from trackkit.models.tile import ChicaneSection, CornerSection
 from trackkit.sim.simulate import simulate_files

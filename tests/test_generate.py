@@ -24,10 +24,10 @@ from trackkit.formats import load_stage, parse_stage
 from trackkit.generate import Difficulty, GenerateError, Request, generate
 from trackkit.generate import run as run_module
 from trackkit.generate.decorate import oxygen_values
-from trackkit.generate.pieces import check_request
 from trackkit.generate.request import parse_surface_mix, parse_tokens
 from trackkit.generate.score import Aim, Band, difficulty, difficulty_range
 from trackkit.generate.search import ChainGoal, Placer, SearchFailed, build_road
+from trackkit.generate.series import check_request
 from trackkit.library import default_library
 from trackkit.models.stage import Kind, Stage, TileToken
 from trackkit.sim.simulate import simulate_files
@@ -551,3 +551,41 @@ def test_the_generator_sits_below_render_and_the_command_line() -> None:
             if isinstance(node, ast.ImportFrom) and node.module
         ]  # fmt: skip
         assert not [n for n in names if n.startswith(above)], path.name
+
+
+def test_check_request_takes_the_check_of_the_requests_series() -> None:
+    # one interface over the two series' request checks (issue 20): the GT check settles
+    # the players and refuses DIRT options; the DIRT check refuses GT options and boxes
+    from trackkit.generate.gt_pieces import check_gt_request
+    from trackkit.generate.pieces import check_dirt_request
+
+    dirt = Request(boxes=("dirt-core",), tiles=9)
+    gt = Request(boxes=("gt-core",), ruleset="gt", tiles=10)
+    assert check_request(dirt)[0] == check_dirt_request(dirt)[0]
+    assert check_request(gt)[0] == check_gt_request(gt)[0]
+    assert check_request(gt)[0].players == 4 and check_request(dirt)[0].players is None
+    for request, option in (
+        (Request(boxes=("dirt-core",), pit=True), "--pit"),
+        (Request(boxes=("gt-core",)), "--boxes"),
+        (Request(boxes=("dirt-core",), ruleset="gt"), "--boxes"),
+        (Request(boxes=("gt-core",), ruleset="gt", fillers=1), "--fillers"),
+        (Request(boxes=("dirt-core",), ruleset="gt2"), "--ruleset"),
+    ):
+        with pytest.raises(GenerateError) as info:
+            check_request(request)
+        assert info.value.option == option, request
+
+
+def test_a_report_is_clean_only_without_errors_and_warnings() -> None:
+    # generate keeps a candidate only when its report is clean
+    from trackkit.catalogue import finding
+    from trackkit.models.findings import Location
+
+    report = validate(
+        Stage(format="trackkit-stage/1", tiles=[{"tile": t} for t in ("202a", "205a", "203a")])
+    )
+    assert report.clean and report.valid
+    report.add([finding("S140", "a note", Location(tile_index=2))])
+    assert report.clean  # a note is neither
+    report.add([finding("S116", "a warning", Location(tile_index=2))])
+    assert report.warnings == 1 and report.valid and not report.clean

@@ -19,7 +19,8 @@ from trackkit.cli import app
 from trackkit.convert import dump_stage
 from trackkit.formats import parse_stage
 from trackkit.generate import Difficulty, GenerateError, Request, generate
-from trackkit.generate.circuit import GT_BOXES, CircuitGoal, check_gt_request, gt_palette
+from trackkit.generate.circuit import CircuitGoal
+from trackkit.generate.gt_pieces import GT_BOXES, check_gt_request, gt_palette
 from trackkit.generate.gt_score import GT_BANDS, gt_aim
 from trackkit.generate.pieces import Palette
 from trackkit.generate.refine import GtSimResult, gt_sim_score, race_gt_finalist

@@ -22,10 +22,11 @@ from trackkit.rules import CarState, Damage, load_ruleset
 from trackkit.rules.plans import GtTurn, PlanContext
 from trackkit.rules.state import OtherCar
 from trackkit.rules.track import Track
-from trackkit.sim.gt import GtOptions, _boards
-from trackkit.sim.gtbots import GT_BOTS, Wish, make_gt_bot
+from trackkit.sim.bots import BOTS, Bot, Wish, make_bot
+from trackkit.sim.gt import GtOptions, tyre_boards
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import Prepared, Settings, prepare, run_race
+from trackkit.sim.roads import GtRoad
 from trackkit.sim.stats import race_seed
 from trackkit.sim.stats import race_summary as _summary
 from trackkit.validate import validate
@@ -38,6 +39,11 @@ runner = CliRunner()
 def _prepared(name: str) -> Prepared:
     report = validate(load_stage(REPO / "examples" / name))
     return prepare(Track.from_graph(report.graph, report.layout), GT)
+
+
+def gt_bot(name: str, memo: PlanMemo | None = None) -> Bot:
+    """A bot reading the road as a GT race's bots do."""
+    return make_bot(name, memo, road=GtRoad)
 
 
 CORE = _prepared("gt-core-circuit.yaml")
@@ -56,10 +62,10 @@ def test_gt_plan_memo_equals_a_fresh_search_on_random_positions(stage: Prepared)
     rng = random.Random(12)  # seeded: the same positions every run
     order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
     starts = rng.sample([s for s in order if track.successors[s]], 12)
-    boards = [b for car in ("gt4", "gt5", "gt6") for b in _boards(stage, car).values()]
+    boards = [b for car in ("gt4", "gt5", "gt6") for b in tyre_boards(stage, car).values()]
     memo = PlanMemo(track, GT, moves=6)
-    remembered = {b: make_gt_bot(b, memo) for b in GT_BOTS}
-    fresh = {b: make_gt_bot(b) for b in GT_BOTS}
+    remembered = {b: gt_bot(b, memo) for b in BOTS}
+    fresh = {b: gt_bot(b) for b in BOTS}
     for _ in range(300):
         me = rng.choice(starts)
         taken = {me} | set(track.overlaps.get(me, ()))
@@ -90,7 +96,7 @@ def test_gt_plan_memo_equals_a_fresh_search_on_random_positions(stage: Prepared)
             replace(ctx, others=tuple(others[:k] + others[k + 1 :])) for k in range(len(others))
         ]
         wish = Wish(pit=rng.random() < 0.2)
-        for b in GT_BOTS:
+        for b in BOTS:
             remembered[b].wish = fresh[b].wish = wish
             for pos in variants:
                 assert remembered[b].plan(pos) == fresh[b].plan(pos), (b, me, car, pos.others, gt)
@@ -101,14 +107,14 @@ def test_gt_planner_memo_keys_on_a_car_ahead_in_a_lane_it_cannot_reach():
     """The planner counts the cars it gets past (OVERTAKE_MM, weighed by the risk), also a
     car in the third lane just ahead that no plan from the first lane can reach: the memo
     must tell the position with that car from the one without it."""
-    board = _boards(CORE, "gt6")["right"]
+    board = tyre_boards(CORE, "gt6")["right"]
     car = CarState(car_id=0, space="9:A1a", gear=2)
     alone = PlanContext(CORE.track, board, GT, car, gt=GtTurn())
     ahead = replace(alone, others=(OtherCar("9:A3a", 1),))
-    fresh = make_gt_bot("planner")
+    fresh = gt_bot("planner")
     assert fresh.plan(alone) != fresh.plan(ahead)  # the car ahead changes the plan
     memo = PlanMemo(CORE.track, GT, moves=6)
-    remembered = make_gt_bot("planner", memo)
+    remembered = gt_bot("planner", memo)
     assert remembered.plan(alone) == fresh.plan(alone)
     assert remembered.plan(ahead) == fresh.plan(ahead)
     assert remembered.plan(alone) == fresh.plan(alone) and memo.hits == 1
@@ -117,24 +123,22 @@ def test_gt_planner_memo_keys_on_a_car_ahead_in_a_lane_it_cannot_reach():
 def test_gt_plan_memo_equals_a_fresh_search_on_race_positions(monkeypatch: pytest.MonkeyPatch):
     """Positions as races make them (four and six cars wheel to wheel, seeded), asked of
     one warm memo in a shuffled order: each plan is the plan a fresh search finds."""
-    from trackkit.sim.gtbots import GtBot
-
     seen: list[tuple[str, Wish, PlanContext]] = []
-    search = GtBot.search
+    search = Bot.search
 
-    def record(self: GtBot, ctx: PlanContext) -> object:
+    def record(self: Bot, ctx: PlanContext) -> object:
         seen.append((self.name, self.wish, ctx))
         return search(self, ctx)
 
-    monkeypatch.setattr(GtBot, "search", record)
+    monkeypatch.setattr(Bot, "search", record)
     for players, bots, races in ((4, ("planner",), 14), (6, ("planner", "aggressive"), 4)):
         settings = Settings.default(players, bots=bots, gt=GtOptions(laps=3))
         for i in range(races):
             run_race(replace(CORE, memo=None), settings, race_seed(1, i))
-    monkeypatch.setattr(GtBot, "search", search)
+    monkeypatch.setattr(Bot, "search", search)
     memo = PlanMemo(CORE.track, GT, moves=6)
-    remembered = {b: make_gt_bot(b, memo) for b in GT_BOTS}
-    fresh = {b: make_gt_bot(b) for b in GT_BOTS}
+    remembered = {b: gt_bot(b, memo) for b in BOTS}
+    fresh = {b: gt_bot(b) for b in BOTS}
     for name, wish, ctx in seen:
         remembered[name].wish = fresh[name].wish = wish
         assert remembered[name].plan(ctx) == fresh[name].plan(ctx), (name, ctx.car, ctx.others)

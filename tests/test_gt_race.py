@@ -36,7 +36,7 @@ from trackkit.rules import (
 from trackkit.rules.plans import GtTurn, Plan, PlanContext
 from trackkit.rules.resolve import DefaultPolicy, RollView
 from trackkit.rules.track import Track
-from trackkit.sim.gt import GtOptions, _boards
+from trackkit.sim.gt import GtOptions, tyre_boards
 from trackkit.sim.race import DriverSpec, RacePosition, Settings, prepare, run_race
 from trackkit.sim.script import Script
 from trackkit.sim.stats import run_many
@@ -122,7 +122,7 @@ def test_loc_6_default_table_by_gear_and_danger():
 
 def test_gt_3_default_wrong_tyres_cost_a_coast_die_and_a_danger_point():
     # rule: GT-3 (DEFAULT: tyres that do not suit the weather: coast -1, danger limit -1)
-    boards = _boards(prepare(CORE), "gt6")
+    boards = tyre_boards(prepare(CORE), "gt6")
     right, wrong = boards["right"].column("asphalt"), boards["wrong"].column("asphalt")
     assert (right.coast, right.danger_limit) == (2, 3)
     assert (wrong.coast, wrong.danger_limit) == (1, 2)

@@ -19,10 +19,11 @@ from trackkit.rules.plans import GtTurn, PlanBuilder, PlanContext, PlanStep, leg
 from trackkit.rules.resolve import reroute
 from trackkit.rules.state import OtherCar
 from trackkit.rules.track import Track
-from trackkit.sim.gt import _boards
-from trackkit.sim.gtbots import _MOVES_KEY, _pruners, road_of
+from trackkit.sim.bots import Bot, make_bot
+from trackkit.sim.gt import tyre_boards
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import Prepared, prepare
+from trackkit.sim.roads import GtRoad
 from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,6 +33,11 @@ GT = load_ruleset("gt")
 def _prepared(name: str) -> Prepared:
     report = validate(load_stage(REPO / "examples" / name))
     return prepare(Track.from_graph(report.graph, report.layout), GT)
+
+
+def gt_bot(name: str, memo: PlanMemo | None = None) -> Bot:
+    """A bot reading the road as a GT race's bots do."""
+    return make_bot(name, memo, road=GtRoad)
 
 
 CORE = _prepared("gt-core-circuit.yaml")
@@ -44,7 +50,7 @@ def _positions(stage: Prepared, seed: int, count: int) -> list[PlanContext]:
     track = stage.track
     rng = random.Random(seed)
     order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
-    boards = [b for car in ("gt4", "gt5", "gt6") for b in _boards(stage, car).values()]
+    boards = [b for car in ("gt4", "gt5", "gt6") for b in tyre_boards(stage, car).values()]
     out = []
     for _ in range(count):
         me = rng.choice([s for s in order if track.successors[s]])
@@ -101,15 +107,15 @@ def test_gt_moves_table_gives_the_steps_of_the_plain_walk(stage: Prepared):
     # GT-1, BOARD-3 (every step the table gives is the step the plain walk builds, in the
     # same order, with and without the bots' pruner; it reads the traffic of fewer spaces,
     # those where a step is left whatever the cars, and the cars elsewhere change nothing)
-    road = road_of(stage.track)
+    road = GtRoad.of(stage.track)
     memo = PlanMemo(stage.track, GT)
     steps = 0
     for ctx in _positions(stage, 5, 120):
-        keep, keep_move = _pruners(ctx, road)
+        keep, keep_move = road.pruners()
         fast, plain = PlanBuilder(ctx), _plain(PlanBuilder(ctx))
         steps += _same_walk(fast, plain, 3)
         assert fast.examined <= plain.examined
-        pruned = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=_MOVES_KEY)
+        pruned = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=road.moves_key)
         called = _plain(PlanBuilder(ctx, keep=keep, keep_move=keep_move))
         steps += _same_walk(pruned, called, 4)
         assert pruned.examined <= called.examined
@@ -220,10 +226,8 @@ def test_gt_plan_memo_under_a_yellow_flag_reads_the_nearest_car_ahead():
     is (also in a lane no plan reaches). The memo gives a plan again when that car is as
     near as far as every space the search entered can tell, and searches again when it is
     nearer."""
-    from trackkit.sim.gtbots import make_gt_bot
-
     track = CORE.track
-    board = _boards(CORE, "gt6")["right"]
+    board = tyre_boards(CORE, "gt6")["right"]
     order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
     me, lane = "9:A1a", "9:A3a"  # the third lane just ahead: no plan from the first reaches it
     car = CarState(car_id=0, space=me, gear=3)
@@ -232,7 +236,7 @@ def test_gt_plan_memo_under_a_yellow_flag_reads_the_nearest_car_ahead():
     assert len(far) == 2
     for name in ("aggressive", "cautious", "planner"):
         memo = PlanMemo(track, GT, moves=6)
-        remembered, fresh = make_gt_bot(name, memo), make_gt_bot(name)
+        remembered, fresh = gt_bot(name, memo), gt_bot(name)
         first = PlanContext(track, board, GT, car, (OtherCar(far[0], 2),), gt=yellow)
         second = replace(first, others=(OtherCar(far[1], 4),))
         assert remembered.plan(first) == fresh.plan(first)
@@ -278,19 +282,17 @@ def test_gt_plan_memo_gives_a_plan_of_another_lap_on_the_last_lap_far_from_the_l
     # rule: BOARD-3 (on the last lap the step over the line ends the race): where no plan
     # reaches the line, the last lap changes no plan and the memo gives the plan of an
     # earlier lap; within reach of the line it does not
-    from trackkit.sim.gtbots import last_lap_matters, make_gt_bot
-
     track = CORE.track
-    road = road_of(track)
-    board = _boards(CORE, "gt6")["right"]
+    road = GtRoad.of(track)
+    board = tyre_boards(CORE, "gt6")["right"]
     spaces = [s for s in sorted(track.spaces) if track.successors[s]]
-    far = [s for s in spaces if not last_lap_matters(track, road, s)]
-    near = [s for s in spaces if last_lap_matters(track, road, s)]
+    far = [s for s in spaces if not road.last_lap_matters(s)]
+    near = [s for s in spaces if road.last_lap_matters(s)]
     assert far and near
     hits = 0
     for name in ("planner", "aggressive", "cautious"):
         memo = PlanMemo(track, GT, moves=6)
-        remembered, fresh = make_gt_bot(name, memo), make_gt_bot(name)
+        remembered, fresh = gt_bot(name, memo), gt_bot(name)
         for space in far[::5] + near[::3]:
             for gear in (1, 3, 5):
                 car = CarState(car_id=0, space=space, gear=gear, crossings=3)
@@ -304,8 +306,8 @@ def test_gt_plan_memo_gives_a_plan_of_another_lap_on_the_last_lap_far_from_the_l
     assert hits > 20
     # near the line the last lap does change plans (the line ends the race)
     assert any(
-        make_gt_bot("planner").plan(PlanContext(track, board, GT, CarState(0, s, 4), gt=GtTurn()))
-        != make_gt_bot("planner").plan(
+        gt_bot("planner").plan(PlanContext(track, board, GT, CarState(0, s, 4), gt=GtTurn()))
+        != gt_bot("planner").plan(
             PlanContext(track, board, GT, CarState(0, s, 4), gt=GtTurn(final_lap=True))
         )
         for s in near

@@ -169,7 +169,7 @@ def test_files_over_the_limit_of_their_kind_are_refused_with_the_limit(
 
 
 def test_the_documented_limits() -> None:
-    # README: stage files 5 MB, replay and simulation files 16 MB, themes 1 MB
+    # docs/usage.md#input-files: stage files 5 MB, replay and simulation files 16 MB, themes 1 MB
     assert (MAX_FILE_BYTES, MAX_REPLAY_BYTES, MAX_SIMULATION_BYTES, MAX_THEME_BYTES) == (
         5 * 2**20,
         16 * 2**20,

@@ -77,26 +77,14 @@ FEATURES = {
 
 def context(name: str) -> PlanContext:
     """The planning position of a named perft entry."""
-    ctx: PlanContext = REGEN.context(POSITIONS[name])
+    ctx: PlanContext = REGEN.SUITE.context(POSITIONS[name])
     return ctx
 
 
 def _mismatch(name: str, pinned: dict[str, Any], now: dict[str, Any]) -> str:
     """Counts per first step, pinned vs now, changed rows marked."""
-    by_first = plans_by_first(context(name))
-    old = pinned["by_first"]
-    lines = [
-        f"perft '{name}': pinned {pinned['count']} plans, now {now['count']}",
-        f"  marks pinned {dict(sorted(pinned['marks'].items()))}",
-        f"  marks now    {dict(sorted(now['marks'].items()))}",
-        f"  {'first step':32s} {'pinned':>8s} {'now':>8s}",
-    ]
-    for key in sorted(set(old) | set(by_first)):
-        a, b = old.get(key, 0), by_first.get(key, 0)
-        flag = "" if a == b else "   <-- differs"
-        lines.append(f"  {key:32s} {a:8d} {b:8d}{flag}")
-    lines.append("(regenerate with scripts/regen_perft.py once the change is understood)")
-    return "\n".join(lines)
+    text: str = REGEN.SUITE.mismatch(name, pinned, now)
+    return text
 
 
 # --- the golden file ------------------------------------------------------------------------
@@ -106,7 +94,7 @@ def _mismatch(name: str, pinned: dict[str, Any], now: dict[str, Any]) -> str:
 def test_perft_count_matches_the_golden_file(name: str) -> None:
     pinned = GOLDEN.get(name)
     assert pinned is not None, f"'{name}' is not pinned: run scripts/regen_perft.py"
-    now = REGEN.tally(POSITIONS[name])
+    now = REGEN.SUITE.tally(POSITIONS[name])
     if now["count"] != pinned["count"] or now["marks"] != pinned["marks"]:
         pytest.fail(_mismatch(name, pinned, now), pytrace=False)
     assert sum(pinned["by_first"].values()) == pinned["count"]
@@ -120,7 +108,7 @@ def test_mismatch_report_names_the_first_step_that_changed() -> None:
     pinned = json.loads(json.dumps(GOLDEN["ford-gear3"]))
     pinned["count"] += 5
     pinned["by_first"]["2:1.2L C"] += 5
-    report = _mismatch("ford-gear3", pinned, REGEN.tally(POSITIONS["ford-gear3"]))
+    report = _mismatch("ford-gear3", pinned, REGEN.SUITE.tally(POSITIONS["ford-gear3"]))
     assert re.search(r"2:1\.2L C\s+1864\s+1859\s+<-- differs", report), report
     assert not re.search(r"2:1\.2R C.*differs", report), report
 
@@ -356,7 +344,9 @@ def test_free_climb_move_obeys_the_overtaking_rule() -> None:
     # is refused by the traffic rule, not by the climb line. CLIMB-5's free move follows
     # "the normal movement rules": no die at all cannot meet TRAFFIC-1 either, so the car
     # should have no plan (it is blocked).
-    ctx = REGEN.context(REGEN._pos("x", REGEN.CLIMB_UP, "2:1.1L", 3, [], others=[["2:1.2R", 4]]))
+    ctx = REGEN.SUITE.context(
+        REGEN.pos("x", REGEN.CLIMB_UP, "2:1.1L", 3, [], others=[["2:1.2R", 4]])
+    )
     assert [str(p) for p in legal_plans(ctx)] == []
 
 
@@ -395,10 +385,10 @@ def test_turn_ends_are_the_ends_of_the_legal_plans_with_their_most_moves(
     """turn_ends (par time) merges plans that meet inside the turn, and loses no end."""
     from trackkit.rules.dice import DieKind
     from trackkit.rules.plans import turn_ends
-    from trackkit.sim.bots import pruners
+    from trackkit.sim.roads import DirtRoad
 
     ctx = context(name)
-    keep, keep_move = pruners(ctx) if pruned and ctx.car.space else (None, None)
+    keep, keep_move = DirtRoad.of(ctx.track).pruners() if pruned and ctx.car.space else (None, None)
     want: dict[tuple[str, int, bool, bool], int] = {}
     for plan in legal_plans(ctx, max_steps=4, keep=keep, keep_move=keep_move):
         if any(s.loc for s in plan.steps):

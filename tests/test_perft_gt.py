@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from stagekit import load_script
 
-from trackkit.rules.plans import PlanContext, count_plans, legal_plans, plans_by_first
+from trackkit.rules.plans import PlanContext, count_plans, legal_plans
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN_PATH = REPO / "tests" / "golden" / "perft-gt.json"
@@ -44,30 +44,21 @@ FEATURES = {
 
 
 def context(name: str) -> PlanContext:
-    ctx: PlanContext = REGEN.context(POSITIONS[name])
+    ctx: PlanContext = REGEN.SUITE.context(POSITIONS[name])
     return ctx
 
 
 def _mismatch(name: str, pinned: dict[str, Any], now: dict[str, Any]) -> str:
-    by_first = plans_by_first(context(name))
-    old = pinned["by_first"]
-    lines = [
-        f"perft '{name}': pinned {pinned['count']} plans, now {now['count']}",
-        f"  marks pinned {dict(sorted(pinned['marks'].items()))}",
-        f"  marks now    {dict(sorted(now['marks'].items()))}",
-    ]
-    for key in sorted(set(old) | set(by_first)):
-        a, b = old.get(key, 0), by_first.get(key, 0)
-        lines.append(f"  {key:32s} {a:8d} {b:8d}" + ("" if a == b else "   <-- differs"))
-    lines.append("(regenerate with scripts/regen_perft_gt.py once the change is understood)")
-    return "\n".join(lines)
+    """Counts per first step, pinned vs now, changed rows marked."""
+    text: str = REGEN.SUITE.mismatch(name, pinned, now)
+    return text
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))
 def test_gt_perft_count_matches_the_golden_file(name: str) -> None:
     pinned = GOLDEN.get(name)
     assert pinned is not None, f"'{name}' is not pinned: run scripts/regen_perft_gt.py"
-    now = REGEN.tally(POSITIONS[name])
+    now = REGEN.SUITE.tally(POSITIONS[name])
     if now["count"] != pinned["count"] or now["marks"] != pinned["marks"]:
         pytest.fail(_mismatch(name, pinned, now), pytrace=False)
     assert sum(pinned["by_first"].values()) == pinned["count"]

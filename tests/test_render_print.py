@@ -170,12 +170,14 @@ def world_spaces(layout: Any) -> list[tuple[str, Any]]:
 
 def token_centres(tile: Any, size: float) -> list[tuple[tuple[float, float], float]]:
     """Where the tokens of a placed tile are drawn (world mm) and how large they are."""
-    from trackkit.render.draw import mark_spots
+    from trackkit.render.draw import TileArt
+    from trackkit.render.tile import mark_spots
 
     centre = hexgrid.centre_mm(tile.hex, size)
+    art = TileArt(key="", face=tile.face, road=tile.road, tokens=tile.tokens)
     return [
         (to_world(at, centre=centre, rotation=tile.rotation), radius)
-        for at, radius in mark_spots(tile.road, danger=False, tokens=len(tile.tokens), size=size)
+        for at, radius in mark_spots(art, size, kerbs=False)
     ]
 
 

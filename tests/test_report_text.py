@@ -26,18 +26,18 @@ def test_a_tile_with_two_corners_is_listed_once_with_both_limits() -> None:
     assert line.strip() == "corners (2): 215b 1/2 + 1/2"
 
 
-def _readme_block(first_line_start: str) -> list[str]:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+def _guide_block(first_line_start: str) -> list[str]:
+    text = (REPO / "docs" / "usage.md").read_text(encoding="utf-8")
     start = text.index(first_line_start)
     return text[start : text.index("```", start)].rstrip("\n").splitlines()
 
 
 @pytest.mark.parametrize("example", ["broken-stage.yaml", "turini-typo.rekee.json"])
-def test_the_readme_shows_what_validate_prints_for_the_broken_examples(
+def test_the_usage_guide_shows_what_validate_prints_for_the_broken_examples(
     example: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(REPO)  # the README runs it from the checkout
-    shown = _readme_block(f"examples/{example}: INVALID")
+    monkeypatch.chdir(REPO)  # the guide runs it from the checkout
+    shown = _guide_block(f"examples/{example}: INVALID")
     result = CliRunner().invoke(app, ["validate", f"examples/{example}"])
     printed = [
         line
@@ -45,7 +45,7 @@ def test_the_readme_shows_what_validate_prints_for_the_broken_examples(
         if line.startswith(("examples/", "  error", "  warning"))
         or (line.startswith("      fix:") and "fix:" in "\n".join(shown))
     ]
-    # the README may leave out fix lines; every line it shows is printed, in order
+    # the guide may leave out fix lines; every line it shows is printed, in order
     assert [line for line in printed if line in shown] == shown
 
 

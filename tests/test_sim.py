@@ -390,46 +390,37 @@ def test_render_heat_tints_the_spaces_where_control_was_lost(tmp_path: Path):
 # --- review follow-ups: TURN-2, LOC-4, HILLCLIMB-3/5, re-entry -----------------------
 
 
-def _seats(prepared: Prepared, cars: list[CarState]) -> list[object]:
-    from trackkit.rules.dashboard import dashboard
-    from trackkit.sim.bots import make_bot
-    from trackkit.sim.race import DriverSpec, _Seat
-
-    return [
-        _Seat(DriverSpec(f"d{c.car_id}"), make_bot("cautious"), dashboard("dirt"), c, started=True)
-        for c in cars
-    ]
-
-
 def test_turn_2_play_order_distance_then_speed_then_inner_lane():
     # rule: TURN-2 (DIRT): furthest first; level: higher gear; level: inner lane of the
     # current or next corner (217b turns left: its inner lane is on the left)
-    from trackkit.sim.race import _play_order
+    from trackkit.sim.race import RacePosition
+    from trackkit.sim.rally import RallyLoop
 
-    seats = _seats(
-        RALLY, [CarState(0, "2:1.1L", 3), CarState(1, "2:1.2R", 2), CarState(2, "2:1.1R", 4)]
-    )
-    assert _play_order(RALLY, seats, [0, 1, 2]) == [1, 2, 0]  # type: ignore[arg-type]
-    level = _seats(RALLY, [CarState(0, "2:1.3R", 3), CarState(1, "2:1.3L", 3)])
+    def order(cars: list[CarState]) -> list[int]:  # the race's own order of a round
+        start = RacePosition(tuple(cars), round=5)
+        return RallyLoop(RALLY, Settings.default(len(cars)), 1, start=start).order(6)
+
+    three = [CarState(0, "2:1.1L", 3), CarState(1, "2:1.2R", 2), CarState(2, "2:1.1R", 4)]
+    assert order(three) == [1, 2, 0]
     assert "2:1.3L" in RALLY.inner and "2:1.3R" not in RALLY.inner
-    assert _play_order(RALLY, level, [0, 1]) == [1, 0]  # type: ignore[arg-type]
+    assert order([CarState(0, "2:1.3R", 3), CarState(1, "2:1.3L", 3)]) == [1, 0]
 
 
 def test_loc_4_crashed_car_comes_back_on_its_space_or_the_nearest_free_one_behind():
     # rule: LOC-4 DEFAULT
-    from trackkit.sim.race import _back_on
+    from trackkit.sim.loop import back_on
 
-    assert _back_on(RALLY, "3:2.O2", set()) == "3:2.O2"
-    behind = _back_on(RALLY, "3:2.O2", {"3:2.O2"})
+    assert back_on(RALLY.track, "3:2.O2", set()) == "3:2.O2"
+    behind = back_on(RALLY.track, "3:2.O2", {"3:2.O2"})
     assert behind is not None and behind != "3:2.O2"
     assert RALLY.track.spaces[behind].progress < RALLY.track.spaces["3:2.O2"].progress
     everything = set(RALLY.track.spaces)
-    assert _back_on(RALLY, "3:2.O2", everything) is None  # never onto a taken space
+    assert back_on(RALLY.track, "3:2.O2", everything) is None  # never onto a taken space
 
 
 def test_hillclimb_3_and_5_tokens_go_back_and_mud_stays_for_everyone_next_attempt():
     # rule: HILLCLIMB-3, HILLCLIMB-5, SHORTCUT-2
-    from trackkit.sim.race import DAMAGE_TOKENS
+    from trackkit.sim.rally import DAMAGE_TOKENS
 
     assert DAMAGE_TOKENS["coast"] == ("coast", "coast")  # the token really in the bag
     hill = prepared("hillclimb-pikes.yaml")
@@ -455,16 +446,17 @@ def test_hillclimb_3_and_5_tokens_go_back_and_mud_stays_for_everyone_next_attemp
 
 def test_hillclimb_4_a_blocked_re_entry_is_tried_again(monkeypatch: pytest.MonkeyPatch):
     # rule: HILLCLIMB-4 (the waiting driver keeps its place in the queue)
-    import trackkit.sim.race as race
+    import trackkit.sim.rally as rally
 
-    real_free = race._free
+    real_free = rally.free
     state = {"armed": False, "refused": 0}
+    hill = prepared("hillclimb-pikes.yaml")
 
-    def grid_full_once(prepared: Prepared, space: str, taken: set[str]) -> bool:
-        if state["armed"] and space in prepared.start:
+    def grid_full_once(track: Track, space: str, taken: set[str]) -> bool:
+        if state["armed"] and space in hill.start:
             state["refused"] += 1
             return False  # the start grid is full for this re-entry turn
-        return real_free(prepared, space, taken)
+        return real_free(track, space, taken)
 
     def observe(rnd: int, driver: int, cars: tuple[CarState, ...]) -> None:
         if state["armed"]:
@@ -472,8 +464,7 @@ def test_hillclimb_4_a_blocked_re_entry_is_tried_again(monkeypatch: pytest.Monke
         elif state["refused"] == 0 and any(c.finished for c in cars):
             state["armed"] = True  # a driver finished an attempt and waits to re-enter
 
-    monkeypatch.setattr(race, "_free", grid_full_once)
-    hill = prepared("hillclimb-pikes.yaml")
+    monkeypatch.setattr(rally, "free", grid_full_once)
     result = run_race(hill, Settings.default(1, hillclimb=True), 2, observe=observe)
     assert state["refused"] >= 1
     assert "start" in result.drivers[0].blocked
@@ -1148,7 +1139,8 @@ def test_the_planners_bounded_search_picks_what_weighing_every_plan_picks(stage:
 
     from trackkit.rules.resolve import sisu_ready
     from trackkit.rules.risk import flat_out_risk
-    from trackkit.sim.bots import LOC_COST_MM, Planner, _candidates
+    from trackkit.sim.bots import LOC_COST_MM, Planner
+    from trackkit.sim.roads import DirtRoad
 
     stage_ = prepared(stage)
     track, rules = stage_.track, stage_.ruleset
@@ -1174,7 +1166,7 @@ def test_the_planners_bounded_search_picks_what_weighing_every_plan_picks(stage:
             leader=rng.random() < 0.3,
         )
         every: tuple[float, Plan] | None = None
-        for score, plan in _candidates(ctx):
+        for score, plan in DirtRoad.of(track).candidates(ctx):
             risk = flat_out_risk(ctx, plan, sisu=sisu_ready(ctx))
             value = (1 - risk) * score - risk * LOC_COST_MM
             if every is None or value > every[0]:
@@ -1208,8 +1200,8 @@ def test_par_time_is_that_of_weighing_every_plan_of_every_turn(stage: str, car: 
     import heapq
 
     from trackkit.rules.dice import DieKind
-    from trackkit.sim.bots import pruners
     from trackkit.sim.par import par_time
+    from trackkit.sim.roads import DirtRoad
 
     hill = prepared(stage)
     rules = hill.ruleset
@@ -1225,7 +1217,7 @@ def test_par_time_is_that_of_weighing_every_plan_of_every_turn(stage: str, car: 
         if best.get((space, gear), 1 << 30) < cost:
             continue
         ctx = PlanContext(hill.track, board, rules, CarState(0, space, gear))
-        keep, keep_move = pruners(ctx)
+        keep, keep_move = DirtRoad.of(hill.track).pruners()
         for plan in legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move):
             last = plan.steps[-1]
             gears = any(d.kind is DieKind.GEAR for d in plan.dice)
@@ -1242,7 +1234,7 @@ def test_a_worker_stops_its_task_on_ctrl_c_and_ignores_it_between_tasks():
     """Ctrl-C reaches every process: a worker between tasks must not die with a traceback."""
     import signal
 
-    from trackkit.sim.stats import worker_signals, worker_task
+    from trackkit.parallel import worker_signals, worker_task
 
     calls: list[int] = []
     before = signal.signal(signal.SIGINT, lambda signum, frame: calls.append(signum))

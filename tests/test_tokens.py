@@ -19,11 +19,18 @@ from trackkit.assemble import lay_out
 from trackkit.convert import dump_stage
 from trackkit.formats import load_stage, parse_stage
 from trackkit.formats.tokens import RGT_UNIT, axial_offset, rgt_offset
-from trackkit.geometry import DEFAULT_TILE_SIZE_MM, local_axial, local_point, space_polygon
+from trackkit.geometry import (
+    DEFAULT_TILE_SIZE_MM,
+    centre_line,
+    local_axial,
+    local_point,
+    space_polygon,
+)
 from trackkit.models.stage import MAX_TILE_TOKENS, TileToken
-from trackkit.render.draw import TOKENS_AT, free_corners
+from trackkit.render.draw import free_corners
 from trackkit.render.pages import print_pages
 from trackkit.render.svg import render_map
+from trackkit.render.tokens import TOKENS_AT
 from trackkit.rules import load_ruleset
 from trackkit.rules.plans import Plan, PlanContext, legal_plans
 from trackkit.rules.testing import position
@@ -514,7 +521,7 @@ def test_tile_wide_tokens_are_drawn_where_they_lie_when_placed() -> None:
     # without a place: beside the road, as before (toward a hex corner clear of the road)
     beside = next(_group(root, "token-3-1").iter(f"{NS}use"))
     road = lay_out(stage).chain[2].road
-    corner = free_corners(road, DEFAULT_TILE_SIZE_MM)[1]
+    corner = free_corners([centre_line(road).points], DEFAULT_TILE_SIZE_MM)[1]
     want = (TOKENS_AT * corner[0], TOKENS_AT * corner[1])
     assert _matrix(beside)[4:] == pytest.approx(want, abs=0.01)
 

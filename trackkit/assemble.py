@@ -3,10 +3,16 @@
 Laying out never raises for a bad stage: what cannot be placed is reported as findings
 (unknown tile, wrong turn, tiles that do not meet, lane counts), and the rest is still
 laid out so that one pass reports every problem. Tiles marked ``driven: false`` lie where
-their ``at``/``dir`` put them and are never chained (:attr:`Layout.undriven`). Findings
-about a tile id or a rotation carry a fix made for them: the ids probably meant
-(:func:`trackkit.formats.suggest.close_tile_ids`, narrowed to the faces whose road would meet
-the neighbours) and the turn that makes two roads meet (:func:`turn_to_meet`).
+their ``at``/``dir`` put them and are never chained (:attr:`Layout.undriven`). Each tile
+chained is checked against the one before (BOARD-1, :mod:`trackkit.meeting`). Findings
+about a tile id or a rotation carry a fix made for them (:mod:`trackkit.layout_fixes`):
+the ids probably meant (:func:`trackkit.formats.suggest.close_tile_ids`, narrowed to the
+faces whose road would meet the neighbours) and the turn that makes two roads meet
+(:func:`turn_to_meet`).
+
+A DIRT face (sections) and a GT face (lanes) are driven the way the same road choice
+says (:func:`_choose_road`): the road named (GT faces name their roads), ``enter``,
+``turn``, ``climb``, the start/finish line, else the first road end.
 
 Examples
 --------
@@ -30,10 +36,20 @@ from typing import TYPE_CHECKING, Literal
 from trackkit import hexgrid
 from trackkit.catalogue import finding
 from trackkit.errors import TileLibraryError
-from trackkit.formats.suggest import close_tile_ids, unknown_tile_fix
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM, centre_line, road_turn
+from trackkit.layout_fixes import (
+    add_fixes,
+    faces_back,
+    fitting_faces,
+    road_ends,
+    tile_id_edits,
+    turn_fix,
+    turn_to_meet,
+    turn_words,
+)
 from trackkit.library import TileLibrary, default_library, ruleset_data
-from trackkit.models.findings import Finding, Fix, FixEdit, Location
+from trackkit.meeting import check_meeting
+from trackkit.models.findings import Finding, FixEdit, Location
 from trackkit.models.stage import (
     DEFAULT_LAPS,
     MAX_TILE_TOKENS,
@@ -249,14 +265,28 @@ class Layout:
         return centre_line(tile.road, self.size).length
 
 
-def _turn_of(face: TileFace, entry: int) -> str | None:
+def _turn_of(face: TileFace, entry: int, exit_: int) -> str | None:
+    """The way a road of ``face`` driven from ``entry`` to ``exit_`` turns, as ``turn``
+    names it: by its ends, but a DIRT road that is no bend or hairpin (an S-bend, a kink)
+    by its first corner."""
     road = face.road
-    if road is None:
-        return None
-    turns = drive(face, entry).corner_turns
-    if road.shape.value in ("bend", "hairpin"):
-        return road_turn(entry, road.to_edge if entry == road.from_edge else road.from_edge)
-    return turns[0] if turns else None
+    if road is not None and road.shape.value not in ("bend", "hairpin"):
+        turns = drive(face, entry).corner_turns
+        return turns[0] if turns else None
+    return road_turn(entry, exit_)
+
+
+def _named(face: TileFace, spec: StageTile) -> str | None:
+    """The road ``spec`` names: read on a face described per lane (GT), whose roads have
+    ids; a DIRT face has one road, and its ``road`` is not read."""
+    return spec.road if face.layout is not None else None
+
+
+def _line_decides(face: TileFace, spec: StageTile, first: bool) -> bool:
+    """Whether the face's start/finish line decides the way it is driven: it has one, and
+    the tile starts the road or names no road (a later visit of a GT start/finish piece
+    drives the road it names)."""
+    return start_entry(face) is not None and (first or _named(face, spec) is None)
 
 
 def _free_choice(face: TileFace, spec: StageTile, first: bool) -> bool:
@@ -264,12 +294,9 @@ def _free_choice(face: TileFace, spec: StageTile, first: bool) -> bool:
     ``climb``, and no start line whose direction decides it."""
     if spec.enter is not None or spec.turn is not None or spec.climb is not None:
         return False
-    if face.layout is not None:  # a GT face: its start/finish line faces the race
-        return not (face.layout.start_finish and (first or spec.road is None))
-    road = face.road
-    if road is None:
+    if face.road is None and face.layout is None:
         return False
-    return not ((first or road.start_finish is not None) and start_entry(face) is not None)
+    return not _line_decides(face, spec, first)
 
 
 def _turn_note(tile: PlacedTile) -> Finding | None:
@@ -293,102 +320,86 @@ def _turn_note(tile: PlacedTile) -> Finding | None:
     )
 
 
-def _choose_entry(face: TileFace, spec: StageTile, first: bool) -> tuple[int, str | None]:
-    """The local entry edge asked for by ``spec``, and a problem if it cannot be met."""
-    road = face.road
-    assert road is not None
-    ends = (road.from_edge, road.to_edge)
-    if spec.enter is not None:
-        if spec.enter in ends:
-            return spec.enter, None
-        return road.from_edge, f"edge {spec.enter} is not a road end of {face.id} (ends: {ends})"
-    if spec.turn is not None:
-        for e in ends:
-            if _turn_of(face, e) == spec.turn:
-                return e, None
-        what = "does not bend" if _turn_of(face, road.from_edge) is None else "cannot turn that way"
-        return road.from_edge, f"{face.id} {what}: 'turn: {spec.turn}' cannot be met"
-    if spec.climb is not None:
-        if road.climb is None:
-            return road.from_edge, f"{face.id} is not a climb face: 'climb: {spec.climb}' ignored"
-        for e in ends:
-            if drive(face, e).climb == spec.climb:
-                return e, None
-    if first or (road.start_finish is not None):
-        default = start_entry(face)
-        if default is not None:
-            return default, None
-    return road.from_edge, None
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """The way a tile is driven: its entry edge and road, and what was wrong."""
+
+    entry: int
+    road: str
+    problem: str | None = None
+    code: str = "S103"
+    """The code of ``problem``: S103 (a spec that cannot be met), S130 (no road named so)."""
+    ambiguous: bool = False
+    """A junction leaves the road open (S129)."""
 
 
-def _choose_gt(
+def _choose_road(
     face: TileFace, spec: StageTile, first: bool, used: frozenset[str] = frozenset()
-) -> tuple[int, str, str | None, bool]:
-    """The entry edge and road of a GT face asked for by ``spec`` when the tile snaps on.
-
-    Returns ``(entry, road, problem, ambiguous)``: ``problem`` when the spec cannot be met,
-    ``ambiguous`` when a junction leaves the road open (S129).
+) -> _Choice:
+    """The entry edge and road of ``face`` that ``spec`` asks for, when nothing else (the
+    tile before) decides: the road named (GT), then ``enter``, ``turn`` or ``climb``, then
+    the start/finish line, else the first road from its first end. The roads of the piece
+    not driven yet (``used``) come first.
     """
-    roads = [r for r in face_roads(face) if r[0] not in used] or face_roads(face)
-    if spec.road is not None:
-        named = [r for r in roads if r[0] == spec.road]
-        if not named:
-            have = ", ".join(r[0] for r in face_roads(face))
-            rid, e0, _e1 = roads[0]
-            return e0, rid, f"{face.id} has no road {spec.road} (roads: {have})", False
-        roads = named
+    every = face_roads(face)
+    roads = [r for r in every if r[0] not in used] or every
+    rid, e0, e1 = roads[0]
+    lanes = face.layout is not None  # ids and ends said as each face format says them
+    named = _named(face, spec)
+    if named is not None:
+        roads = [r for r in roads if r[0] == named]
+        if not roads:
+            have = ", ".join(r[0] for r in every)
+            return _Choice(e0, rid, f"{face.id} has no road {named} (roads: {have})", "S130")
+        rid, e0, e1 = roads[0]
     if spec.enter is not None:
-        at = [r for r in roads if spec.enter in (r[1], r[2])]
-        if not at:
-            rid, e0, _e1 = roads[0]
-            ends = sorted({e for r in roads for e in r[1:]})
-            return (
-                e0,
-                rid,
-                f"edge {spec.enter} is not a road end of {face.id} (ends: {ends})",
-                False,
-            )
-        return spec.enter, at[0][0], None, spec.road is None and len(at) > 1
+        at = [r for r in roads if spec.enter in r[1:]]
+        if at:
+            return _Choice(spec.enter, at[0][0], ambiguous=named is None and len(at) > 1)
+        ends = sorted({e for r in roads for e in r[1:]}) if lanes else (e0, e1)
+        return _Choice(e0, rid, f"edge {spec.enter} is not a road end of {face.id} (ends: {ends})")
     if spec.turn is not None:
-        for rid, e0, e1 in roads:
-            for entry, exit_ in ((e0, e1), (e1, e0)):
-                if road_turn(entry, exit_) == spec.turn:
-                    return entry, rid, None, False
-        rid, e0, _e1 = roads[0]
-        return e0, rid, f"{face.id} cannot turn that way: 'turn: {spec.turn}' cannot be met", False
+        for r, a, b in roads:
+            for entry, exit_ in ((a, b), (b, a)):
+                if _turn_of(face, entry, exit_) == spec.turn:
+                    return _Choice(entry, r)
+        bends = lanes or _turn_of(face, e0, e1) is not None
+        what = "cannot turn that way" if bends else "does not bend"
+        return _Choice(e0, rid, f"{face.id} {what}: 'turn: {spec.turn}' cannot be met")
     if spec.climb is not None:
-        rid, e0, _e1 = roads[0]
-        return e0, rid, f"{face.id} is not a climb face: 'climb: {spec.climb}' ignored", False
-    layout = face.layout
-    if layout is not None and layout.start_finish and (first or spec.road is None):
-        lines = {sf.road: sf for sf in layout.start_finish}
-        for rid, e0, e1 in roads:
-            if rid in lines:
-                return (e0 if lines[rid].race_toward == e1 else e1), rid, None, False
-    rid, e0, _e1 = roads[0]
-    shared = spec.road is None and sum(1 for r in face_roads(face) if e0 in r[1:]) > 1
-    return e0, rid, None, shared
+        if face.road is None or face.road.climb is None:
+            return _Choice(e0, rid, f"{face.id} is not a climb face: 'climb: {spec.climb}' ignored")
+        for entry in (e0, e1):
+            if drive(face, entry).climb == spec.climb:
+                return _Choice(entry, rid)
+    if _line_decides(face, spec, first):
+        for r, _a, _b in roads:
+            lined = start_entry(face, r)
+            if lined is not None:
+                return _Choice(lined, r)
+    shared = named is None and sum(1 for r in every if e0 in r[1:]) > 1
+    return _Choice(e0, rid, ambiguous=shared)
 
 
-def _gt_road_at(
+def _road_at(
     face: TileFace, spec: StageTile, edge: int, used: frozenset[str]
 ) -> tuple[str | None, str | None, bool]:
-    """The road of a GT face (placed, or met again) whose end is local ``edge``.
+    """The road of a face (placed, or met again) whose end is local ``edge``.
 
     Returns ``(road, problem, ambiguous)``: the roads not driven yet on this piece first;
-    ``road: X`` decides between several (a junction); without it, the first (S129).
+    ``road: X`` decides between several (a GT junction); without it, the first (S129).
     """
     roads = [r for r in face_roads(face) if edge in r[1:]]
     free = [r for r in roads if r[0] not in used] or roads
-    if spec.road is not None:
-        named = [r for r in roads if r[0] == spec.road]
-        if named:
-            return spec.road, None, False
+    named = _named(face, spec)
+    if named is not None:
+        if any(r[0] == named for r in roads):
+            return named, None, False
         have = ", ".join(r[0] for r in roads) or "none"
         return (
             (free[0][0] if free else None),
             (
-                f"road {spec.road} of {face.id} has no end at the edge facing the previous tile "
+                f"road {named} of {face.id} has no end at the edge facing the previous tile "
                 f"(roads there: {have})"
             ),
             False,
@@ -416,191 +427,244 @@ def lay_out(
     (``road: X`` chooses at a junction). A GT tile that snaps (or is placed) onto a tile
     already driven, with the same face and turn, is that piece driven again on another of
     its roads (a track crossing itself): a second entry of the chain, not a second piece.
-    """
-    lib = library or default_library()
-    findings: list[Finding] = []
-    chain: list[PlacedTile] = []
-    scenery: list[PlacedTile] = []
-    undriven: list[PlacedTile] = []
-    prev: PlacedTile | None = None
-    unknown: list[tuple[int, PlacedTile]] = []  # S101 findings: their fix needs every tile
-    misses: list[tuple[int, PlacedTile, PlacedTile]] = []  # S102 findings, likewise
-    found: set[str] = set()
 
+    Each tile is placed in one of four ways, by what its line says
+    (:meth:`_Walk.lay`): not driven (:meth:`_Walk.undriven_tile`), beside the road
+    (:func:`_place_beside`), on the road where ``at``/``dir`` put it
+    (:meth:`_Walk.explicit`) or snapped onto the previous tile's exit
+    (:meth:`_Walk.snapped`); a tile on the road is then driven and chained
+    (:meth:`_Walk.chain_tile`).
+    """
+    walk = _Walk(library or default_library())
     for pos, spec in enumerate(stage.tiles, start=1):
-        face = lib.get(spec.tile)
+        walk.lay(pos, spec)
+    chain = walk.chain
+    series: Series = stage.ruleset or _series(chain, walk.scenery, walk.undriven, walk.found)
+    layout = Layout(
+        stage,
+        chain,
+        walk.scenery,
+        walk.findings,
+        size,
+        walk.undriven,
+        series,
+        frozenset(walk.found),
+    )
+    if layout.circuit and layout.closes:
+        check_meeting(chain[-1], chain[0], walk.findings, closing=True)
+    add_fixes(layout, walk.lib, walk.unknown, walk.misses)
+    _place_tokens(layout)
+    _one_line_per_piece(chain)
+    return layout
+
+
+@dataclass(slots=True)
+class _Placed:
+    """Where a tile of the road goes and how it is driven (:meth:`_Walk.explicit`,
+    :meth:`_Walk.snapped`)."""
+
+    hex: hexgrid.Hex
+    rotation: int
+    entry: int | None = None
+    road: str | None = None
+    again: PlacedTile | None = None
+    """The tile of the chain this one drives again (a GT piece, on another of its roads)."""
+    ambiguous: bool = False
+    """A junction left the road open (S129)."""
+    free: bool = False
+    """Nothing said which way it is driven (S140)."""
+
+    def take(self, choice: _Choice) -> None:
+        """Drive it as ``choice`` says."""
+        self.entry, self.road, self.ambiguous = choice.entry, choice.road, choice.ambiguous
+
+
+@dataclass(slots=True)
+class _Walk:
+    """The tiles laid so far, in file order, and what was found on the way."""
+
+    lib: TileLibrary
+    findings: list[Finding] = field(default_factory=list)
+    chain: list[PlacedTile] = field(default_factory=list)
+    scenery: list[PlacedTile] = field(default_factory=list)
+    undriven: list[PlacedTile] = field(default_factory=list)
+    unknown: list[tuple[int, PlacedTile]] = field(default_factory=list)
+    """S101 findings (their index) and their tiles: their fix needs every tile."""
+    misses: list[tuple[int, PlacedTile, PlacedTile]] = field(default_factory=list)
+    """S102 findings and the two tiles that miss, likewise."""
+    found: set[str] = field(default_factory=set)
+    """The series of the known faces (scenery aside)."""
+
+    @property
+    def prev(self) -> PlacedTile | None:
+        """The tile driven last."""
+        return self.chain[-1] if self.chain else None
+
+    def lay(self, pos: int, spec: StageTile) -> None:
+        """Place the tile of line ``pos`` the way its line asks (:func:`lay_out`)."""
+        face = self.lib.get(spec.tile)
         if face is not None and face.kind is not FaceKind.SCENERY:
-            found.add(face.series)  # scenery belongs to no rules: it never mixes series
+            self.found.add(face.series)  # scenery belongs to no rules: it never mixes series
         here = Location(tile=spec.tile, path=f"tiles[{pos - 1}]")
-        s101 = len(findings)
-        gt = face is not None and face.layout is not None
         has_road = (
             face is not None
             and face.kind is FaceKind.ROAD
             and (face.road is not None or face.is_gt_road)
         )
-        if (
-            not spec.driven
-            and spec.at is not None
-            and spec.dir is not None
-            and (face is None or has_road)
-        ):
-            # placed, not driven: a road tile (or an unknown id) stays where it is put
-            placed = PlacedTile(pos, spec.tile, face, spec.at, spec.dir, list(spec.tokens))
-            if face is not None:
-                if gt:
-                    edge, name, _p, _a = _choose_gt(face, spec, first=False)
-                    placed.road = drive(face, edge, name)
-                else:
-                    placed.road = drive(face, _choose_entry(face, spec, first=False)[0])
-            else:
-                unknown.append((len(findings), placed))
-                findings.append(finding("S101", f"unknown tile '{spec.tile}'", placed.location()))
-            undriven.append(placed)
-            continue
+        placed = spec.at is not None and spec.dir is not None
+        if not spec.driven and placed and (face is None or has_road):
+            self.undriven.append(self.undriven_tile(pos, spec, face))
+            return
+        s101 = len(self.findings)
+        where = here.model_copy(update={"tile_index": len(self.chain) + 1})
         if face is None:
-            findings.append(
-                finding(
-                    "S101",
-                    f"unknown tile '{spec.tile}'",
-                    here.model_copy(update={"tile_index": len(chain) + 1}),
-                )
-            )
+            self.findings.append(finding("S101", f"unknown tile '{spec.tile}'", where))
         elif not has_road:
-            placed_beside = _place_beside(pos, spec, face, prev, findings, here)
-            if placed_beside is not None:
-                scenery.append(placed_beside)
-            continue
+            beside = _place_beside(pos, spec, face, self.prev, self.findings, here)
+            if beside is not None:
+                self.scenery.append(beside)
+            return
+        way = self.explicit(spec, face, where) if placed else self.snapped(spec, face, where)
+        self.chain_tile(pos, spec, face, way, s101)
 
-        index = len(chain) + 1
-        where = here.model_copy(update={"tile_index": index})
-        road_id: str | None = None
-        again: PlacedTile | None = None
-        ambiguous = False
-        free = False  # nothing says which way the tile is driven (S140)
-        entry: int | None = None
-        problem: str | None = None
-        if spec.at is not None and spec.dir is not None:
-            h, rot = (spec.at[0], spec.at[1]), spec.dir
-            if face is not None and gt:
-                again = _driven_before(chain, face, h, rot)
-            if face is not None and prev is not None:
-                d = hexgrid.direction_between(h, prev.hex)
-                if d is not None and gt:
-                    local = hexgrid.local_edge(d, rot)
-                    rid, problem, ambiguous = _gt_road_at(face, spec, local, _used(chain, again))
-                    if problem:
-                        findings.append(
-                            finding("S130", problem, where.model_copy(update={"hex": h}))
-                        )
-                    if rid is not None:
-                        entry, road_id = local, rid
-                elif d is not None and face.road is not None:
-                    ends = (face.road.from_edge, face.road.to_edge)
-                    if hexgrid.local_edge(d, rot) in ends:
-                        entry = hexgrid.local_edge(d, rot)
-            if face is not None and entry is None:
-                free = _free_choice(face, spec, prev is None)
-                if gt:
-                    entry, road_id, problem, ambiguous = _choose_gt(
-                        face, spec, prev is None, _used(chain, again)
-                    )
-                    code = (
-                        "S130" if spec.road is not None and "no road" in (problem or "") else "S103"
-                    )
-                else:
-                    entry, problem = _choose_entry(face, spec, first=prev is None)
-                    code = "S103"
-                if problem:
-                    findings.append(finding(code, problem, where.model_copy(update={"hex": h})))
+    def undriven_tile(self, pos: int, spec: StageTile, face: TileFace | None) -> PlacedTile:
+        """A road tile (or an unknown id) with ``driven: false``: it stays where it is
+        put, its road driven the way its spec says (for its tokens)."""
+        assert spec.at is not None and spec.dir is not None
+        placed = PlacedTile(pos, spec.tile, face, spec.at, spec.dir, list(spec.tokens))
+        if face is not None:
+            choice = _choose_road(face, spec, first=False)
+            placed.road = drive(face, choice.entry, choice.road)
         else:
-            if prev is None or prev.exit_world is None:
-                # after an unknown tile, assume its road runs straight across
-                h = (
-                    (0, 0)
-                    if prev is None
-                    else hexgrid.neighbour(prev.hex, hexgrid.opposite(prev.rotation))
-                )
-                d_in = None
+            self.unknown.append((len(self.findings), placed))
+            self.findings.append(finding("S101", f"unknown tile '{spec.tile}'", placed.location()))
+        return placed
+
+    def explicit(self, spec: StageTile, face: TileFace | None, where: Location) -> _Placed:
+        """A tile of the road on the hex and turn its ``at``/``dir`` give: driven on the
+        road whose end faces the tile before, else as its spec says."""
+        assert spec.at is not None and spec.dir is not None
+        h, rot = (spec.at[0], spec.at[1]), spec.dir
+        way = _Placed(h, rot)
+        if face is None:
+            return way
+        prev = self.prev
+        if face.layout is not None:
+            way.again = _driven_before(self.chain, face, h, rot)
+        used = _used(self.chain, way.again)
+        d = None if prev is None else hexgrid.direction_between(h, prev.hex)
+        if d is not None:
+            local = hexgrid.local_edge(d, rot)
+            road, problem, way.ambiguous = _road_at(face, spec, local, used)
+            if problem:
+                self.findings.append(finding("S130", problem, where.model_copy(update={"hex": h})))
+            if road is not None:
+                way.entry, way.road = local, road
+        if way.entry is None:
+            way.free = _free_choice(face, spec, prev is None)
+            way.take(self.choose(face, spec, where.model_copy(update={"hex": h}), used))
+        return way
+
+    def snapped(self, spec: StageTile, face: TileFace | None, where: Location) -> _Placed:
+        """A tile of the road snapped onto the previous tile's exit (after an unknown tile,
+        as if its road ran straight across), turned so that its road meets it: a GT piece
+        already driven there is driven again, on another of its roads."""
+        prev = self.prev
+        d_in = None if prev is None else prev.exit_world
+        if prev is None:
+            h = (0, 0)
+        elif d_in is None:
+            h = hexgrid.neighbour(prev.hex, hexgrid.opposite(prev.rotation))
+        else:
+            h = hexgrid.neighbour(prev.hex, d_in)
+        way = _Placed(h, 0)
+        if face is None or d_in is None:
+            if face is None and d_in is not None:
+                way.rotation = hexgrid.opposite(d_in) % 6  # unknown tile: a straight road
+            elif face is not None:
+                way.free = _free_choice(face, spec, prev is None)
+                way.take(self.choose(face, spec, where.model_copy(update={"hex": h})))
+            return way
+        if face.layout is not None:
+            way.again = _driven_before(self.chain, face, h, None)
+        if way.again is not None:
+            way.rotation = way.again.rotation
+            local = hexgrid.local_edge(hexgrid.opposite(d_in), way.rotation)
+            road, problem, way.ambiguous = _road_at(face, spec, local, _used(self.chain, way.again))
+            if problem:
+                self.findings.append(finding("S130", problem, where.model_copy(update={"hex": h})))
+            if road is not None:
+                way.entry, way.road = local, road
             else:
-                d_in = prev.exit_world
-                h = hexgrid.neighbour(prev.hex, d_in)
-            rot = 0
-            if face is not None and gt and d_in is not None:
-                again = _driven_before(chain, face, h, None)
-            if face is not None and again is not None and d_in is not None:
-                rot = again.rotation
-                local = hexgrid.local_edge(hexgrid.opposite(d_in), rot)
-                rid, problem, ambiguous = _gt_road_at(face, spec, local, _used(chain, again))
-                if problem:
-                    findings.append(finding("S130", problem, where.model_copy(update={"hex": h})))
-                if rid is not None:
-                    entry, road_id = local, rid
-                else:
-                    again = None  # no road of the piece there: the tiles overlap (S105)
-            if face is not None and entry is None:
-                free = _free_choice(face, spec, prev is None)
-                if gt:
-                    entry, road_id, problem, ambiguous = _choose_gt(face, spec, prev is None)
-                    code = (
-                        "S130" if spec.road is not None and "no road" in (problem or "") else "S103"
-                    )
-                else:
-                    entry, problem = _choose_entry(face, spec, first=prev is None)
-                    code = "S103"
-                if problem:
-                    findings.append(finding(code, problem, where.model_copy(update={"hex": h})))
-                if d_in is not None:
-                    rot = (hexgrid.opposite(d_in) - entry) % 6
-            elif face is None and d_in is not None:
-                rot = hexgrid.opposite(d_in) % 6  # unknown tile: assume a straight road
-        placed = PlacedTile(pos, spec.tile, face, h, rot, list(spec.tokens), index)
-        placed.visit_of = again
+                way.again = None  # no road of the piece there: the tiles overlap (S105)
+        if way.entry is None:
+            way.free = _free_choice(face, spec, prev is None)
+            way.take(self.choose(face, spec, where.model_copy(update={"hex": h})))
+            assert way.entry is not None
+            way.rotation = (hexgrid.opposite(d_in) - way.entry) % 6
+        return way
+
+    def choose(
+        self,
+        face: TileFace,
+        spec: StageTile,
+        where: Location,
+        used: frozenset[str] = frozenset(),
+    ) -> _Choice:
+        """:func:`_choose_road` for the tile being placed, its problem found ``where``."""
+        choice = _choose_road(face, spec, self.prev is None, used)
+        if choice.problem:
+            self.findings.append(finding(choice.code, choice.problem, where))
+        return choice
+
+    def chain_tile(
+        self, pos: int, spec: StageTile, face: TileFace | None, way: _Placed, s101: int
+    ) -> None:
+        """Drive the tile placed ``way`` and add it to the chain; check that it meets the
+        tile before (BOARD-1), say when nothing chose its turn (S140) or its road (S129).
+        ``s101``: the index its S101 finding has, for an unknown tile."""
+        index = len(self.chain) + 1
+        prev = self.prev
+        placed = PlacedTile(pos, spec.tile, face, way.hex, way.rotation, list(spec.tokens), index)
+        placed.visit_of = way.again
         snapped = spec.at is None or spec.dir is None
         placed.guessed = snapped and prev is not None and (prev.face is None or prev.guessed)
-        if face is not None and entry is not None:
-            placed.road = drive(face, entry, road_id)
-            if free and index > 1:
+        if face is not None and way.entry is not None:
+            placed.road = drive(face, way.entry, way.road)
+            if way.free and index > 1:
                 note = _turn_note(placed)
                 if note is not None:
-                    findings.append(note)
-            if ambiguous:
-                others = [r[0] for r in face_roads(face) if entry in r[1:] and r[0] != road_id]
-                findings.append(
-                    finding(
-                        "S129",
-                        f"{face.id} is a junction: roads {', '.join([road_id or '?', *others])} "
-                        f"begin at edge {entry}; road {road_id} is taken",
-                        placed.location(),
-                        edits=[
-                            FixEdit(
-                                label=f"take road {r} of {face.id}",
-                                path=f"tiles[{pos - 1}]",
-                                values={"road": r},
-                            )
-                            for r in [road_id, *others]
-                            if r is not None
-                        ],
-                    )
-                )
+                    self.findings.append(note)
+            if way.ambiguous:
+                self.findings.append(_junction_note(placed, face, way.entry, way.road, pos))
         elif face is None:
-            placed.road = None
-            unknown.append((s101, placed))
-        chain.append(placed)
-        if prev is not None and not prev.guessed:  # after a guess, a miss may be the guess's
-            missed = _check_meeting(prev, placed, findings)
-            if missed:
-                misses.append((len(findings) - 1, prev, placed))
-        prev = placed
+            self.unknown.append((s101, placed))
+        self.chain.append(placed)
+        # after a guess, a miss may be the guess's
+        if prev is not None and not prev.guessed and check_meeting(prev, placed, self.findings):
+            self.misses.append((len(self.findings) - 1, prev, placed))
 
-    series: Series = stage.ruleset or _series(chain, scenery, undriven, found)
-    layout = Layout(stage, chain, scenery, findings, size, undriven, series, frozenset(found))
-    if layout.circuit and layout.closes:
-        _check_meeting(chain[-1], chain[0], findings, closing=True)
-    _add_fixes(layout, lib, unknown, misses)
-    _place_tokens(layout)
-    _one_line_per_piece(chain)
-    return layout
+
+def _junction_note(
+    placed: PlacedTile, face: TileFace, entry: int, road: str | None, pos: int
+) -> Finding:
+    """S129: a junction's roads begin at the edge entered by, and one was taken."""
+    others = [r[0] for r in face_roads(face) if entry in r[1:] and r[0] != road]
+    return finding(
+        "S129",
+        f"{face.id} is a junction: roads {', '.join([road or '?', *others])} "
+        f"begin at edge {entry}; road {road} is taken",
+        placed.location(),
+        edits=[
+            FixEdit(
+                label=f"take road {r} of {face.id}",
+                path=f"tiles[{pos - 1}]",
+                values={"road": r},
+            )
+            for r in [road, *others]
+            if r is not None
+        ],
+    )
 
 
 def _one_line_per_piece(chain: list[PlacedTile]) -> None:
@@ -672,236 +736,6 @@ def _place_tokens(layout: Layout) -> None:
             tile.road = place_tokens(tile.road, tile.tokens)
 
 
-def _add_fixes(
-    layout: Layout,
-    lib: TileLibrary,
-    unknown: list[tuple[int, PlacedTile]],
-    misses: list[tuple[int, PlacedTile, PlacedTile]],
-) -> None:
-    """Fixes made for one finding: the ids meant for unknown tiles, a turn for a miss.
-
-    Both look at the tiles around, so they wait until every tile is placed.
-    """
-    by_hex = layout.by_hex()
-    explicit = {t.position for t in layout.tiles if layout.stage.tiles[t.position - 1].at}
-    for n, tile in unknown:
-        ids = close_tile_ids(tile.raw_id, lib)
-        if tile.position in explicit and len(ids) > 1:
-            pred, succ = _chain_neighbours(layout, tile)
-            ids = fitting_faces(ids, lib, tile, by_hex, pred, succ)
-        fix = unknown_tile_fix(tile.raw_id, ids)
-        edits = tile_id_edits(tile, ids)
-        layout.findings[n] = layout.findings[n].model_copy(update={"fix": fix, "edits": edits})
-    for n, prev, tile in misses:
-        turn = _miss_fix(layout, by_hex, explicit, prev, tile)
-        if turn:
-            update = {"fix": str(turn), "edits": list(turn.edits)}
-            layout.findings[n] = layout.findings[n].model_copy(update=update)
-
-
-def _chain_neighbours(
-    layout: Layout, tile: PlacedTile
-) -> tuple[PlacedTile | None, PlacedTile | None]:
-    """The tiles driven just before and after ``tile`` (the last driven one if not driven)."""
-    chain = layout.chain
-    if tile.index is None:
-        return (chain[-1] if chain else None), None
-    before = chain[tile.index - 2] if tile.index >= 2 else None
-    after = chain[tile.index] if tile.index < len(chain) else None
-    return before, after
-
-
-def fitting_faces(
-    ids: list[str],
-    lib: TileLibrary,
-    tile: PlacedTile,
-    by_hex: dict[hexgrid.Hex, list[PlacedTile]],
-    pred: PlacedTile | None,
-    succ: PlacedTile | None,
-) -> list[str]:
-    """Of ``ids``, the faces whose road, put where ``tile`` is, meets the most neighbours."""
-    met: dict[str, int] = {}
-    for face_id in ids:
-        face = lib.get(face_id)
-        if face is not None and road_ends(face):
-            met[face_id] = _roads_met(face, tile, tile.rotation, by_hex, pred, succ)
-    best = max(met.values(), default=0)
-    return [f for f in ids if met.get(f) == best] if best else ids
-
-
-def road_ends(face: TileFace, road: str | None = None) -> tuple[int, ...]:
-    """The two end edges of a face's road (GT: of road ``road``, else of its first road);
-    none for a face without a road."""
-    roads = face_roads(face)
-    if not roads:
-        return ()
-    _rid, e0, e1 = next((r for r in roads if r[0] == road), roads[0])
-    return (e0, e1)
-
-
-def faces_back(
-    other: PlacedTile, toward: int, pred: PlacedTile | None, succ: PlacedTile | None
-) -> bool:
-    """Whether ``other``'s road has an end at its side ``toward`` that a road may meet there.
-
-    The tile driven before (``pred``) must have its exit there, the one driven after
-    (``succ``) its entry; a tile that is not driven may have either road end there; other
-    driven tiles never count (a road meeting them would meet them out of driving order).
-    """
-    if other is pred:
-        return other.exit_world == toward
-    if other is succ:
-        return other.entry_world == toward
-    if other.index is not None or other.face is None:
-        return False
-    local = hexgrid.local_edge(toward, other.rotation)
-    return any(local in r[1:] for r in face_roads(other.face))
-
-
-def _roads_met(
-    face: TileFace,
-    tile: PlacedTile,
-    rotation: int,
-    by_hex: dict[hexgrid.Hex, list[PlacedTile]],
-    pred: PlacedTile | None,
-    succ: PlacedTile | None,
-) -> int:
-    """How many road ends of ``face``, put on ``tile``'s hex with ``rotation``, meet a road."""
-    met = 0
-    for end in road_ends(face, tile.road_id):
-        w = hexgrid.world_edge(end, rotation)
-        others = by_hex.get(hexgrid.neighbour(tile.hex, w), [])
-        met += any(o is not tile and faces_back(o, hexgrid.opposite(w), pred, succ) for o in others)
-    return met
-
-
-def turn_to_meet(
-    tile: PlacedTile,
-    by_hex: dict[hexgrid.Hex, list[PlacedTile]],
-    *,
-    pred: PlacedTile | None = None,
-    succ: PlacedTile | None = None,
-    toward: int | None = None,
-    need: int = 1,
-) -> int | None:
-    """A new rotation of ``tile`` whose road meets at least ``need`` roads around it.
-
-    Parameters
-    ----------
-    tile : PlacedTile
-        A tile with a known road face.
-    by_hex : dict
-        Every placed tile by hex (:meth:`Layout.by_hex`).
-    pred, succ : PlacedTile, optional
-        The tiles to be driven just before and after ``tile`` (see :func:`faces_back`).
-    toward : int, optional
-        A world direction the road must have an end at.
-    need : int
-        How many road ends must meet a road (1 or 2).
-
-    Returns
-    -------
-    int or None
-        The rotation (0..5) meeting the most roads, the smallest turn among equals; None
-        if no other rotation does.
-    """
-    face = tile.face
-    ends = road_ends(face, tile.road_id) if face is not None else ()
-    if face is None or not ends:
-        return None
-    best: tuple[int, int, int, int] | None = None
-    for rot in range(6):
-        if rot == tile.rotation:
-            continue
-        if toward is not None and toward not in {hexgrid.world_edge(e, rot) for e in ends}:
-            continue
-        met = _roads_met(face, tile, rot, by_hex, pred, succ)
-        if met < need:
-            continue
-        steps = (rot - tile.rotation) % 6
-        key = (-met, min(steps, 6 - steps), steps, rot)
-        if best is None or key < best:
-            best = key
-    return None if best is None else best[3]
-
-
-def turn_words(old: int, new: int) -> str:
-    """A turn from rotation ``old`` to ``new`` in words (``dir`` turns clockwise).
-
-    Examples
-    --------
-    >>> turn_words(2, 3), turn_words(0, 4), turn_words(1, 4)
-    ('by one step clockwise', 'by two steps anticlockwise', 'by half a turn (three steps)')
-    """
-    steps = (new - old) % 6
-    if steps == 3:
-        return "by half a turn (three steps)"
-    n, way = (steps, "clockwise") if steps < 3 else (6 - steps, "anticlockwise")
-    return f"by {'one step' if n == 1 else 'two steps'} {way}"
-
-
-def turn_fix(tile: PlacedTile, new: int, then: str) -> Fix:
-    """``Turn 214b at [3, 1] by one step clockwise (dir 2 -> 3): <then>.``
-
-    Its edit places the tile where it lies, turned (``at`` and ``dir``).
-    """
-    name = f"tile {tile.index} ({tile.face_id})" if tile.index else tile.face_id
-    edit = FixEdit(
-        label=f"turn {name} to dir {new}",
-        path=f"tiles[{tile.position - 1}]",
-        values={"at": [tile.hex[0], tile.hex[1]], "dir": new},
-    )
-    return Fix(
-        f"Turn {name} at [{tile.hex[0]}, {tile.hex[1]}] {turn_words(tile.rotation, new)} "
-        f"(dir {tile.rotation} -> {new}): {then}.",
-        [edit],
-    )
-
-
-#: At most this many tile ids probably meant are offered as edits.
-MAX_ID_EDITS = 4
-
-
-def tile_id_edits(tile: PlacedTile, ids: list[str]) -> list[FixEdit]:
-    """The edits that replace an unknown tile id with each id probably meant."""
-    return [
-        FixEdit(
-            label=f"use {face_id} for '{tile.raw_id[:40]}'",
-            path=f"tiles[{tile.position - 1}]",
-            values={"tile": face_id},
-        )
-        for face_id in ids[:MAX_ID_EDITS]
-    ]
-
-
-def _miss_fix(
-    layout: Layout,
-    by_hex: dict[hexgrid.Hex, list[PlacedTile]],
-    explicit: set[int],
-    prev: PlacedTile,
-    tile: PlacedTile,
-) -> Fix | None:
-    """A turn of ``tile`` or of ``prev`` (placed by hand) that makes their roads meet."""
-    d = hexgrid.direction_between(prev.hex, tile.hex)
-    if d is None:
-        return None  # not neighbours: no turn brings them together
-    _, after = _chain_neighbours(layout, tile)
-    if d == prev.exit_world and tile.position in explicit:
-        rot = turn_to_meet(tile, by_hex, pred=prev, succ=after, toward=hexgrid.opposite(d))
-        if rot is not None:
-            return turn_fix(tile, rot, f"its road then meets tile {prev.index} ({prev.face_id})")
-    if (
-        d != prev.exit_world
-        and prev.position in explicit
-        and tile.entry_world == (hexgrid.opposite(d))
-    ):
-        pp, _ = _chain_neighbours(layout, prev)
-        rot = turn_to_meet(prev, by_hex, pred=pp, succ=tile, toward=d, need=2 if pp else 1)
-        if rot is not None:
-            return turn_fix(prev, rot, f"its road then goes on to tile {tile.index}")
-    return None
-
-
 def _place_beside(
     pos: int,
     spec: StageTile,
@@ -934,115 +768,3 @@ def _place_beside(
         )
     )
     return None
-
-
-def _slots_taken(tile: PlacedTile, edge: int, lanes: int | None) -> set[int]:
-    """The slots (lanes, clockwise round the tile) of edge ``edge`` that the road driven on
-    ``tile`` takes: every lane of the edge, but some only on a branch of a GT junction."""
-    road = tile.road
-    if lanes is None or road is None:
-        return set()
-    if road.series == "gt" and edge in (road.cut.road.slots or {}):
-        return set(road.cut.edge_slots(edge, lanes))
-    return set(range(1, lanes + 1))
-
-
-def _branch_fix(narrow: list[tuple[PlacedTile, int]]) -> str:
-    """S104 at a branch of a junction: the roads of the junction that take its whole edge
-    (``narrow``: each junction tile with the local edge its branch takes part of)."""
-    whole = [
-        f"road {road.id} of tile {t.index} ({t.face_id})"
-        for t, edge in narrow
-        if t.face is not None and t.face.layout is not None
-        for road in t.face.layout.roads
-        if edge in (road.from_edge, road.to_edge) and edge not in (road.slots or {})
-    ]
-    take = f"drive {' or '.join(whole)}, which takes" if whole else "use a road that takes"
-    return (
-        "A branch of a junction takes only some of the lanes of its edge; the others lead "
-        f"into another road of the junction: {take} every lane of the edge, or another tile."
-    )
-
-
-def _check_meeting(
-    prev: PlacedTile, tile: PlacedTile, findings: list[Finding], *, closing: bool = False
-) -> bool:
-    """BOARD-1: the previous exit must face this tile's entry, with equal lanes and (GT)
-    skew edges of the same hand (section 5.7). ``closing``: the last tile of a circuit
-    meeting the first (it does face it).
-
-    Returns whether the roads miss each other (an S102 finding was added).
-    """
-    d = hexgrid.direction_between(prev.hex, tile.hex)
-    loc = tile.location()
-    if prev.road is None or tile.road is None or prev.face is None or tile.face is None:
-        return False
-    if not closing and (d is None or d != prev.exit_world):
-        where = "is not next to" if d is None else "does not sit on the road end of"
-        findings.append(
-            finding(
-                "S102",
-                f"tile {tile.index} ({tile.face_id}) {where} tile {prev.index} "
-                f"({prev.face_id}): the road has a gap",
-                loc,
-            )
-        )
-        return True
-    if not closing and tile.entry_world != hexgrid.opposite(d or 0):
-        findings.append(
-            finding(
-                "S102",
-                f"tile {tile.index} ({tile.face_id}) is turned so that its road does not "
-                f"meet tile {prev.index} ({prev.face_id})",
-                loc,
-            )
-        )
-        return True
-    lanes_out = prev.face.lanes.get(prev.road.exit)
-    lanes_in = tile.face.lanes.get(tile.road.entry)
-    slots_out = _slots_taken(prev, prev.road.exit, lanes_out)
-    slots_in = _slots_taken(tile, tile.road.entry, lanes_in)
-    width = lanes_out or 0
-    if lanes_out != lanes_in or {width + 1 - s for s in slots_in} != slots_out:
-        # rule: BOARD-1 (the lanes that meet are those of the roads driven: a branch of a
-        # junction takes some of its edge's lanes, the others lead into another road)
-        sides = (
-            (prev, prev.road.exit, slots_out, lanes_out),
-            (tile, tile.road.entry, slots_in, lanes_in),
-        )
-        narrow = [(t, e) for t, e, taken, n in sides if n is not None and len(taken) < n]
-        branch = [
-            f"road {t.road_id} of {t.face_id} takes {len(taken)} of the {n} lanes of its edge"
-            for t, _e, taken, n in sides
-            if n is not None and len(taken) < n
-        ]
-        n_out = len(slots_out) if lanes_out is not None else lanes_out
-        n_in = len(slots_in) if lanes_in is not None else lanes_in
-        findings.append(
-            finding(
-                "S104",
-                f"{n_out} {'lane' if n_out == 1 else 'lanes'} of tile {prev.index} "
-                f"({prev.face_id}) {'meets' if n_out == 1 else 'meet'} {n_in} "
-                f"{'lane' if n_in == 1 else 'lanes'} of tile {tile.index} ({tile.face_id})"
-                + (f" ({'; '.join(branch)})" if branch else ""),
-                loc,
-                fix=_branch_fix(narrow) if narrow else None,
-            )
-        )
-    skew_out = prev.face.skews.get(prev.road.exit)
-    skew_in = tile.face.skews.get(tile.road.entry)
-    if skew_out != skew_in:  # rule: BOARD-1 (skewL meets skewL, skewR skewR: section 5.7)
-
-        def hand(skew: object, t: PlacedTile, edge: int) -> str:
-            what = getattr(skew, "value", None) or "straight"
-            return f"the {what} edge {edge} of tile {t.index} ({t.face_id})"
-
-        findings.append(
-            finding(
-                "S128",
-                f"{hand(skew_out, prev, prev.road.exit)} meets "
-                f"{hand(skew_in, tile, tile.road.entry)}",
-                loc,
-            )
-        )
-    return False

@@ -392,13 +392,16 @@ def drive(face: TileFace, entry: int, road: str | None = None) -> DrivenRoad:
         The local edge the car enters by.
     road : str, optional
         GT faces with several roads: the road's id (``A``, ``B``...); by default the first
-        road with an end at ``entry`` (visible roads first).
+        road with an end at ``entry`` (visible roads first). A DIRT face has one road
+        (``A``): ``road`` is not read.
 
     Raises
     ------
     ValueError
         If ``entry`` is not an end of the face's road (of ``road``), or the face has none.
     """
+    if face.layout is None:
+        road = None  # a DIRT face has one road (``A``)
     key = (face.id, entry, road)
     hit = _CACHE.get(key)
     if hit is not None and hit.face is face:
@@ -1246,26 +1249,39 @@ def with_changes(
     )
 
 
-def start_entry(face: TileFace) -> int | None:
+def start_entry(face: TileFace, road: str | None = None) -> int | None:
     """Default entry of a start or finish face: the end with more rows before its line.
 
     Cars line up behind the start line (BOARD-3); a finish line is crossed with the arch
     facing the driver. Both faces show the arch facing that way. A GT start/finish face is
-    entered so that its road runs the way its grid faces (the race direction).
+    entered so that its road runs the way its grid faces (the race direction): the road
+    with a line, or ``road`` when given (None when that road has no line). A DIRT face has
+    one road: ``road`` is not read.
+
+    >>> from trackkit.library import default_library
+    >>> lib = default_library()
+    >>> start_entry(lib.get("202a")), start_entry(lib.get("202a"), "B")
+    (3, 3)
+    >>> [start_entry(lib.get("144b"), road) for road in (None, "A", "B")]  # two lines
+    [1, 1, 4]
+    >>> start_entry(lib.get("102a"), "B") is None  # no such road, no line on it
+    True
     """
     if face.layout is not None:
         for sf in face.layout.start_finish:
+            if road is not None and sf.road != road:
+                continue
             for r in face.layout.roads:
                 if r.id == sf.road:
                     return r.from_edge if sf.race_toward == r.to_edge else r.to_edge
         return None
-    road = face.road
-    if road is None or road.start_finish is None:
+    one = face.road
+    if one is None or one.start_finish is None:
         return None
-    forward = drive(face, road.from_edge)
-    after = forward.start_after if road.start_finish.kind == "start" else forward.finish_after
+    forward = drive(face, one.from_edge)
+    after = forward.start_after if one.start_finish.kind == "start" else forward.finish_after
     if after is None:
         return None
     before_rows = after + 1
     after_rows = len(forward.units) - before_rows
-    return road.from_edge if before_rows >= after_rows else road.to_edge
+    return one.from_edge if before_rows >= after_rows else one.to_edge

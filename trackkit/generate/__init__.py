@@ -10,7 +10,11 @@ Modules
 request
     What is asked for (:class:`Request`) and the words of the options.
 pieces
-    What the boxes hold, and the checks that stop an impossible request.
+    What the boxes hold, and the checks that stop an impossible DIRT request.
+gt_pieces
+    What the GT boxes hold, the checks of a GT request, the pit beside a track.
+circuit
+    The goal that closes a GT circuit, and why some boxes cannot.
 search
     The road built tile by tile, with backtracking.
 score
@@ -19,6 +23,9 @@ decorate
     Tokens on the road, fillers beside it.
 refine
     Races of the best candidates and the simulation score.
+series
+    What a run does per series (DIRT stages, GT tracks), behind one interface, and
+    :func:`~trackkit.generate.series.check_request`, where an impossible request stops.
 run
     One run: candidates, finalists, the stages chosen (:func:`generate`).
 report

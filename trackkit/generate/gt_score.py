@@ -57,8 +57,8 @@ reported but neither steers the search nor scores. The level is the races' alone
 finalists' rates differ between circuits for real (two sets of 40 races agree with a
 correlation of 0.75; spread 0.027 between circuits round a mean of 0.14), and the two
 finalists nearest the band are raced again, twice as often, with fresh seeds, the
-choice made on those races (:func:`trackkit.generate.run._race_again`). Without races
-(``--races 0``) the level is not measured, and the reports say so.
+choice made on those races (:meth:`trackkit.generate.series.GtRun.race_again`). Without
+races (``--races 0``) the level is not measured, and the reports say so.
 
 Examples
 --------

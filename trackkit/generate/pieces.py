@@ -6,16 +6,16 @@ ways a stage file can lay it (a bend turned left or right, a climb face driven u
 every way is laid out once with :func:`trackkit.assemble.lay_out` to keep only those the
 placement accepts and to learn its road length.
 
-:func:`check_request` is where an impossible request stops (a :class:`GenerateError`
+:func:`check_dirt_request` is where an impossible DIRT request stops (a :class:`GenerateError`
 naming the option and what would work), before any search.
 
 Examples
 --------
 >>> from trackkit.generate.request import Request
->>> request, pal = check_request(Request(boxes=("dirt-core",), tiles=12))
+>>> request, pal = check_dirt_request(Request(boxes=("dirt-core",), tiles=12))
 >>> len(pal.starts), len(pal.finishes), pal.max_tiles
 (2, 2, 31)
->>> check_request(Request(boxes=("dirt-core",), par=300))[0].tiles  # about 24 s a tile
+>>> check_dirt_request(Request(boxes=("dirt-core",), par=300))[0].tiles  # about 24 s a tile
 12
 >>> sorted({w.key for w in pal.middles if w.face.number == 217})
 ['217a left', '217a right', '217b left', '217b right']
@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from trackkit.assemble import lay_out
+from trackkit.assemble import Series, lay_out
 from trackkit.formats.suggest import unknown_box
 from trackkit.generate.request import GenerateError, Request
 from trackkit.generate.score import SECONDS_PER_TILE, face_risk
@@ -35,7 +35,16 @@ from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import Kind, Stage, StageTile, TileToken
 from trackkit.models.tile import FaceKind, RoadShape, TileFace
 
-__all__ = ["Palette", "Piece", "Way", "check_request", "palette"]
+__all__ = [
+    "Palette",
+    "Piece",
+    "Way",
+    "box_list",
+    "check_boxes",
+    "check_dirt_request",
+    "palette",
+    "series_boxes",
+]
 
 #: A cardboard piece: (box, catalogue number).
 Piece = tuple[str, int]
@@ -169,25 +178,59 @@ class Palette:
         return {s: sum(self.copies[p] for p in ps) for s, ps in sorted(out.items())}
 
 
-def _dirt_boxes(library: TileLibrary) -> list[str]:
-    return [b for b in library.boxes() if any(f.series == "dirt" for f in library.in_box(b))]
+#: Per series: the box a message names as an example, and what it says of a box of the
+#: other series (``{box}``; ``{known}``: this series' boxes).
+_BOXES_SAID = {
+    "dirt": (
+        "dirt-core",
+        "{box} is a Rallyman: GT box: add --ruleset gt for a GT track (from GT boxes only), "
+        "or name DIRT boxes: {known}",
+    ),
+    "gt": (
+        "gt-core",
+        "{box} is a Rallyman: DIRT box, and --ruleset gt builds GT tracks from the GT boxes "
+        "({known}): name those, or leave --ruleset gt out for a DIRT stage",
+    ),
+}
 
 
-def _check_boxes(boxes: tuple[str, ...], library: TileLibrary) -> None:
-    dirt = _dirt_boxes(library)
-    known = ", ".join(dirt)
+def series_boxes(library: TileLibrary, series: Series) -> list[str]:
+    """The boxes of ``library`` holding faces of ``series`` (``dirt`` or ``gt``).
+
+    >>> series_boxes(default_library(), "gt")[:2]
+    ['gt-adrenaline', 'gt-championship']
+    """
+    return [b for b in library.boxes() if any(f.series == series for f in library.in_box(b))]
+
+
+def check_boxes(boxes: tuple[str, ...], library: TileLibrary, series: Series) -> None:
+    """Refuse an empty list of boxes, an unknown box or a box of the other series.
+
+    Raises
+    ------
+    GenerateError
+        For ``--boxes``, naming the boxes of ``series``.
+
+    Examples
+    --------
+    >>> check_boxes(("gt-core",), default_library(), "dirt")
+    Traceback (most recent call last):
+    ...
+    trackkit.generate.request.GenerateError: --boxes: gt-core is a Rallyman: GT box: add \
+--ruleset gt for a GT track (from GT boxes only), or name DIRT boxes: dirt-climb, \
+dirt-copilot, dirt-core, dirt-monte-carlo
+    """
+    mine = series_boxes(library, series)
+    known = ", ".join(mine)
+    example, other = _BOXES_SAID[series]
     if not boxes:
-        raise GenerateError("--boxes", f"name the boxes you own, e.g. --boxes dirt-core ({known})")
+        raise GenerateError("--boxes", f"name the boxes you own, e.g. --boxes {example} ({known})")
     for box in boxes:
         unknown = unknown_box(box, library)
         if unknown is not None:
-            raise GenerateError("--boxes", f"{unknown} (the DIRT boxes: {known})")
-        if box not in dirt:
-            raise GenerateError(
-                "--boxes",
-                f"{box} is a Rallyman: GT box: add --ruleset gt for a GT track (from GT boxes "
-                f"only), or name DIRT boxes: {known}",
-            )
+            raise GenerateError("--boxes", f"{unknown} (the {series.upper()} boxes: {known})")
+        if box not in mine:
+            raise GenerateError("--boxes", other.format(box=box, known=known))
 
 
 def _ways(face: TileFace, kind: Kind) -> list[Way]:
@@ -227,7 +270,7 @@ def palette(boxes: tuple[str, ...], kind: Kind, library: TileLibrary | None = No
         An unknown box or a GT box.
     """
     lib = library or default_library()
-    _check_boxes(boxes, lib)
+    check_boxes(boxes, lib, "dirt")
     named = Counter(boxes)
     faces = [f for box in sorted(named) for f in lib.in_box(box) if f.series == "dirt"]
     copies = {(f.box, f.number): f.copies * named[f.box] for f in faces}
@@ -250,14 +293,21 @@ def palette(boxes: tuple[str, ...], kind: Kind, library: TileLibrary | None = No
     )
 
 
-def _box_list(boxes: tuple[str, ...]) -> str:
-    """``your boxes (dirt-core, dirt-climb)``: the subject of a sentence that says hold."""
+def box_list(boxes: tuple[str, ...]) -> str:
+    """``your boxes (dirt-climb, dirt-core)``: the subject of a sentence that says hold.
+
+    >>> box_list(("dirt-core", "dirt-climb", "dirt-core"))
+    'your boxes (dirt-climb, dirt-core)'
+    """
     return f"your boxes ({', '.join(sorted(set(boxes)))})"
 
 
-def check_request(request: Request, library: TileLibrary | None = None) -> tuple[Request, Palette]:
-    """The request with its size settled, and the palette of its boxes, once the request
-    is known to be possible.
+def check_dirt_request(
+    request: Request, library: TileLibrary | None = None
+) -> tuple[Request, Palette]:
+    """The DIRT request with its size settled, and the palette of its boxes, once the
+    request is known to be possible (:func:`trackkit.generate.series.check_request` picks
+    this check or the GT one, :func:`trackkit.generate.gt_pieces.check_gt_request`).
 
     A request with neither ``tiles`` nor ``length_mm`` gets 12 tiles, or with ``par``
     about ``par / SECONDS_PER_TILE`` (:data:`trackkit.generate.score.SECONDS_PER_TILE`),
@@ -266,17 +316,11 @@ def check_request(request: Request, library: TileLibrary | None = None) -> tuple
     Raises
     ------
     GenerateError
-        Naming the option at fault and what would work: unknown or GT boxes, no start and
-        finish tiles, a hillclimb without climb tiles, more tiles than the boxes hold, a
-        road length out of reach, a surface the boxes do not hold (or not enough of it),
-        tokens or fillers the boxes do not hold.
+        Naming the option at fault and what would work: GT options, unknown or GT boxes,
+        no start and finish tiles, a hillclimb without climb tiles, more tiles than the
+        boxes hold, a road length out of reach, a surface the boxes do not hold (or not
+        enough of it), tokens or fillers the boxes do not hold.
     """
-    if request.ruleset == "gt":
-        from trackkit.generate.circuit import check_gt_request
-
-        return check_gt_request(request, library)
-    if request.ruleset != "dirt":
-        raise GenerateError("--ruleset", f"{request.ruleset!r}: the rulesets are dirt and gt")
     gt_only = (
         ("--laps", request.laps is not None),
         ("--players", request.players is not None),
@@ -295,7 +339,7 @@ def check_request(request: Request, library: TileLibrary | None = None) -> tuple
             "rally or hillclimb",
         )
     pal = palette(request.boxes, request.kind, library)
-    owned = _box_list(request.boxes)
+    owned = box_list(request.boxes)
     if not pal.starts or not pal.finishes:
         raise GenerateError(
             "--boxes",
@@ -354,7 +398,7 @@ def _check_size(request: Request, pal: Palette) -> None:
             )
             raise GenerateError(
                 "--tiles",
-                f"{_box_list(request.boxes)} hold {pal.max_tiles} road pieces for a "
+                f"{box_list(request.boxes)} hold {pal.max_tiles} road pieces for a "
                 f"{request.kind.value}{kept}: a start, a finish and {pal.middle_pieces} "
                 f"others; use --tiles {pal.max_tiles} or fewer, or name another box",
             )
@@ -373,7 +417,7 @@ def _check_size(request: Request, pal: Palette) -> None:
         if not shortest <= request.length_mm <= longest:
             raise GenerateError(
                 "--length-mm",
-                f"{_box_list(request.boxes)} make roads of {shortest:.0f} to {longest:.0f} mm "
+                f"{box_list(request.boxes)} make roads of {shortest:.0f} to {longest:.0f} mm "
                 f"for a {request.kind.value}: ask for a length in that range",
             )
     if request.count < 1 or request.candidates < 1 or request.finalists < 1:
@@ -391,7 +435,7 @@ def _check_surfaces(request: Request, pal: Palette) -> None:
             where = {"asphalt": "dirt-monte-carlo or dirt-climb", "snow": "dirt-monte-carlo"}
             raise GenerateError(
                 "--surface",
-                f"{_box_list(request.boxes)} hold no {surface} tiles (they hold "
+                f"{box_list(request.boxes)} hold no {surface} tiles (they hold "
                 f"{', '.join(held)}): add {where.get(surface, 'dirt-core')}, or ask for "
                 f"{', '.join(held)}",
             )

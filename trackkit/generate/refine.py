@@ -32,18 +32,18 @@ difficulty part with the simulated rate and adds:
 
 Every finalist is raced with its own seed, drawn from the run's generator before any race
 starts, so the results do not depend on how the finalists are shared out between
-``jobs`` worker processes.
+``jobs`` worker processes (:mod:`trackkit.parallel`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from trackkit.models.findings import Severity
 from trackkit.models.stage import Kind, Stage
+from trackkit.parallel import executor
 from trackkit.rules.track import Track
 from trackkit.sim.par import par_time
 from trackkit.sim.playability import findings_from
@@ -169,19 +169,13 @@ def simulate_finalists(
 ) -> list[SimResult]:
     """Race every stage with its seed; in ``jobs`` worker processes, with the same results."""
     tasks = [(stage, races, seed) for stage, seed in zip(stages, seeds, strict=True)]
-    out: list[SimResult] = []
-    if jobs <= 1 or len(tasks) < 2:
-        for task in tasks:
-            out.append(simulate_finalist(task))
-            if progress:
-                progress(1)
-        return out
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-        for result in pool.map(simulate_finalist, tasks):
-            out.append(result)
-            if progress:
-                progress(1)
-    return out
+    with executor(None, jobs=jobs, items=len(tasks)) as ex:
+        return ex.map(_simulate_each, tasks, progress=progress)
+
+
+def _simulate_each(_context: None, tasks: list[tuple[Stage, int, int]]) -> list[SimResult]:
+    """:func:`simulate_finalist` of each task: a work function of :mod:`trackkit.parallel`."""
+    return [simulate_finalist(task) for task in tasks]
 
 
 def sim_score(result: SimResult, band_distance: float, par: float | None) -> dict[str, float]:
@@ -346,19 +340,13 @@ def refine_gt(
 ) -> list[GtSimResult]:
     """Race every GT finalist with its seed, in ``jobs`` worker processes (same results)."""
     tasks = [(stage, races, seed, players) for stage, seed in zip(stages, seeds, strict=True)]
-    out: list[GtSimResult] = []
-    if jobs <= 1 or len(tasks) < 2:
-        for task in tasks:
-            out.append(race_gt_finalist(task))
-            if progress:
-                progress(1)
-        return out
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-        for result in pool.map(race_gt_finalist, tasks):
-            out.append(result)
-            if progress:
-                progress(1)
-    return out
+    with executor(None, jobs=jobs, items=len(tasks)) as ex:
+        return ex.map(_race_each, tasks, progress=progress)
+
+
+def _race_each(_context: None, tasks: list[tuple[Stage, int, int, int]]) -> list[GtSimResult]:
+    """:func:`race_gt_finalist` of each task: a work function of :mod:`trackkit.parallel`."""
+    return [race_gt_finalist(task) for task in tasks]
 
 
 def gt_sim_score(result: GtSimResult, band_distance: float) -> dict[str, float]:

@@ -25,31 +25,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trackkit.generate.circuit import (
-    CircuitGoal,
-    check_gt_request,
-    no_circuit,
-    place_pit,
-    tiles_for_length,
-)
-from trackkit.generate.decorate import place_fillers, stage_of, token_plan
 from trackkit.generate.fit import Fit, fit_of
-from trackkit.generate.gt_score import GtStructure, gt_aim, gt_structure_of, gt_structure_score
-from trackkit.generate.pieces import Palette, Way, check_request
-from trackkit.generate.refine import (
-    GtSimResult,
-    SimResult,
-    gt_sim_score,
-    refine_gt,
-    sim_score,
-    simulate_finalists,
-)
+from trackkit.generate.gt_score import GtStructure
+from trackkit.generate.pieces import Palette, Way
+from trackkit.generate.refine import GtSimResult, SimResult
 from trackkit.generate.request import GenerateError, Request
-from trackkit.generate.score import Aim, Structure, structure_of, structure_score
-from trackkit.generate.search import ChainGoal, Goal, Placer, Road, SearchFailed, build_road
-from trackkit.library import TileLibrary, default_library
-from trackkit.models.findings import Severity
-from trackkit.models.stage import Kind, Stage, TileToken
+from trackkit.generate.score import Aim, Structure
+from trackkit.generate.search import Goal, Placer, Road, SearchFailed, build_road
+from trackkit.generate.series import Job, SeriesRun, series_of
+from trackkit.library import default_library
+from trackkit.models.stage import Kind, Stage
 from trackkit.validate import Report, validate
 
 __all__ = ["Candidate", "Finalist", "Generation", "Outcome", "Progress", "generate"]
@@ -144,30 +129,6 @@ class Generation:
     """Counts of the run: roads built, candidates dropped, placements asked."""
 
 
-def _goal(request: Request, pal: Palette, library: TileLibrary | None = None) -> Goal:
-    """The goal of a request: a DIRT stage or GT point-to-point track from its start to
-    its finish, or a GT circuit closing on its start/finish tile."""
-    if request.ruleset == "gt":
-        tiles = request.tiles or tiles_for_length(request, pal)
-        if request.kind is Kind.CIRCUIT:
-            return CircuitGoal.of(tiles, pal, library)
-        return ChainGoal(tiles=tiles, lines_counted=True)
-    hill = request.kind is Kind.HILLCLIMB
-    climb_tokens = request.token_count("climb")
-    most = pal.climb_pieces if hill else 0
-    if request.tiles is not None:
-        most = min(most, request.tiles - 2 - climb_tokens)
-    # tokens need road tiles to lie on, one of a kind each (R202); climb tokens, tiles
-    # without climb arrows
-    middle = max(max((n for _, n in request.tokens), default=0), climb_tokens + hill, hill)
-    return ChainGoal(
-        tiles=request.tiles,
-        length_mm=request.length_mm,
-        min_tiles=2 + middle,
-        climbs=(1 if hill else 0, max(most, 1 if hill else 0)),
-    )
-
-
 def _name(request: Request, index: int) -> str:
     kind = {
         Kind.HILLCLIMB: "Hillclimb",
@@ -178,84 +139,28 @@ def _name(request: Request, index: int) -> str:
     return f"{kind} {index} ({boxes}; seed {request.seed})"
 
 
-def _clean(report: Report) -> bool:
-    """Valid, and no warning either."""
-    return not any(f.severity in (Severity.ERROR, Severity.WARNING) for f in report.findings)
-
-
 def _candidate(
-    request: Request,
-    pal: Palette,
-    aim: Aim,
-    ways: tuple[Way, ...],
-    hexes: list[tuple[int, int]],
-    exits: list[int],
-    rng: random.Random,
-    index: int,
-    number: int,
-    library: TileLibrary | None,
+    series: SeriesRun, job: Job, road: Road, index: int, number: int
 ) -> Candidate | None:
-    """The candidate stage of a road, or None if it is not clean (counted by the caller)."""
+    """The candidate of a road, or None if it is not clean (counted by the caller).
+
+    What goes on the road (DIRT tokens) and beside it (DIRT fillers, the GT pit), and the
+    structure measured, are the series' (:class:`~trackkit.generate.series.SeriesRun`);
+    the road must validate clean, laid on the hexes the search laid it on.
+    """
+    ways = tuple(road.ways)
     try:
-        tokens: dict[int, list[TileToken]] = token_plan(ways, request.tokens, rng)
+        stage, tokens = series.on_road(job, ways, _name(job.request, index))
     except ValueError:
         return None
-    name = _name(request, index)
-    bare = stage_of(ways, name=name, kind=request.kind, boxes=request.boxes, tokens=tokens)
-    report = validate(bare, library=library)
-    if not _clean(report) or [t.hex for t in report.layout.chain] != hexes:
+    report = validate(stage, library=job.library, players=job.request.players)
+    if not report.clean or [t.hex for t in report.layout.chain] != road.hexes:
         return None
-    fillers = []
-    if request.fillers:
-        first = report.layout.chain[0]
-        fillers = place_fillers(hexes, exits, first.entry_world, pal, request.fillers, rng)
-        if len(fillers) < request.fillers:
-            return None
-    stage = stage_of(
-        ways, name=name, kind=request.kind, boxes=request.boxes, tokens=tokens, fillers=fillers
-    )
-    if fillers:
-        report = validate(stage, library=library)
-        if not _clean(report):
-            return None
-    structure = structure_of(report.summary, ways, tokens, hexes)
-    score = structure_score(structure, aim)
-    return Candidate(index, number, ways, stage, structure, score, report)
-
-
-def _gt_candidate(
-    request: Request,
-    pal: Palette,
-    aim: Aim,
-    ways: tuple[Way, ...],
-    hexes: list[tuple[int, int]],
-    exits: list[int],
-    rng: random.Random,
-    index: int,
-    number: int,
-    library: TileLibrary | None,
-) -> Candidate | None:
-    """The candidate GT track of a road (with the pit beside it when asked), or None if
-    it is not clean (counted by the caller)."""
-    name = _name(request, index)
-    stage = stage_of(
-        ways,
-        name=name,
-        kind=request.kind,
-        boxes=request.boxes,
-        ruleset="gt",
-        laps=request.laps if request.kind is Kind.CIRCUIT else None,
-    )
-    report = validate(stage, library=library, players=request.players)
-    if not _clean(report) or [t.hex for t in report.layout.chain] != hexes:
+    placed = series.beside(job, stage, report, road)
+    if placed is None:
         return None
-    if request.pit:
-        placed = place_pit(stage, report, pal, rng, library=library, players=request.players)
-        if placed is None:
-            return None
-        stage, report = placed
-    structure = gt_structure_of(report.summary, report.graph, report.layout, ways)
-    score = gt_structure_score(structure, aim)
+    stage, report = placed
+    structure, score = series.structure(job, report, ways, tokens)
     return Candidate(index, number, ways, stage, structure, score, report)
 
 
@@ -282,34 +187,25 @@ def generate(
         For a request the boxes cannot meet, naming the option.
     """
     library = default_library()  # the one the simulator races on, too
-    gt = request.ruleset == "gt"
+    series = series_of(request)
     asked = request
-    if gt:
-        request, pal = check_gt_request(request, library)
-        aim = gt_aim(request, pal)
-    else:
-        request, pal = check_request(request, library)
-        aim = Aim.of(request, pal)
-    goal = _goal(request, pal, library)
-    if isinstance(goal, CircuitGoal):
-        refused = no_circuit(asked, request, pal, goal, library)
-        if refused is not None:
-            raise refused
-    rng = random.Random(request.seed)
-    search = _Search(request, pal, aim, goal, rng, Placer(library), library, progress)
+    request, pal = series.check(request, library)
+    aim = series.aim(request, pal)
+    job = Job(request, pal, aim, random.Random(request.seed), library)
+    goal = series.goal(job, asked)
+    search = _Search(series, job, goal, Placer(library), progress)
     pools: list[list[Candidate]] = [[] for _ in range(request.count)]
     search.build(pools, range(request.count), "building")
     if not pools[0]:
         raise GenerateError(_size_option(request), _no_road(request))
     if not all(pools):
         have = sum(1 for p in pools if p)
-        what = "tracks" if request.ruleset == "gt" else "stages"
         raise GenerateError(
             "--count",
-            f"only {have} different {what} of {_size(request)} were found from these "
+            f"only {have} different {series.what} of {_size(request)} were found from these "
             f"boxes: ask for --count {have}, or more tiles",
         )
-    groups = _race(request, aim, _finalists(request, pools), rng, jobs, progress)
+    groups = _race(series, job, _finalists(request, pools), jobs, progress)
     tries = [1] * request.count
     for attempt in range(2, request.tries + 1):
         # the stages whose best finalist misses what was asked for: search again
@@ -324,10 +220,9 @@ def generate(
         if not missing:
             break
         more = _race(
-            request,
-            aim,
+            series,
+            job,
             _finalists(request, [fresh[i] for i in missing]),
-            rng,
             jobs,
             progress,
             phase=f"racing {attempt}",
@@ -377,17 +272,14 @@ class _Search:
 
     def __init__(
         self,
-        request: Request,
-        pal: Palette,
-        aim: Aim,
+        series: SeriesRun,
+        job: Job,
         goal: Goal,
-        rng: random.Random,
         placer: Placer,
-        library: TileLibrary | None,
         progress: Progress | None,
     ) -> None:
-        self.request, self.pal, self.aim, self.goal = request, pal, aim, goal
-        self.rng, self.placer, self.library, self.progress = rng, placer, library, progress
+        self.series, self.job, self.goal, self.placer = series, job, goal, placer
+        self.progress = progress
         self.seen: set[tuple[str, ...]] = set()
         self.dropped = 0
         self.exhausted = False
@@ -405,28 +297,17 @@ class _Search:
         Round by round, one new road for each stage in turn: when the boxes make few
         roads, every stage still gets some. Candidates are numbered after those of
         ``numbered_from`` (the stage's earlier searches)."""
-        request = self.request
-        make = _gt_candidate if request.ruleset == "gt" else _candidate
+        request, job = self.job.request, self.job
         total = len(stages) * request.candidates
         for _ in range(request.candidates):
             for i in stages:
-                road = _new_road(self.pal, self.goal, self.aim, self.rng, self.placer, self.seen)
+                road = _new_road(job.pal, self.goal, job.aim, job.rng, self.placer, self.seen)
                 if road is None:
                     self.exhausted = True
                     return
                 earlier = len(numbered_from[i]) if numbered_from is not None else 0
-                cand = make(
-                    request,
-                    self.pal,
-                    self.aim,
-                    tuple(road.ways),
-                    list(road.hexes),
-                    list(road.exits),
-                    self.rng,
-                    i + 1,
-                    earlier + len(pools[i]) + 1,
-                    self.library,
-                )
+                number = earlier + len(pools[i]) + 1
+                cand = _candidate(self.series, job, road, i + 1, number)
                 if cand is None:
                     self.dropped += 1
                     continue
@@ -456,98 +337,35 @@ def _new_road(
 
 
 def _race(
-    request: Request,
-    aim: Aim,
+    series: SeriesRun,
+    job: Job,
     finalists: list[list[Candidate]],
-    rng: random.Random,
     jobs: int,
     progress: Progress | None,
     *,
     phase: str = "racing",
 ) -> list[list[Finalist]]:
     """Race every finalist (or not, without races) and score it."""
-    if request.races <= 0:
+    if job.request.races <= 0:
         return [[Finalist(c) for c in group] for group in finalists]
-    flat = [c for group in finalists for c in group]
-    seeds = [rng.randrange(1, 2**31) for _ in flat]
+    total = sum(len(group) for group in finalists)
     done = [0]
 
     def step(n: int) -> None:
         done[0] += n
         if progress:
-            progress(phase, done[0], len(flat))
+            progress(phase, done[0], total)
 
-    stages = [c.stage for c in flat]
-    results: list[SimResult | GtSimResult] = []
-    if request.ruleset == "gt":
-        players = request.players or 4
-        results += refine_gt(
-            stages, seeds, races=request.races, players=players, jobs=jobs, progress=step
-        )
-        results = _race_again(request, aim, finalists, results, rng, jobs)
-    else:
-        results += simulate_finalists(stages, seeds, races=request.races, jobs=jobs, progress=step)
-    by_id = {id(c): r for c, r in zip(flat, results, strict=True)}
-    out = []
+    stages = [[c.stage for c in group] for group in finalists]
+    results = series.race(job, stages, jobs, step)
+    flat = [
+        Finalist(c, sim, series.sim_parts(job, sim))
+        for c, sim in zip((c for group in finalists for c in group), results, strict=True)
+    ]
+    out, start = [], 0
     for group in finalists:
-        row = []
-        for c in group:
-            sim = by_id[id(c)]
-            if isinstance(sim, GtSimResult):
-                parts = gt_sim_score(sim, aim.band.distance(sim.loc_rate))
-            else:
-                parts = sim_score(sim, aim.band.distance(sim.loc_rate), request.par)
-            row.append(Finalist(c, sim, parts))
-        out.append(row)
-    return out
-
-
-#: GT finalists of each track raced again, with :data:`RACE_AGAIN` times the races and a
-#: fresh seed: those whose first races put them nearest the level's band centre.
-GT_RACED_AGAIN = 2
-RACE_AGAIN = 2
-
-
-def _race_again(
-    request: Request,
-    aim: Aim,
-    finalists: list[list[Candidate]],
-    results: list[SimResult | GtSimResult],
-    rng: random.Random,
-    jobs: int,
-) -> list[SimResult | GtSimResult]:
-    """GT: the finalists nearest the band raced again, more, with fresh seeds.
-
-    A GT track's losses of control vary with the traffic more than with the tiles: in 30
-    races a track's rate is known to about +-0.02, half a band's width, so the finalist
-    that looks deepest inside the band is often there by luck. Racing the likeliest
-    ones again (only those: the others are out of the running on difficulty) and
-    choosing on the new races, whose seeds the first races did not pick, makes the
-    level chosen hold up in races the generator did not see.
-    """
-    out = list(results)
-    again: list[int] = []
-    start = 0
-    for group in finalists:
-        idx = list(range(start, start + len(group)))
+        out.append(flat[start : start + len(group)])
         start += len(group)
-        if len(idx) < 2:
-            continue
-        idx.sort(key=lambda i: (aim.band.distance(out[i].loc_rate), i))
-        again += idx[:GT_RACED_AGAIN]
-    if not again:
-        return out
-    flat = [c for group in finalists for c in group]
-    seeds = [rng.randrange(1, 2**31) for _ in again]
-    redone = refine_gt(
-        [flat[i].stage for i in again],
-        seeds,
-        races=request.races * RACE_AGAIN,
-        players=request.players or 4,
-        jobs=jobs,
-    )
-    for i, result in zip(again, redone, strict=True):
-        out[i] = result
     return out
 
 
@@ -563,7 +381,7 @@ def _size(request: Request) -> str:
 
 def _no_road(request: Request) -> str:
     size = _size(request)
-    if request.ruleset == "gt" and request.kind is Kind.CIRCUIT:
+    if request.kind is Kind.CIRCUIT:
         return (
             f"no circuit of {size} closes with these pieces (lanes and skew edges must "
             "meet at every edge, the last tile leading into the start/finish): ask for "

@@ -25,11 +25,11 @@ the same search.
 Examples
 --------
 >>> import random
->>> from trackkit.generate.pieces import check_request
+>>> from trackkit.generate.pieces import check_dirt_request
 >>> from trackkit.generate.request import Request
 >>> from trackkit.generate.score import Aim
 >>> request = Request(boxes=("dirt-core",), tiles=8)
->>> request, pal = check_request(request)
+>>> request, pal = check_dirt_request(request)
 >>> aim = Aim.of(request, pal)
 >>> road = build_road(pal, ChainGoal(tiles=8), aim, random.Random(3), Placer())
 >>> len(road.ways), road.ways[0].line, road.ways[-1].line, len(set(road.hexes))

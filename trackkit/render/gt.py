@@ -1,10 +1,12 @@
-"""Rallyman: GT pieces on maps and tile sheets: every lane space and what is printed on it.
+"""How a Rallyman: GT piece is read for drawing: every lane space and what is printed on it.
 
 A GT face is drawn from its lane layout with the shapes of :mod:`trackkit.geometry`
 (:class:`~trackkit.geometry.GtShape`): the same centre line and cross-line progress the
 stage graph measures with, so map and graph agree. Every road of the face is drawn, the
-ones the track does not drive dimmed. A piece is drawn in two layers, so that a space cut
-by a skew edge can be drawn whole over both tiles and still lie under every mark:
+ones the track does not drive dimmed. :data:`GT` is the series' look for
+:func:`trackkit.render.tile.draw_tile`, which draws a piece in two layers, so that a
+space cut by a skew edge can be drawn whole over both tiles and still lie under every
+mark (:mod:`trackkit.render.marks`):
 
 ``<g id="tile-4" class="tile gt surface-asphalt danger-low">``
     the hex and every space: ``<path id="space-4-A1b" class="space kind-corner
@@ -32,295 +34,86 @@ road it is driven on; its label names both visits (``4, 9 · 141b``).
 
 Examples
 --------
->>> import svgwrite
 >>> from trackkit.library import default_library
+>>> from trackkit.render.arts import gt_face_art
 >>> art = gt_face_art(default_library().get("117a"))
->>> tile, marks = draw_gt_tile(svgwrite.Drawing(), art, size=240.0)
->>> sum(1 for e in tile.elements[1].elements if "space" in e["class"])
+>>> sum(1 for _ in GT.spaces(art, 240.0))
 8
->>> sorted(e["class"] for e in marks.elements[0].elements)[:3]
-['feature danger danger-low', 'feature danger danger-low', 'feature dotted dotted-number']
+>>> sorted(type(m).__name__ for road in art.gt.roads for m in road_marks(art, road, 240.0, 0.0))[:3]
+['Dotted', 'Dotted', 'Kerbs']
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-import networkx as nx
 import svgwrite
 from svgwrite.container import Group
 
-from trackkit.assemble import PlacedTile
 from trackkit.geometry import (
     GT_PICTURE_PX,
     GtShape,
     gt_shape,
-    local_point,
     picture_point,
     space_polygon,
 )
 from trackkit.models.tile import TileFace
 from trackkit.render.draw import (
     LABEL_AT,
-    TOKEN_RADIUS,
-    GtArt,
     GtRoadArt,
     TileArt,
-    draw_label,
-    draw_tile,
-    draw_tokens,
     fit_size,
     fmt,
-    heat_colour,
+    frame,
+    free_corners,
     local_hexagon,
-    place,
+    off,
+    path_data,
+    points,
     svg_id,
-    token_spots,
-    upright_text,
+    turned,
 )
-from trackkit.spaces import drive, face_roads
+from trackkit.render.marks import (
+    Chequer,
+    Direction,
+    Dotted,
+    Kerbs,
+    Limit,
+    Mark,
+    PitBoard,
+    PitColumn,
+    Slot,
+    SpacePath,
+)
 
 __all__ = [
+    "GT",
     "OVERTAKE_HALO",
     "OVERTAKE_RADIUS",
     "OVERTAKE_STROKE",
-    "draw_gt_tile",
-    "gt_face_art",
-    "gt_free_corners",
-    "gt_mark_spots",
-    "join_skew_spaces",
+    "GtLook",
+    "each_space",
     "kerb_spots",
     "label_keep_out",
     "label_spot",
-    "node_owner",
     "overtake_layer",
     "overtake_ring",
-    "piece_art",
     "piece_outline",
+    "pit_board",
     "road_lines",
-    "tile_layers",
+    "road_marks",
 ]
 
 Point = tuple[float, float]
+Spot = tuple[Point, float]
 
 #: Pit board columns (picture px): half a column's width, and how far they run.
 _PIT_HALF_PX = 36.5
 _PIT_SPAN_PX = (24.0, 426.0)
 
-
-# --- what to draw ---------------------------------------------------------------------
-
-
-def node_owner(graph: nx.DiGraph | None) -> dict[tuple[int, str], str]:
-    """``(tile number, space id) -> graph node`` for every part of every node (a space
-    cut by a skew edge is one node of two parts)."""
-    out: dict[tuple[int, str], str] = {}
-    if graph is None:
-        return out
-    for node, data in graph.nodes(data=True):
-        for tile, sid in data.get("parts", ()):
-            out[(tile, sid)] = node
-    return out
-
-
-def _all_roads(face: TileFace) -> list[tuple[str, int]]:
-    """``(road id, from edge)`` of every road of a GT face, the road under a bridge first."""
-    roads = face_roads(face)
-    hidden = {r.id for r in (face.layout.roads if face.layout else []) if r.hidden}
-    return [(rid, a) for rid, a, _b in sorted(roads, key=lambda r: r[0] not in hidden)]
-
-
-def gt_face_art(
-    face: TileFace, *, centre: Point = (0.0, 0.0), classes: Sequence[str] = ()
-) -> TileArt:
-    """A GT face on its own (a tile sheet): every road driven from its ``from`` edge, a
-    road with a start/finish line the way the race runs (its grid shows which)."""
-    lines = {sf.road: sf.race_toward for sf in (face.layout.start_finish if face.layout else [])}
-    roads = []
-    for rid, edge in _all_roads(face):
-        toward = lines.get(rid)
-        if toward is not None:
-            _id, a, b = next(r for r in face_roads(face) if r[0] == rid)
-            edge = a if toward == b else b
-        roads.append(GtRoadArt(drive(face, edge, rid)))
-    grid = {}
-    if face.layout is not None:
-        for sf in face.layout.start_finish:
-            slots = [sid for row in sf.grid for sid in row]
-            grid.update({sid: n for n, sid in enumerate(slots, start=1)})
-    arrows = []
-    for sf in face.layout.start_finish if face.layout is not None else []:
-        road = next(r for r in roads if r.road.road_id == sf.road)
-        arrows.append((sf.road, gt_shape(road.road.cut.road).progress(sf.line)))
-    return TileArt(
-        key=face.id,
-        face=face,
-        road=None,
-        centre=centre,
-        classes=["gt", *classes],
-        gt=GtArt(roads=roads, grid=grid, arrows=arrows),
-    )
-
-
-def piece_art(
-    tile: PlacedTile,
-    visits: Sequence[PlacedTile],
-    graph: nx.DiGraph | None,
-    owner: Mapping[tuple[int, str], str],
-    *,
-    key: str,
-    label: str,
-    centre: Point,
-    classes: Sequence[str],
-    arrow: bool = False,
-) -> TileArt:
-    """A GT piece on a map: the roads its ``visits`` drive (with their graph nodes), the
-    face's other roads, the grid (numbered as the graph starts the race) and the pit
-    access; ``arrow``: the race direction is shown on it."""
-    face = tile.face
-    assert face is not None and face.layout is not None
-    driven = {v.road.road_id: v for v in visits if v.road is not None}
-    first = visits[0].index if visits else None
-    roads: list[GtRoadArt] = []
-    limits: dict[str, int | None] = {}
-    for rid, edge in _all_roads(face):
-        visit = driven.get(rid)
-        if visit is None or visit.road is None or visit.index is None:
-            roads.append(GtRoadArt(drive(face, edge, rid), on_track=not visits))
-            continue
-        nodes = {}
-        for sid in visit.road.spaces:
-            node = owner.get((visit.index, sid)) or owner.get((first or 0, sid))
-            if node is not None:
-                nodes[sid] = node
-                if graph is not None:
-                    limits[node] = graph.nodes[node]["limit"]
-        roads.append(GtRoadArt(visit.road, nodes))
-    art = TileArt(
-        key=key,
-        face=face,
-        road=None,
-        rotation=tile.rotation,
-        centre=centre,
-        tokens=tile.tokens,
-        classes=list(
-            dict.fromkeys(
-                ["gt", *classes, f"surface-{face.surface.value}", f"danger-{face.danger.value}"]
-            )
-        ),
-        label=label,
-        limits=limits,
-        node_prefix=f"{tile.index}:" if tile.index is not None else None,
-        gt=GtArt(roads=roads),
-    )
-    gt = art.gt
-    assert gt is not None
-    if graph is not None:
-        mine = {node for r in roads for node in r.nodes.values()}
-        gt.pit_access = frozenset(n for n in mine if graph.nodes[n].get("pit") is not None)
-        start = list(graph.graph.get("start", ()))
-        for r in roads:
-            back = {node: sid for sid, node in r.nodes.items()}
-            for n, node in enumerate(start, start=1):
-                if node in back and r.road.line is not None:
-                    gt.grid[back[node]] = n
-    spot = _arrow_place(roads) if arrow else None
-    gt.arrows = [spot] if spot is not None else []
-    return art
-
-
-def _arrow_place(roads: Sequence[GtRoadArt]) -> tuple[str, float] | None:
-    """The race direction goes by the start/finish line driven the right way, else in the
-    middle of the first road driven."""
-    on = [r for r in roads if r.nodes]
-    for r in on:
-        line = r.road.line
-        if line is not None and not r.road.grid_backwards:
-            return (r.road.road_id, gt_shape(r.road.cut.road).progress(line.line))
-    return (on[0].road.road_id, 0.5) if on else None
-
-
-def join_skew_spaces(
-    arts: Sequence[TileArt],
-    graph: nx.DiGraph | None,
-    where: Mapping[int, tuple[int, PlacedTile]],
-    size: float,
-) -> None:
-    """Make each space cut by a skew edge one outline, drawn by the later of its tiles.
-
-    ``where`` gives each tile number in driving order the position of its piece's art in
-    ``arts`` (the drawing order) and the placed tile (its road has the space's part).
-    """
-    from shapely import affinity
-    from shapely.geometry import MultiPolygon, Polygon
-    from shapely.ops import unary_union
-
-    if graph is None:
-        return
-    for node, data in graph.nodes(data=True):
-        parts = data.get("parts", ())
-        pieces = {where[t][0] for t, _sid in parts if t in where}
-        if len(parts) < 2 or len(pieces) < 2:
-            continue
-        at = max(pieces)
-        host = arts[at]
-        halves = []
-        mine = None
-        for t, sid in parts:
-            pos, tile = where[t]
-            road = tile.road
-            if road is None or sid not in road.spaces:
-                continue
-            poly = space_polygon(road, road.spaces[sid], size)
-            art = arts[pos]
-            turn = math.radians(60 * (art.rotation - host.rotation))
-            c, s = math.cos(turn), math.sin(turn)
-            dx, dy = art.centre[0] - host.centre[0], art.centre[1] - host.centre[1]
-            back = math.radians(-60 * host.rotation)
-            cb, sb = math.cos(back), math.sin(back)
-            ox, oy = cb * dx - sb * dy, sb * dx + cb * dy
-            halves.append(affinity.affine_transform(poly, [c, -s, s, c, ox, oy]))
-            if pos == at:
-                mine = sid
-            elif art.gt is not None:
-                art.gt.elsewhere.add(sid)
-        if mine is None or host.gt is None:
-            continue
-        eps = 0.02
-        whole = unary_union([h.buffer(eps, join_style="mitre") for h in halves])
-        whole = whole.buffer(-eps, join_style="mitre")
-        if isinstance(whole, Polygon | MultiPolygon):
-            host.gt.joined[mine] = (node, whole)
-
-
 # --- shapes in a tile's frame -------------------------------------------------------------
-
-
-def _turned(v: Point, deg: float) -> Point:
-    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
-    return (c * v[0] - s * v[1], s * v[0] + c * v[1])
-
-
-def _off(p: Point, v: Point, k: float) -> Point:
-    return (p[0] + k * v[0], p[1] + k * v[1])
-
-
-def _path(geom: Any) -> str:
-    """SVG path data of a polygon (or of each polygon of a multipolygon)."""
-    polys = list(getattr(geom, "geoms", [geom]))
-    rings = []
-    for poly in polys:
-        if poly.is_empty:
-            continue
-        coords = list(poly.exterior.coords)[:-1]
-        rings.append("M " + " L ".join(f"{fmt(x)},{fmt(y)}" for x, y in coords) + " Z")
-    return " ".join(rings) or "M 0,0 Z"
-
-
-def _points(points: Iterable[Point]) -> list[tuple[str, str]]:
-    return [(fmt(x), fmt(y)) for x, y in points]
 
 
 def _visible(art: TileArt) -> list[GtRoadArt]:
@@ -355,21 +148,6 @@ def piece_outline(face: TileFace, size: float) -> Any:
             ]
         )
     return _OUTLINES[key]
-
-
-def gt_free_corners(face: TileFace, size: float) -> list[Point]:
-    """Hex corners from the farthest from the face's roads (and pit board) to the nearest."""
-    corners = local_hexagon(size)
-    lines = road_lines(face, size)
-    if not lines:
-        order = [4, 3, 5, 2, 0, 1]  # upper corners first: labels read at the top
-        return [corners[k] for k in order]
-    pts = [p for line in lines for p in line[::4]]
-
-    def clearance(c: Point) -> float:
-        return min(math.dist(c, p) for p in pts)
-
-    return sorted(corners, key=lambda c: -clearance(c))
 
 
 def label_keep_out(face: TileFace, size: float) -> Any:
@@ -417,8 +195,8 @@ def _label_spot(
 
     road = label_keep_out(face, size)
     hexagon = Polygon(local_hexagon(size))
-    places = [_off((0.0, 0.0), c, LABEL_AT) for c in gt_free_corners(face, size)]
-    places += [_off((0.0, 0.0), m, 0.82) for m in _edge_middles(size)]
+    places = [off((0.0, 0.0), c, LABEL_AT) for c in free_corners(road_lines(face, size), size)]
+    places += [off((0.0, 0.0), m, 0.82) for m in _edge_middles(size)]
     # and the middle of the widest stretches of the tile off the road (a hairpin's island)
     free = hexagon.buffer(-0.03 * size).difference(road.buffer(0.01 * size))
     parts = sorted(getattr(free, "geoms", [free]), key=lambda g: -g.area)[:3]
@@ -429,7 +207,7 @@ def _label_spot(
     spot = places[0]
     for rank, at in enumerate(places):
         box = [(-w, -h), (w, -h), (w, h + down), (-w, h + down)]  # page axes
-        poly = Polygon([_off(at, _turned(p, -turn), 1.0) for p in box])
+        poly = Polygon([off(at, turned(p, -turn), 1.0) for p in box])
         over = poly.intersection(road).area
         out = poly.difference(hexagon).area
         clear = min(poly.distance(road), 0.05 * size)
@@ -447,87 +225,366 @@ def _edge_middles(size: float) -> list[Point]:
     ]
 
 
-def gt_mark_spots(face: TileFace, tokens: Sequence[Any], size: float) -> list[tuple[Point, float]]:
-    """Where the tokens of a GT tile are drawn (local frame) and how large: those with a
-    place (``at``) where they lie, the others in a row at a free corner."""
-    out: list[tuple[Point, float]] = []
-    rest = 0
-    for tok in tokens:
-        if tok.at is not None:
-            out.append((local_point(tok.at, size), 1.2 * TOKEN_RADIUS * size))
-        else:
-            rest += 1
-    if rest:
-        corner = gt_free_corners(face, size)[1]
-        out += [(at, 1.05 * TOKEN_RADIUS * size) for at in token_spots(corner, rest, size)]
+_KERBS: dict[tuple[str, float], dict[tuple[str, int], list[tuple[Point, Point]]]] = {}
+
+
+def kerb_spots(face: TileFace, size: float) -> dict[tuple[str, int], list[tuple[Point, Point]]]:
+    """Where the danger markers go beside the ends of a GT face's roads: ``(road id,
+    edge) -> [(point, road heading)]``, local frame. A marker that would lie on another
+    road of the face (a junction's roads share an edge) or on one already placed is left
+    out: the markers stand beside the road."""
+    from shapely.geometry import Point as At
+
+    key = (face.id, size)
+    hit = _KERBS.get(key)
+    if hit is not None:
+        return hit
+    outline = piece_outline(face, size)
+    kept: list[Point] = []  # the other roads' markers
+    out: dict[tuple[str, int], list[tuple[Point, Point]]] = {}
+    for road in face.layout.roads if face.layout else []:
+        if road.hidden:
+            continue
+        shape = gt_shape(road, size)
+        mine: list[Point] = []
+        for edge, p in ((road.from_edge, 0.035), (road.to_edge, 0.965)):
+            _at, d, _left = frame(shape.line, p, past_ends=True)
+            spots = out.setdefault((road.id, edge), [])
+            for side in (1.0, -1.0):
+                at = shape.line.beyond(p, side * (shape.half(p) + 0.035 * size))
+                if outline.contains(At(at)) or any(math.dist(at, k) < 0.04 * size for k in kept):
+                    continue
+                mine.append(at)
+                spots.append((at, d))
+        kept += mine
+    _KERBS[key] = out
     return out
 
 
-# --- drawing ------------------------------------------------------------------------------
+def _lane_u(shape: GtShape, lane: int, p: float) -> tuple[float, float, float]:
+    """Lateral band of a lane at progress ``p``: its left edge, middle and right edge."""
+    n = shape.lanes_at(min(max(p, 0.0), 1.0))
+    left = 1.0 - 2.0 * (lane - 1) / n
+    right = 1.0 - 2.0 * lane / n
+    return left, (left + right) / 2, right
 
 
-def tile_layers(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> list[Group]:
-    """A tile's groups in drawing order: a DIRT tile is one; a GT piece its tile and its
-    marks (drawn after every tile)."""
-    if art.gt is None:
-        return [draw_tile(dwg, art, size=size)]
-    return list(draw_gt_tile(dwg, art, size=size))
+def _limit_at(face: TileFace, sid: str, geom: Any, size: float) -> Point:
+    """Where a space's limit is printed: its picture point, else inside its outline."""
+    assert face.layout is not None
+    printed = face.layout.spaces.get(sid)
+    if printed is not None and printed.px is not None:
+        return picture_point(printed.px, size)
+    c = geom.representative_point()
+    return (c.x, c.y)
 
 
-def draw_gt_tile(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> tuple[Group, Group]:
-    """The two layers of a GT piece: its tile (hex and spaces) and its marks.
-
-    Parameters
-    ----------
-    dwg : svgwrite.Drawing
-        The drawing the groups are made for (holds the symbols).
-    art : TileArt
-        What to draw (``art.gt`` set, see :func:`piece_art` and :func:`gt_face_art`).
-    size : float
-        Tile size in millimetres (flat edge to flat edge).
-    """
-    gt, face = art.gt, art.face
-    assert gt is not None and face is not None and face.layout is not None
-    turn = 60.0 * art.rotation
-    cx, cy = art.centre
-    transform = f"translate({fmt(cx)},{fmt(cy)})" + (f" rotate({fmt(turn)})" if turn else "")
-    tile = dwg.g(
-        id=svg_id("tile", art.key), class_=" ".join(["tile", *art.classes]), transform=transform
-    )
-    tile.add(dwg.polygon(_points(local_hexagon(size)), class_="hex"))
-    _draw_spaces(dwg, tile, art, size)
-    marks = dwg.g(
-        id=svg_id("marks", art.key),
-        class_=" ".join(["tile-marks", *(c for c in art.classes if c in ("undriven", "scenery"))]),
-        transform=transform,
-    )
-    feats = marks.add(dwg.g(class_="features"))
-    for road in _visible(art):
-        grp = feats if road.on_track else feats.add(dwg.g(class_="off-track"))
-        shape = gt_shape(road.road.cut.road, size)
-        _draw_danger(dwg, grp, art, shape, size)
-        _draw_dotted(dwg, grp, art, shape, size, turn)
-        _draw_limits(dwg, grp, art, road, shape, size, turn)
-        _draw_start(dwg, grp, art, road, shape, size, turn)
-        for rid, p in gt.arrows:
-            if rid == road.road.road_id:
-                _draw_arrow(dwg, grp, art, road, shape, p, size)
-    if face.layout.pit is not None:
-        _draw_pit(dwg, feats, art, size, turn)
-    corners = gt_free_corners(face, size)
-    if art.label:
-        fs = art.label_size or fit_size(art.label, 0.5 * size, 0.055 * size)
-        sub = fit_size(art.sublabel, 0.5 * size, 0.04 * size) if art.sublabel else 0.0
-        at = art.label_at
-        if at is None:
-            at = label_spot(face, art.label, fs, size=size, turn=turn, below=sub)
-        draw_label(dwg, marks, art, at, font=fs, below=sub, size=size, turn=turn)
-    if art.tokens:
-        draw_tokens(dwg, marks, art, corners[1], size, turn)
-    return tile, marks
+def _drawn_before(art: TileArt, road: GtRoadArt, sid: str) -> set[str]:
+    """``{sid}`` when a road drawn before ``road`` shares the space (a junction)."""
+    gt = art.gt
+    assert gt is not None
+    for other in _visible(art):
+        if other is road:
+            return set()
+        if sid in other.road.cut.spaces:
+            return {sid}
+    return set()
 
 
-def _each_space(art: TileArt, size: float) -> Iterator[tuple[GtRoadArt, str, Any, str | None, Any]]:
+def _page_box(at: Point, w: float, h: float, turn: float) -> Any:
+    """A box ``2w`` wide and ``2h`` high on the page (a tile turned by ``turn``) round a
+    local point: what upright words there cover."""
+    from shapely.geometry import Polygon
+
+    corners = [(-w, -h), (w, -h), (w, h), (-w, h)]
+    return Polygon([off(at, turned(c, -turn), 1.0) for c in corners])
+
+
+def _beside(
+    art: TileArt,
+    shape: GtShape,
+    p: float,
+    prefer: float,
+    extent: tuple[float, float],
+    size: float,
+    turn: float,
+    avoid: Any = None,
+) -> tuple[Point, Any]:
+    """A place beside a road at progress ``p`` for something ``extent`` (half width and
+    height on the page) big: on side ``prefer`` (+1: left seen ``from -> to``), or on the
+    other one where that side is another road of the piece (parallel roads) or ``avoid``.
+    Returns the place and the box it covers."""
+    from shapely.geometry import Polygon
+
+    assert art.face is not None
+    roads = label_keep_out(art.face, size)
+    hexagon = Polygon(local_hexagon(size))
+    _at, _d, left = frame(shape.line, p, past_ends=True)
+    lx, ly = turned(left, turn)
+    w, h = extent
+    reach = abs(lx) * w + abs(ly) * h  # the box's half size across the road
+    best: tuple[Any, ...] | None = None
+    spot: tuple[Point, Any] = ((0.0, 0.0), None)
+    for rank, side in enumerate((prefer, -prefer)):
+        at = shape.line.beyond(p, side * (shape.half(p) + 0.015 * size + reach))
+        box = _page_box(at, w, h, turn)
+        over = box.intersection(roads).area + (box.intersection(avoid).area if avoid else 0.0)
+        out = box.difference(hexagon).area
+        score = (round(over / (0.02 * box.area)), out > 0.3 * box.area, rank)
+        if best is None or score < best:
+            best, spot = score, (at, box)
+    return spot
+
+
+def _line_words(
+    art: TileArt,
+    shape: GtShape,
+    kind: str,
+    line: str,
+    toward_to: bool,
+    size: float,
+    turn: float,
+) -> tuple[str, float, Point, Any]:
+    """What a start/finish line says beside the road, its size and place (on the driver's
+    left, or right where a parallel road lies on the left), and the box the words cover."""
+    words = {"start-finish": "START · FINISH", "start": "START", "finish": "FINISH"}[kind]
+    fs = fit_size(words, 0.4 * size, 0.032 * size)
+    extent = (0.66 * fs * len(words) / 2, 0.6 * fs)
+    prefer = 1.0 if toward_to else -1.0
+    at, box = _beside(art, shape, shape.progress(line), prefer, extent, size, turn)
+    return words, fs, at, box
+
+
+def _slot_marks(
+    shape: GtShape, sid: str, toward_to: bool, size: float
+) -> tuple[list[Point], Point]:
+    """A grid slot's bar (with its two legs, at the slot's front) and where its place
+    from pole is written."""
+    sp = shape.cut.spaces[sid]
+    front = sp.front if toward_to else sp.back
+    way = 1.0 if toward_to else -1.0
+    length = shape.line.length or 1.0
+    inset, leg = 0.02 * size / length, 0.035 * size / length
+    right, left = shape.band(sp.lanes, sid)
+    margin = 0.15 * (left - right)
+    a, b = left - margin, right + margin
+
+    def at(u: float, back: float) -> Point:
+        return shape.point(shape.at(front, u) - way * (inset + back), u)
+
+    bar = [at(a, leg), at(a, 0.0)]
+    bar += [at(a + (b - a) * i / 6, 0.0) for i in range(1, 6)]
+    bar += [at(b, 0.0), at(b, leg)]
+    mid = (a + b) / 2
+    return bar, shape.point(shape.at(front, mid) - way * (inset + 2.2 * leg), mid)
+
+
+def _arrow_at(road: GtRoadArt, shape: GtShape, p: float, size: float) -> tuple[Point, Point]:
+    """Where the race-direction arrow of a line at ``p`` goes, and which way it points."""
+    _at, d, _left = frame(shape.line, p, past_ends=True)
+    way = -1.0 if road.road.reversed else 1.0
+    past = p + way * 0.1 * size / (shape.line.length or 1.0)
+    return shape.point(min(max(past, 0.06), 0.94), 0.0), (way * d[0], way * d[1])
+
+
+# --- the marks of a piece -------------------------------------------------------------
+
+
+def road_marks(art: TileArt, road: GtRoadArt, size: float, turn: float) -> Iterator[Mark]:
+    """Every mark printed on one road of a GT piece, in drawing order: the danger kerbs
+    at its ends, the dotted lines (CORNER-4), the corner limits (CORNER-1, CORNER-5), the
+    start/finish line with its grid slots (BOARD-3, GT-1) and the race direction."""
+    face, gt = art.face, art.gt
+    assert face is not None and face.layout is not None and gt is not None
+    shape = gt_shape(road.road.cut.road, size)
+    lane_road = shape.road
+    if face.danger.value != "none":
+        spots = kerb_spots(face, size)
+        for edge in (lane_road.from_edge, lane_road.to_edge):
+            if spots.get((lane_road.id, edge)):
+                yield Kerbs(
+                    (art.key, lane_road.id, edge), face.danger.value, spots[(lane_road.id, edge)]
+                )
+    for name, line in lane_road.lines.items():
+        for lane, mark in sorted(line.dotted.items()):
+            p = shape.progress(name)
+            left, mid, right = _lane_u(shape, lane, p)
+            us = [left + (right - left) * i / 6 for i in range(7)]
+            pts = [shape.point(shape.at(name, u), u) for u in us]
+            at = shape.point(shape.at(name, mid), mid)
+            yield Dotted((art.key, lane_road.id, name, lane), pts, at, mark)
+    yield from _limits(art, road, shape, size)
+    for sf in face.layout.start_finish:
+        if sf.road != lane_road.id:
+            continue
+        name = sf.line
+        w = 0.03 * size
+        length = shape.line.length or 1.0
+        us = [1.0 - 2.0 * i / 12 for i in range(13)]
+        stripes = [
+            points(shape.point(shape.at(name, u) + k * w / length, u) for u in us)
+            for k in (-0.5, 0.5)
+        ]
+        toward_to = sf.race_toward == lane_road.to_edge
+        words, fs, words_at, _box = _line_words(art, shape, sf.kind, name, toward_to, size, turn)
+        yield Chequer(sf.kind, (art.key, sf.road), stripes, w, False, words, words_at, fs)
+        for row in sf.grid:
+            for sid in row:
+                if sid in shape.cut.spaces:
+                    node = road.nodes.get(sid)
+                    tile_part = node.split(":", 1)[0] if node else art.key
+                    bar, number_at = _slot_marks(shape, sid, toward_to, size)
+                    yield Slot((tile_part, sid), bar, number_at, gt.grid.get(sid))
+    for rid, p in gt.arrows:
+        if rid == road.road.road_id:
+            at, ahead = _arrow_at(road, shape, p, size)
+            yield Direction((art.key, lane_road.id), at, ahead)
+
+
+def _limits(art: TileArt, road: GtRoadArt, shape: GtShape, size: float) -> Iterator[Limit]:
+    """CORNER-1: each corner space's limit in a circle; CORNER-5: in a warning triangle;
+    at its picture point, once on a space two roads share."""
+    face, gt = art.face, art.gt
+    assert face is not None and face.layout is not None and gt is not None
+    for sid in shape.road.named_spaces():
+        printed = face.layout.spaces.get(sid)
+        if printed is None or printed.limit is None or sid in gt.elsewhere:
+            continue
+        if sid not in shape.cut.spaces or sid in _drawn_before(art, road, sid):
+            continue
+        node = road.nodes.get(sid)
+        shown = art.limits.get(node, printed.limit) if node is not None else printed.limit
+        if shown is None:
+            continue
+        lane = road.road.spaces[sid].corner_lane if sid in road.road.spaces else None
+        tile_part = node.split(":", 1)[0] if node else art.key
+        at = _limit_at(face, sid, shape.polygons.get(sid), size)
+        yield Limit((tile_part, sid), at, shown, lane, shown != printed.limit, printed.triangle)
+
+
+def pit_board(art: TileArt, size: float) -> PitBoard:
+    """GT-2: the pit board of tile 101, its columns with their gear and services."""
+    face = art.face
+    assert face is not None and face.layout is not None and face.layout.pit is not None
+    lo, hi = _PIT_SPAN_PX
+    columns = []
+    for spot in face.layout.pit.spots:
+        if spot.px is None:
+            continue
+        x = spot.px[0]
+        corners = [
+            picture_point(p, size)
+            for p in (
+                (x - _PIT_HALF_PX, lo),
+                (x + _PIT_HALF_PX, lo),
+                (x + _PIT_HALF_PX, hi),
+                (x - _PIT_HALF_PX, hi),
+            )
+        ]
+        at = picture_point(spot.px, size)
+        columns.append(
+            PitColumn((art.key, spot.id), corners, at, spot.gear, " + ".join(spot.services))
+        )
+    length = (hi - lo) * size / GT_PICTURE_PX
+    width = 2 * _PIT_HALF_PX * size / GT_PICTURE_PX
+    return PitBoard((art.key,), columns, length, width)
+
+
+class GtLook:
+    """A GT piece's look (:class:`trackkit.render.tile.Look`): every road of its face, the
+    marks drawn over every tile, so that a space cut by a skew edge, drawn whole by one
+    of its two tiles, lies under them."""
+
+    over_every_tile = True
+
+    def has_road(self, art: TileArt) -> bool:
+        """A piece always has its roads (or its pit board) to draw."""
+        return True
+
+    def lines(self, art: TileArt, size: float) -> Sequence[Sequence[Point]]:
+        """The centre line of every visible road of the face."""
+        assert art.face is not None
+        return road_lines(art.face, size)
+
+    def spaces(self, art: TileArt, size: float) -> Iterator[SpacePath]:
+        """Every space once (see :func:`each_space`); a crossing's spaces over those they
+        cross."""
+        gt, face = art.gt, art.face
+        assert gt is not None and face is not None and face.layout is not None
+        over: dict[str, set[str]] = {}
+        for a, b in face.layout.overlaps:
+            over.setdefault(a, set()).add(b)
+            over.setdefault(b, set()).add(a)
+        drawn: set[str] = set()
+        for road, sid, space, node, geom in each_space(art, size):
+            drawn.add(sid)
+            classes = ["space", f"kind-{space.kind}", f"road-{road.road.road_id}"]
+            if space.corner_lane:
+                classes.append(f"lane-{space.corner_lane}")
+            if sid in gt.joined:
+                classes.append("joined")
+            elif space.joins is not None:
+                classes.append("half")
+            if road.road.hidden:
+                classes.append("hidden")
+            elif not road.on_track and node is None:
+                classes.append("off-track")
+            if over.get(sid, set()) & drawn:
+                classes.append("overlap")
+            if node is not None and node in gt.pit_access:
+                classes.append("pit-access")
+            ident = svg_id("space", *node.split(":", 1)) if node else svg_id("space", art.key, sid)
+            yield SpacePath(ident, path_data(geom), classes, node)
+
+    def nodes(self, art: TileArt) -> set[str]:
+        """The graph nodes the piece draws (a space cut by a skew edge: where it is whole)."""
+        assert art.gt is not None
+        mine = {n for r in art.gt.roads for n in r.nodes.values()}
+        return mine | {node for node, _geom in art.gt.joined.values()}
+
+    def roads(self, art: TileArt, size: float) -> Iterator[tuple[str | None, Iterator[Mark]]]:
+        """Each visible road's marks (a road off the track in its own group), then the
+        pit board."""
+        face = art.face
+        assert face is not None and face.layout is not None
+        turn = 60.0 * art.rotation
+        for road in _visible(art):
+            yield (None if road.on_track else "off-track"), road_marks(art, road, size, turn)
+        if face.layout.pit is not None:
+            yield None, iter([pit_board(art, size)])
+
+    def label_spot(
+        self,
+        art: TileArt,
+        corners: Sequence[Point],
+        font: float,
+        below: float,
+        *,
+        size: float,
+        turn: float,
+    ) -> Point:
+        """Where the label goes when the map did not choose (see :func:`label_spot`)."""
+        assert art.face is not None and art.label is not None
+        return label_spot(art.face, art.label, font, size=size, turn=turn, below=below)
+
+    def beside(self, art: TileArt, size: float, *, kerbs: bool) -> tuple[list[Spot], list[Spot]]:
+        """The danger kerbs beside the road ends (if ``kerbs`` and the face has danger),
+        after the tokens in :func:`trackkit.render.tile.mark_spots`."""
+        face = art.face
+        if not kerbs or face is None or face.danger.value == "none":
+            return [], []
+        spots = [(at, 0.035 * size) for marks in kerb_spots(face, size).values() for at, _ in marks]
+        return [], spots
+
+
+#: The look of a Rallyman: GT piece.
+GT = GtLook()
+
+
+# --- spaces ----------------------------------------------------------------------------
+
+
+def each_space(art: TileArt, size: float) -> Iterator[tuple[GtRoadArt, str, Any, str | None, Any]]:
     """Every space of a GT piece drawn once, in drawing order: the road under a bridge
     first, the roads off the track, then the track's roads in driving order. Yields
     ``(road, space id, the space, its graph node or None, its outline)``; a space cut by a
@@ -549,45 +606,6 @@ def _each_space(art: TileArt, size: float) -> Iterator[tuple[GtRoadArt, str, Any
                 yield road, sid, space, node, geom
             else:
                 yield road, sid, space, node_of.get(sid), space_polygon(road.road, space, size)
-
-
-def _draw_spaces(dwg: svgwrite.Drawing, tile: Group, art: TileArt, size: float) -> None:
-    """Every space once (see :func:`_each_space`); a crossing's spaces over those they
-    cross."""
-    gt, face = art.gt, art.face
-    assert gt is not None and face is not None and face.layout is not None
-    spaces = tile.add(dwg.g(class_="spaces"))
-    over: dict[str, set[str]] = {}
-    for a, b in face.layout.overlaps:
-        over.setdefault(a, set()).add(b)
-        over.setdefault(b, set()).add(a)
-    drawn: set[str] = set()
-    for road, sid, space, node, geom in _each_space(art, size):
-        drawn.add(sid)
-        classes = ["space", f"kind-{space.kind}", f"road-{road.road.road_id}"]
-        if space.corner_lane:
-            classes.append(f"lane-{space.corner_lane}")
-        if sid in gt.joined:
-            classes.append("joined")
-        elif space.joins is not None:
-            classes.append("half")
-        if road.road.hidden:
-            classes.append("hidden")
-        elif not road.on_track and node is None:
-            classes.append("off-track")
-        if over.get(sid, set()) & drawn:
-            classes.append("overlap")
-        if node is not None and node in gt.pit_access:
-            classes.append("pit-access")
-        attrs: dict[str, Any] = {}
-        heat = art.heat.get(node) if node is not None else None
-        if heat:
-            classes.append("heat")
-            attrs["style"] = f"fill:{heat_colour(heat)}"
-        ident = svg_id("space", *node.split(":", 1)) if node else svg_id("space", art.key, sid)
-        if node is not None:
-            attrs["data_node"] = node
-        spaces.add(dwg.path(d=_path(geom), id=ident, class_=" ".join(classes), **attrs))
 
 
 # --- overtakes on the heat map ---------------------------------------------------------
@@ -706,7 +724,7 @@ def overtake_layer(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> Group
     transform = f"translate({fmt(cx)},{fmt(cy)})" + (f" rotate({fmt(turn)})" if turn else "")
     layer = dwg.g(id=svg_id("overtakes", art.key), class_="overtakes-layer", transform=transform)
     halo = OVERTAKE_HALO * size
-    for _road, sid, _space, node, geom in _each_space(art, size):
+    for _road, sid, _space, node, geom in each_space(art, size):
         share = art.overtakes.get(node) if node is not None else None
         if not share:
             continue
@@ -726,396 +744,3 @@ def overtake_layer(dwg: svgwrite.Drawing, art: TileArt, *, size: float) -> Group
         mark.add(dwg.circle(centre, fmt(r), class_="halo", stroke_width=fmt(w + halo)))
         mark.add(dwg.circle(centre, fmt(r), class_="ring", stroke_width=fmt(w)))
     return layer
-
-
-def _frame(shape: GtShape, p: float) -> tuple[Point, Point, Point]:
-    """Point at progress ``p`` (``from -> to``), unit heading there, unit vector left."""
-    eps = 0.004
-    a, b = shape.point(p - eps, 0.0), shape.point(p + eps, 0.0)
-    n = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
-    d = ((b[0] - a[0]) / n, (b[1] - a[1]) / n)
-    return shape.point(p, 0.0), d, (d[1], -d[0])
-
-
-_KERBS: dict[tuple[str, float], dict[tuple[str, int], list[tuple[Point, Point]]]] = {}
-
-
-def kerb_spots(face: TileFace, size: float) -> dict[tuple[str, int], list[tuple[Point, Point]]]:
-    """Where the danger markers go beside the ends of a GT face's roads: ``(road id,
-    edge) -> [(point, road heading)]``, local frame. A marker that would lie on another
-    road of the face (a junction's roads share an edge) or on one already placed is left
-    out: the markers stand beside the road."""
-    from shapely.geometry import Point as At
-
-    key = (face.id, size)
-    hit = _KERBS.get(key)
-    if hit is not None:
-        return hit
-    outline = piece_outline(face, size)
-    kept: list[Point] = []  # the other roads' markers
-    out: dict[tuple[str, int], list[tuple[Point, Point]]] = {}
-    for road in face.layout.roads if face.layout else []:
-        if road.hidden:
-            continue
-        shape = gt_shape(road, size)
-        mine: list[Point] = []
-        for edge, p in ((road.from_edge, 0.035), (road.to_edge, 0.965)):
-            _at, d, _left = _frame(shape, p)
-            spots = out.setdefault((road.id, edge), [])
-            for side in (1.0, -1.0):
-                at = shape.line.beyond(p, side * (shape.half(p) + 0.035 * size))
-                if outline.contains(At(at)) or any(math.dist(at, k) < 0.04 * size for k in kept):
-                    continue
-                mine.append(at)
-                spots.append((at, d))
-        kept += mine
-    _KERBS[key] = out
-    return out
-
-
-def _draw_danger(
-    dwg: svgwrite.Drawing, feats: Group, art: TileArt, shape: GtShape, size: float
-) -> None:
-    """The danger markers beside both ends of a road (the colour of the face's danger)."""
-    face = art.face
-    if face is None or face.danger.value == "none":
-        return
-    road = shape.road
-    spots = kerb_spots(face, size)
-    for edge in (road.from_edge, road.to_edge):
-        if not spots.get((road.id, edge)):
-            continue
-        grp = feats.add(
-            dwg.g(
-                id=svg_id("danger", art.key, road.id, edge),
-                class_=f"feature danger danger-{face.danger.value}",
-            )
-        )
-        for at, d in spots[(road.id, edge)]:
-            grp.add(place(dwg, "sym-kerb", at, d, 0.022 * size, 0.03 * size))
-
-
-def _lane_u(shape: GtShape, lane: int, p: float) -> tuple[float, float, float]:
-    """Lateral band of a lane at progress ``p``: its left edge, middle and right edge."""
-    n = shape.lanes_at(min(max(p, 0.0), 1.0))
-    left = 1.0 - 2.0 * (lane - 1) / n
-    right = 1.0 - 2.0 * lane / n
-    return left, (left + right) / 2, right
-
-
-def _draw_dotted(
-    dwg: svgwrite.Drawing, feats: Group, art: TileArt, shape: GtShape, size: float, turn: float
-) -> None:
-    """CORNER-4: each lane's sharp-corner dotted line, with its number or warning sign."""
-    road = shape.road
-    down = _turned((0.0, 1.0), -turn)
-    for name, line in road.lines.items():
-        for lane, mark in sorted(line.dotted.items()):
-            p = shape.progress(name)
-            left, mid, right = _lane_u(shape, lane, p)
-            us = [left + (right - left) * i / 6 for i in range(7)]
-            pts = _points(shape.point(shape.at(name, u), u) for u in us)
-            hazard = mark == "hazard"
-            grp = feats.add(
-                dwg.g(
-                    id=svg_id("dotted", art.key, road.id, name, lane),
-                    class_="feature dotted " + ("dotted-hazard" if hazard else "dotted-number"),
-                )
-            )
-            grp.add(dwg.polyline(pts, class_="dotted-under"))
-            grp.add(dwg.polyline(pts, class_="dotted-line"))
-            at = shape.point(shape.at(name, mid), mid)
-            if hazard:
-                grp.add(place(dwg, "sym-triangle", at, down, 0.03 * size, cls="sign"))
-                grp.add(
-                    upright_text(
-                        dwg, "!", _off(at, down, 0.004 * size), size=0.036 * size, turn=turn
-                    )
-                )
-            else:
-                grp.add(place(dwg, "sym-badge", at, down, 0.022 * size, 0.027 * size, cls="badge"))
-                grp.add(upright_text(dwg, str(mark), at, size=0.04 * size, turn=turn))
-
-
-def _limit_at(face: TileFace, sid: str, geom: Any, size: float) -> Point:
-    """Where a space's limit is printed: its picture point, else inside its outline."""
-    assert face.layout is not None
-    printed = face.layout.spaces.get(sid)
-    if printed is not None and printed.px is not None:
-        return picture_point(printed.px, size)
-    c = geom.representative_point()
-    return (c.x, c.y)
-
-
-def _draw_limits(
-    dwg: svgwrite.Drawing,
-    feats: Group,
-    art: TileArt,
-    road: GtRoadArt,
-    shape: GtShape,
-    size: float,
-    turn: float,
-) -> None:
-    """CORNER-1: each corner space's limit in a circle; CORNER-5: in a warning triangle."""
-    face, gt = art.face, art.gt
-    assert face is not None and face.layout is not None and gt is not None
-    down = _turned((0.0, 1.0), -turn)
-    for sid in shape.road.named_spaces():
-        printed = face.layout.spaces.get(sid)
-        if printed is None or printed.limit is None or sid in gt.elsewhere:
-            continue
-        if sid not in shape.cut.spaces or sid in _drawn_before(art, road, sid):
-            continue
-        node = road.nodes.get(sid)
-        shown = art.limits.get(node, printed.limit) if node is not None else printed.limit
-        if shown is None:
-            continue
-        lane = road.road.spaces[sid].corner_lane if sid in road.road.spaces else None
-        cls = "feature limit" + (f" lane-{lane}" if lane else "")
-        if printed.triangle:
-            cls += " triangle"
-        if shown != printed.limit:
-            cls += " muddy"
-        tile_part = node.split(":", 1)[0] if node else art.key
-        grp = feats.add(dwg.g(id=svg_id("limit", tile_part, sid), class_=cls))
-        at = _limit_at(face, sid, shape.polygons.get(sid), size)
-        if printed.triangle:
-            grp.add(place(dwg, "sym-triangle", _off(at, down, -0.008 * size), down, 0.05 * size))
-            text_at = _off(at, down, 0.004 * size)
-            grp.add(upright_text(dwg, str(shown), text_at, size=0.048 * size, turn=turn))
-        else:
-            grp.add(place(dwg, "sym-disc", at, (0.0, 1.0), 0.042 * size))
-            grp.add(upright_text(dwg, str(shown), at, size=0.056 * size, turn=turn))
-
-
-def _drawn_before(art: TileArt, road: GtRoadArt, sid: str) -> set[str]:
-    """``{sid}`` when a road drawn before ``road`` shares the space (a junction)."""
-    gt = art.gt
-    assert gt is not None
-    for other in _visible(art):
-        if other is road:
-            return set()
-        if sid in other.road.cut.spaces:
-            return {sid}
-    return set()
-
-
-def _draw_start(
-    dwg: svgwrite.Drawing,
-    feats: Group,
-    art: TileArt,
-    road: GtRoadArt,
-    shape: GtShape,
-    size: float,
-    turn: float,
-) -> None:
-    """The chequered start/finish line across the road and the grid slots' marks with
-    their places, nearest the line first (BOARD-3, GT-1)."""
-    face, gt = art.face, art.gt
-    assert face is not None and face.layout is not None and gt is not None
-    for sf in face.layout.start_finish:
-        if sf.road != shape.road.id:
-            continue
-        name = sf.line
-        w = 0.03 * size
-        length = shape.line.length or 1.0
-        grp = feats.add(dwg.g(id=svg_id(sf.kind, art.key, sf.road), class_=f"feature {sf.kind}"))
-        us = [1.0 - 2.0 * i / 12 for i in range(13)]
-        for k, shift in ((-0.5, 0.0), (0.5, w)):
-            dp = k * w / length
-            pts = _points(shape.point(shape.at(name, u) + dp, u) for u in us)
-            grp.add(dwg.polyline(pts, class_="paper", stroke_width=fmt(w)))
-            grp.add(
-                dwg.polyline(
-                    pts,
-                    class_="ink",
-                    stroke_width=fmt(w),
-                    stroke_dasharray=f"{fmt(w)} {fmt(w)}",
-                    stroke_dashoffset=fmt(shift),
-                )
-            )
-        toward_to = sf.race_toward == shape.road.to_edge
-        words, fs, label_at, _box = _line_words(art, shape, sf.kind, name, toward_to, size, turn)
-        grp.add(upright_text(dwg, words, label_at, size=fs, turn=turn))
-        for row in sf.grid:
-            for sid in row:
-                if sid in shape.cut.spaces:
-                    _draw_slot(dwg, feats, art, road, shape, sid, toward_to, size, turn)
-
-
-def _page_box(at: Point, w: float, h: float, turn: float) -> Any:
-    """A box ``2w`` wide and ``2h`` high on the page (a tile turned by ``turn``) round a
-    local point: what upright words there cover."""
-    from shapely.geometry import Polygon
-
-    corners = [(-w, -h), (w, -h), (w, h), (-w, h)]
-    return Polygon([_off(at, _turned(c, -turn), 1.0) for c in corners])
-
-
-def _beside(
-    art: TileArt,
-    shape: GtShape,
-    p: float,
-    prefer: float,
-    extent: tuple[float, float],
-    size: float,
-    turn: float,
-    avoid: Any = None,
-) -> tuple[Point, Any]:
-    """A place beside a road at progress ``p`` for something ``extent`` (half width and
-    height on the page) big: on side ``prefer`` (+1: left seen ``from -> to``), or on the
-    other one where that side is another road of the piece (parallel roads) or ``avoid``.
-    Returns the place and the box it covers."""
-    from shapely.geometry import Polygon
-
-    assert art.face is not None
-    roads = label_keep_out(art.face, size)
-    hexagon = Polygon(local_hexagon(size))
-    _at, _d, left = _frame(shape, p)
-    lx, ly = _turned(left, turn)
-    w, h = extent
-    reach = abs(lx) * w + abs(ly) * h  # the box's half size across the road
-    best: tuple[Any, ...] | None = None
-    spot: tuple[Point, Any] = ((0.0, 0.0), None)
-    for rank, side in enumerate((prefer, -prefer)):
-        at = shape.line.beyond(p, side * (shape.half(p) + 0.015 * size + reach))
-        box = _page_box(at, w, h, turn)
-        over = box.intersection(roads).area + (box.intersection(avoid).area if avoid else 0.0)
-        out = box.difference(hexagon).area
-        score = (round(over / (0.02 * box.area)), out > 0.3 * box.area, rank)
-        if best is None or score < best:
-            best, spot = score, (at, box)
-    return spot
-
-
-def _line_words(
-    art: TileArt,
-    shape: GtShape,
-    kind: str,
-    line: str,
-    toward_to: bool,
-    size: float,
-    turn: float,
-) -> tuple[str, float, Point, Any]:
-    """What a start/finish line says beside the road, its size and place (on the driver's
-    left, or right where a parallel road lies on the left), and the box the words cover."""
-    words = {"start-finish": "START · FINISH", "start": "START", "finish": "FINISH"}[kind]
-    fs = fit_size(words, 0.4 * size, 0.032 * size)
-    extent = (0.66 * fs * len(words) / 2, 0.6 * fs)
-    prefer = 1.0 if toward_to else -1.0
-    at, box = _beside(art, shape, shape.progress(line), prefer, extent, size, turn)
-    return words, fs, at, box
-
-
-def _draw_slot(
-    dwg: svgwrite.Drawing,
-    feats: Group,
-    art: TileArt,
-    road: GtRoadArt,
-    shape: GtShape,
-    sid: str,
-    toward_to: bool,
-    size: float,
-    turn: float,
-) -> None:
-    """A grid slot: a bar with two legs at its front, and its place on the grid."""
-    gt = art.gt
-    assert gt is not None
-    node = road.nodes.get(sid)
-    tile_part = node.split(":", 1)[0] if node else art.key
-    grp = feats.add(dwg.g(id=svg_id("grid", tile_part, sid), class_="feature grid"))
-    bar, text_at = _slot_marks(shape, sid, toward_to, size)
-    grp.add(dwg.polyline(_points(bar), class_="grid-mark", stroke_width=fmt(0.012 * size)))
-    number = gt.grid.get(sid)
-    if number is not None:
-        grp.add(upright_text(dwg, str(number), text_at, size=0.045 * size, turn=turn))
-
-
-def _slot_marks(
-    shape: GtShape, sid: str, toward_to: bool, size: float
-) -> tuple[list[Point], Point]:
-    """A grid slot's bar (with its two legs, at the slot's front) and where its place
-    from pole is written."""
-    sp = shape.cut.spaces[sid]
-    front = sp.front if toward_to else sp.back
-    way = 1.0 if toward_to else -1.0
-    length = shape.line.length or 1.0
-    inset, leg = 0.02 * size / length, 0.035 * size / length
-    right, left = shape.band(sp.lanes, sid)
-    margin = 0.15 * (left - right)
-    a, b = left - margin, right + margin
-
-    def at(u: float, back: float) -> Point:
-        return shape.point(shape.at(front, u) - way * (inset + back), u)
-
-    bar = [at(a, leg), at(a, 0.0)]
-    bar += [at(a + (b - a) * i / 6, 0.0) for i in range(1, 6)]
-    bar += [at(b, 0.0), at(b, leg)]
-    mid = (a + b) / 2
-    return bar, shape.point(shape.at(front, mid) - way * (inset + 2.2 * leg), mid)
-
-
-def _draw_arrow(
-    dwg: svgwrite.Drawing,
-    feats: Group,
-    art: TileArt,
-    road: GtRoadArt,
-    shape: GtShape,
-    p: float,
-    size: float,
-) -> None:
-    """The race direction: an arrow on the road, just past its start/finish line (at
-    ``p``), so that it is plain which road it belongs to (parallel roads run either way)."""
-    at, ahead = _arrow_at(road, shape, p, size)
-    grp = feats.add(
-        dwg.g(id=svg_id("direction", art.key, shape.road.id), class_="feature direction")
-    )
-    grp.add(place(dwg, "sym-arrow", at, ahead, 0.045 * size, 0.075 * size))
-
-
-def _arrow_at(road: GtRoadArt, shape: GtShape, p: float, size: float) -> tuple[Point, Point]:
-    """Where the race-direction arrow of a line at ``p`` goes, and which way it points."""
-    _at, d, _left = _frame(shape, p)
-    way = -1.0 if road.road.reversed else 1.0
-    past = p + way * 0.1 * size / (shape.line.length or 1.0)
-    return shape.point(min(max(past, 0.06), 0.94), 0.0), (way * d[0], way * d[1])
-
-
-def _draw_pit(dwg: svgwrite.Drawing, feats: Group, art: TileArt, size: float, turn: float) -> None:
-    """GT-2: the pit board of tile 101, its columns with their gear and services."""
-    face = art.face
-    assert face is not None and face.layout is not None and face.layout.pit is not None
-    grp = feats.add(dwg.g(id=svg_id("pit", art.key), class_="feature pit"))
-    down = _turned((0.0, 1.0), -turn)
-    lo, hi = _PIT_SPAN_PX
-    length = (hi - lo) * size / GT_PICTURE_PX
-    width = 2 * _PIT_HALF_PX * size / GT_PICTURE_PX
-    # the columns run along the tile's local x axis: across the page or up it
-    lying = abs(math.cos(math.radians(turn))) > 0.6
-    for spot in face.layout.pit.spots:
-        if spot.px is None:
-            continue
-        x = spot.px[0]
-        corners = [
-            picture_point(p, size)
-            for p in (
-                (x - _PIT_HALF_PX, lo),
-                (x + _PIT_HALF_PX, lo),
-                (x + _PIT_HALF_PX, hi),
-                (x - _PIT_HALF_PX, hi),
-            )
-        ]
-        col = grp.add(dwg.g(id=svg_id("pit", art.key, spot.id), class_="pit-spot"))
-        col.add(dwg.polygon(_points(corners), class_="pit-column"))
-        at = picture_point(spot.px, size)
-        words = " + ".join(spot.services)
-        if lying:  # a column across the page: gear and services on one line
-            text = f"{spot.gear} · {words}"
-            fs = fit_size(text, 0.7 * length, 0.04 * size)
-            col.add(upright_text(dwg, text, at, size=fs, turn=turn))
-            continue
-        col.add(
-            upright_text(dwg, spot.gear, _off(at, down, -0.03 * size), size=0.06 * size, turn=turn)
-        )
-        fs = fit_size(words, 0.9 * width, 0.03 * size)
-        col.add(upright_text(dwg, words, _off(at, down, 0.03 * size), size=fs, turn=turn))

@@ -28,12 +28,13 @@ import svgwrite
 
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM
 from trackkit.models.tile import TileFace
+from trackkit.render.arts import gt_face_art
 from trackkit.render.convert import SvgDoc
 from trackkit.render.draw import TileArt, clean_text, fmt
-from trackkit.render.gt import gt_face_art, tile_layers
 from trackkit.render.pages import PAPERS
 from trackkit.render.svg import Box, new_drawing
 from trackkit.render.theme import Theme, make_theme
+from trackkit.render.tile import draw_tile
 from trackkit.spaces import drive
 from trackkit.words import plural
 
@@ -135,7 +136,7 @@ def _cell(
     holder = cell.add(
         dwg.g(transform=f"translate({fmt(cw / 2)},{fmt(1 + hex_h / 2)}) scale({k:.5f})")
     )
-    for group in tile_layers(dwg, face_art(face), size=DEFAULT_TILE_SIZE_MM):
+    for group in draw_tile(dwg, face_art(face), size=DEFAULT_TILE_SIZE_MM):
         holder.add(group)
     y = 1 + hex_h + 4.2
     cell.add(

@@ -1,47 +1,74 @@
 """Bots: deterministic drivers that choose a plan and a rolling mode each turn.
 
-- ``cautious`` rolls one by one, secures or stops before a loss of control is likely;
-- ``aggressive`` rolls flat out and takes the furthest plan whose risk is at most one half;
-- ``planner`` rolls flat out and takes the plan with the best expected outcome, using the
-  exact risk of :func:`trackkit.rules.risk.flat_out_risk`.
+- ``cautious`` rolls one by one, secures dice (second tokens; GT: focus tokens, GT-5) or
+  stops before a loss of control is likely, and takes the best plan whose flat-out risk is
+  at most 0.35;
+- ``aggressive`` rolls flat out and takes the best plan whose risk is at most one half;
+- ``planner`` rolls flat out and takes the plan with the best expected outcome, from the
+  exact risk (:class:`~trackkit.rules.risk.RiskSoFar`); on a GT track it counts the cars
+  it gets past.
 
-All three search the same legal plans (:func:`trackkit.rules.plans.legal_plans`), pruned
-to steps a sensible driver considers, and break ties by plan order: the same seed and
-position always give the same choice. None of them ends a turn where it can see it would
-be stuck (no path to the finish left, :mod:`trackkit.sim.stuck`) while another plan keeps
-a path open.
+One engine for both series: the same legal plans (:class:`~trackkit.rules.plans.PlanBuilder`),
+pruned to steps a sensible driver considers, the same greedy search and the same planner's
+walk, scored by one scorer; what they read of the road ahead is the series' own
+(:mod:`trackkit.sim.roads`: :class:`~trackkit.sim.roads.DirtRoad`,
+:class:`~trackkit.sim.roads.GtRoad`). Ties go to the first plan in plan order: the same
+position always gets the same plan, and the plan memo (:class:`~trackkit.sim.memo.PlanMemo`)
+gives it back at once. No bot ends a turn where it can see it would be stuck (no path to
+the finish left, :mod:`trackkit.sim.stuck`) while another plan keeps a path open.
+
+Examples
+--------
+>>> from trackkit.rules.positions import position
+>>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
+>>> str(make_bot("planner").plan(ctx))
+'1:1.2L G3 > 1:1.3L C > 2:1.1L G4 > 2:1.2L G5 > 2:1.3L C'
+>>> [make_bot(name).choose(ctx, random.Random(1)).mode.value for name in BOTS]
+['one-by-one', 'flat-out', 'flat-out']
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
 from trackkit.rules.dashboard import Dashboard
 from trackkit.rules.dice import Die
-from trackkit.rules.plans import (
-    Plan,
-    PlanBuilder,
-    PlanContext,
-    PlanStep,
-    Prune,
-    PruneMove,
-    legal_plans,
-)
+from trackkit.rules.plans import Plan, PlanBuilder, PlanContext, PlanStep
 from trackkit.rules.resolve import DefaultPolicy, Mode, RollPolicy, RollView, roll_units, sisu_ready
-from trackkit.rules.risk import RiskSoFar, flat_out_risk
+from trackkit.rules.risk import RiskSoFar
 from trackkit.rules.state import PitChoice
 from trackkit.rules.track import Track
 from trackkit.sim.memo import PlanMemo
-from trackkit.sim.stuck import dashboard_key, reach_of
+from trackkit.sim.roads import (
+    LOC_COST_MM,
+    MAX_STEPS,
+    NO_WISH,
+    DirtRoad,
+    Road,
+    Wish,
+    scorer,
+)
+from trackkit.sim.stuck import dashboard_key
 
-__all__ = ["BOTS", "Bot", "Choice", "make_bot", "pruners"]
-
-#: Longest plan a bot considers (steps).
-MAX_STEPS = 6
+__all__ = [
+    "BOTS",
+    "LOC_COST_MM",
+    "MAX_STEPS",
+    "Aggressive",
+    "Bot",
+    "CarefulPolicy",
+    "Cautious",
+    "Choice",
+    "Planner",
+    "Wish",
+    "greedy",
+    "make_bot",
+    "planner_walk",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,210 +87,28 @@ class Choice:
     pit: PitChoice | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class _Road:
-    """What bots read of a track on every step they weigh, worked out once per track."""
-
-    look: dict[str, tuple[int, int]]
-    """Per space: steps to the nearest corner space ahead and the best limit there."""
-    target: dict[str, int]
-    """Per space: the highest speed from which that corner can still be taken."""
-    sideways: frozenset[tuple[str, str]]
-    """Steps from a lane space to the other lane (a lane change on a straight)."""
-    ahead: dict[str, tuple[tuple[bool, float], ...]]
-    """Per space, for k = 0..MAX_STEPS more moves: whether the finish may be within reach,
-    and the furthest progress that may be: an upper bound for the planner's search."""
-
-
-_ROADS: dict[int, tuple[Track, _Road]] = {}
-
-
-def _road(track: Track) -> _Road:
-    hit = _ROADS.get(id(track))
-    if hit is not None and hit[0] is track:
-        return hit[1]
-    spaces = track.spaces
-    order = sorted(spaces, key=lambda n: -spaces[n].progress)
-    look: dict[str, tuple[int, int]] = {}
-    for n in order:  # furthest first: successors are already known
-        info = spaces[n]
-        if info.corner is not None and info.limit is not None:
-            look[n] = (0, info.limit)
-            continue
-        best = (99, 6)
-        for succ, _climb in track.successors[n]:
-            d, lim = look.get(succ, (99, 6))
-            if d + 1 < best[0] or (d + 1 == best[0] and lim > best[1]):
-                best = (d + 1, lim)
-        look[n] = best
-    target = {n: min(6, limit + dist) for n, (dist, limit) in look.items()}
-    sideways = frozenset(
-        (a, b)
-        for a, succs in track.successors.items()
-        for b, _climb in succs
-        if spaces[a].kind == "lane"
-        and spaces[b].kind == "lane"
-        and spaces[a].lanes != spaces[b].lanes
-    )
-    # furthest progress and the finish within k moves, k = 0..MAX_STEPS: a move is one step
-    # of the graph, or onto a jump space and on one or two more (JUMP-1)
-    moves: dict[str, set[str]] = {}
-    for n in spaces:
-        reach: set[str] = set()
-        for succ, _climb in track.successors[n]:
-            reach.add(succ)
-            if spaces[succ].jump:
-                for one, _c in track.successors[succ]:
-                    reach.add(one)
-                    reach.update(two for two, _c2 in track.successors[one])
-        moves[n] = reach
-    layer = {n: (info.finished, info.progress) for n, info in spaces.items()}
-    layers = [layer]
-    for _ in range(MAX_STEPS):
-        prev = layers[-1]
-        nxt = {}
-        for n in spaces:
-            fin, most = prev[n]
-            for m in moves[n]:
-                f2, m2 = prev[m]
-                fin, most = fin or f2, max(most, m2)
-            nxt[n] = (fin, most)
-        layers.append(nxt)
-    ahead = {n: tuple(layers[k][n] for k in range(MAX_STEPS + 1)) for n in spaces}
-    road = _Road(look, target, sideways, ahead)
-    if len(_ROADS) >= 16:  # a long-lived process that loads many stages keeps the last few
-        _ROADS.clear()
-    _ROADS[id(track)] = (track, road)
-    return road
-
-
-def pruners(ctx: PlanContext) -> tuple[Prune, PruneMove]:
-    """Steps a sensible driver considers: speed near the target for the road ahead.
-
-    The target speed of a space is the highest from which the next corner can still be
-    taken at its best limit, slowing one gear per space (MOVE-2): limit + distance.
-    """
-    road = _road(ctx.track)
-    target_of, sideways = road.target, road.sideways
-
-    def keep_move(stack: list[PlanStep], target: str, speed: int, v: int) -> bool:
-        if stack and (stack[-1].space, target) in sideways:
-            return False  # changing lane mid-turn on a straight gains nothing
-        tgt = target_of.get(target, 6)
-        if min(tgt, speed + 1) - 1 <= v <= tgt:
-            return True
-        return tgt < speed - 1 and v < speed  # far too fast: any slowing down
-
-    def keep(stack: list[PlanStep], step: PlanStep) -> bool:
-        return step.loc is None  # no bot plans a certain loss of control
-
-    return keep, keep_move
-
-
-def _score(ctx: PlanContext, plan: Plan) -> float:
-    """Progress gained, less a penalty for ending too fast for the next corner."""
-    return _scorer(ctx)(plan.steps[-1])
-
-
-def _scorer(ctx: PlanContext) -> Callable[[PlanStep], float]:
-    """The score of a plan from ``ctx``, which only its last step decides."""
-    spaces = ctx.track.spaces
-    look = _road(ctx.track).look
-    here = ctx.car.space
-    assert here is not None
-    start = spaces[here].progress
-
-    def score(last: PlanStep) -> float:
-        if last.finishes:
-            return 1e6 + 10.0 * last.speed
-        gain = spaces[last.space].progress - start
-        dist, limit = look.get(last.space, (99, 6))
-        reachable = max(1, last.speed - dist - 1)  # one gear a step, plus the brake die
-        over = max(0, reachable - limit)
-        return gain + 8.0 * last.speed - 400.0 * over
-
-    return score
-
-
-def _dead_ends(ctx: PlanContext) -> frozenset[str]:
-    """Spaces from which this car could never finish (mud closed the way on: CORNER-1)."""
-    return reach_of(ctx.track).dead(ctx.mud)
-
-
-def _stuck_after(ctx: PlanContext) -> Callable[[PlanStep], bool]:
-    """Whether a turn ending with a step leaves the car stuck (``Reach.traps``)."""
-    trapped = reach_of(ctx.track).traps(ctx)
-    return lambda last: not last.finishes and trapped(last.space, last.speed)
-
-
-def _candidates(ctx: PlanContext) -> list[tuple[float, Plan]]:
-    """Scored plans to choose from: none that leaves the car stuck if another does not."""
-    keep, keep_move = pruners(ctx)
-    plans = legal_plans(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move)
-    out = [(_score(ctx, p), p) for p in plans]
-    if not out:  # nothing a sensible driver would do: any legal plan, safest first
-        out = [(_score(ctx, p), p) for p in legal_plans(ctx, max_steps=2)]
-    stuck_after = _stuck_after(ctx)
-    kept = [(score, p) for score, p in out if not stuck_after(p.steps[-1])]
-    if not kept and out:  # every sensible plan leaves it stuck: any legal one that does not
-        every = legal_plans(ctx, max_steps=MAX_STEPS)
-        kept = [(_score(ctx, p), p) for p in every if not stuck_after(p.steps[-1])]
-    return kept or out
-
-
-class _Bot:
-    """What every bot shares: a name, and a plan memo (the same position, the same plan)."""
-
-    name = ""
-
-    def __init__(self, memo: PlanMemo | None = None) -> None:
-        self.memo = memo
-        self._board: tuple[Dashboard, Hashable] | None = None
-
-    def plan(self, ctx: PlanContext) -> Plan:
-        """This bot's plan in ``ctx`` (from the memo when the position was seen)."""
-        if self.memo is None:
-            return self.search(ctx)[0]
-        return self.memo.plan(self.name, self._board_key(ctx.dashboard), ctx, self.search)
-
-    def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
-        """This bot's plan in ``ctx``, and the spaces whose traffic it read (None: unknown)."""
-        raise NotImplementedError
-
-    def _board_key(self, board: Dashboard) -> Hashable:
-        # a seat keeps its dashboard all race: its key is worked out once
-        if self._board is None or self._board[0] is not board:
-            self._board = (board, dashboard_key(board))
-        return self._board[1]
-
-
-class Cautious(_Bot):
-    """Rolls one by one; secures dice or stops when control could be lost."""
-
-    name = "cautious"
-
-    def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
-        """The best plan with a moderate flat-out risk, rolled one by one (or the safest)."""
-        return Choice(self.plan(ctx), Mode.ONE_BY_ONE, _CarefulPolicy(ctx))
-
-    def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
-        """The greedy plan within a flat-out risk of 0.35."""
-        return _greedy(ctx, max_risk=0.35)
-
-
-class _CarefulPolicy(DefaultPolicy):
-    """Secure dice that could reach the danger limit; stop before a step if it cannot pay.
+class CarefulPolicy(DefaultPolicy):
+    """Secure dice that could lose control; stop before a step if securing cannot pay.
 
     Rolling one by one, each die (or pair rolled together) is asked about on its own
-    (TURN-5): the risk weighed is that of the step's dice still to roll, these first.
+    (TURN-5): the risk weighed is that of the step's dice still to roll, these first, of
+    reaching the danger limit, or of going over it where the ruleset says so
+    (``danger_limit_rule``, TURN-6: DIRT reaches, GT exceeds). A cloud (CLIMB-8) and a
+    GT hazard (CORNER-4, CORNER-5) are dangers before any die; a jump one over its number
+    loses control on its die's own danger face (JUMP-1). Second tokens (GT: focus tokens,
+    GT-5) secure dice.
     """
 
     def __init__(self, ctx: PlanContext) -> None:
         self.ctx = ctx
+        self.over = 0 if ctx.ruleset.danger_limit_rule == "reach" else 1
 
     def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
+        """Roll while control is safe enough, else secure the dice, else stop."""
         step = view.step
-        need = step.limit - view.dangers - (1 if step.cloud and view.unit == 0 else 0)
+        need = step.limit + self.over - view.dangers
+        if view.unit == 0:  # dangers that come whatever the dice
+            need -= step.hazards + step.cloud
         if len(step.dice) == len(view.dice):
             rest = view.dice  # one die, or dice rolled together: nothing after them
         else:
@@ -300,35 +145,31 @@ def _tail(probs: tuple[float, ...], need: int) -> float:
     return sum(dist[need:])
 
 
-class Aggressive(_Bot):
-    """Flat out, the furthest plan whose risk is at most one half."""
-
-    name = "aggressive"
-
-    def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
-        """The best-scoring plan with risk <= 0.5 (or the safest)."""
-        return Choice(self.plan(ctx), Mode.FLAT_OUT, DefaultPolicy())
-
-    def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
-        """The greedy plan within a flat-out risk of 0.5."""
-        return _greedy(ctx, max_risk=0.5)
-
-
-def _greedy(ctx: PlanContext, *, max_risk: float) -> tuple[Plan, set[str] | None]:
+def greedy(
+    ctx: PlanContext, road: Road, wish: Wish = NO_WISH, *, max_risk: float
+) -> tuple[Plan, set[str] | None]:
     """Build a plan step by step: the best-scoring next step within ``max_risk``.
 
     A :class:`~trackkit.rules.plans.PlanBuilder` offers the legal steps after the chosen
     prefix, and the risk grows with it (:class:`~trackkit.rules.risk.RiskSoFar`), so a
-    turn costs a few dozen steps instead of every plan. Also returns the spaces whose
-    traffic the search read (None when it fell back to every plan).
+    turn costs a few dozen steps instead of every plan. A step into a dead end is passed
+    over, and no plan stops where the car would be stuck for good (:class:`Road`). Also
+    returns the spaces whose traffic the search read (None when it fell back to
+    :meth:`Road.fallback`).
+
+    >>> from trackkit.rules.positions import position
+    >>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
+    >>> plan, read = greedy(ctx, DirtRoad.of(ctx.track), max_risk=0.35)
+    >>> str(plan), len(read)
+    ('1:1.2L G3 > 1:1.3L G4 > 2:1.1L G5 > 2:1.2L G6 > 2:1.3L C > 3:1.1L C', 12)
     """
-    keep, keep_move = pruners(ctx)
-    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
-    score_of = _scorer(ctx)
+    keep, keep_move = road.pruners()
+    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=road.moves_key)
+    score_of = scorer(ctx, road, wish)
     sisu = sisu_ready(ctx)
     risk = RiskSoFar()
-    dead = _dead_ends(ctx)
-    stuck_after = _stuck_after(ctx)
+    dead = road.dead_ends(ctx)
+    stuck_after = road.stuck_after(ctx)
     best_plan, best_score = Plan(()), float("-inf")
     for _ in range(MAX_STEPS):
         step_best: tuple[float, PlanStep, RiskSoFar] | None = None
@@ -345,140 +186,199 @@ def _greedy(ctx: PlanContext, *, max_risk: float) -> tuple[Plan, set[str] | None
         if step_best is None:
             break
         score, step, risk = step_best
-        if score > best_score and not stuck_after(step):  # never stop where stuck for good
-            best_plan, best_score = builder.plan(step), score
+        if score > best_score and (stuck_after is None or not stuck_after(step)):
+            best_plan, best_score = builder.plan(step), score  # never stop where stuck
         if step.finishes:
             break
         builder.push(step)
-    if not best_plan.steps:  # nothing within the risk: the safest plan
-        return _pick(ctx, max_risk=max_risk), None
+    if not best_plan.steps:  # nothing within the risk
+        return road.fallback(ctx, max_risk), None
     return best_plan, builder.examined
 
 
-def _pick(ctx: PlanContext, *, max_risk: float) -> Plan:
-    """The best-scoring plan within ``max_risk``; else the least risky one."""
-    best: tuple[float, Plan] | None = None
-    safest: tuple[float, float, Plan] | None = None
-    sisu = sisu_ready(ctx)
-    for score, plan in _candidates(ctx):
-        risk = flat_out_risk(ctx, plan, sisu=sisu)
-        if risk <= max_risk and (best is None or score > best[0]):
-            best = (score, plan)
-        if safest is None or (risk, -score) < (safest[0], -safest[1]):
-            safest = (risk, score, plan)
-    if best is not None:
-        return best[1]
-    return safest[2] if safest is not None else Plan(())
+#: The value of a plan not weighed (one that leaves the car stuck).
+_NO_VALUE = float("-inf")
 
 
-#: What a loss of control costs a planner, in millimetres of progress (about two turns).
-LOC_COST_MM = 500.0
+def planner_walk(
+    ctx: PlanContext, road: Road, wish: Wish = NO_WISH
+) -> tuple[Plan, set[str] | None]:
+    """The plan of the best expected value, (1 - risk) * score - risk * a loss's cost.
 
+    A depth-first walk of the pruned plans (the order of
+    :func:`~trackkit.rules.plans.legal_plans`) with two cuts:
 
-class Planner(_Bot):
-    """Flat out, the plan with the best expected outcome under the exact risk."""
-
-    name = "planner"
-
-    def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
-        """Maximise (1 - risk) * score - risk * cost of a loss of control."""
-        return Choice(self.plan(ctx), Mode.FLAT_OUT, DefaultPolicy())
-
-    def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
-        """The plan of the best expected value among the pruned legal plans.
-
-        A branch-and-bound walk of the plans :func:`_candidates` weighs, in the same
-        order: the risk only grows as a plan goes on, and the road ahead bounds its score,
-        so plans that cannot beat the best so far are not walked. The same plan as
-        weighing every candidate (ties go to the first, as there).
-        """
-        best = _bounded_best(ctx)
-        if best is not None:
-            return best
-        chosen: tuple[float, Plan] | None = None  # no sensible plan: the fallbacks
-        sisu = sisu_ready(ctx)
-        for score, plan in _candidates(ctx):
-            risk = flat_out_risk(ctx, plan, sisu=sisu)
-            value = (1 - risk) * score - risk * LOC_COST_MM
-            if chosen is None or value > chosen[0]:
-                chosen = (value, plan)
-        return (chosen[1] if chosen else Plan(())), None
-
-
-def _bounded_best(ctx: PlanContext) -> tuple[Plan, set[str]] | None:
-    """The planner's choice among the pruned plans that do not leave it stuck, or None.
-
-    A depth-first walk of the plans of :func:`legal_plans` (the same order), with two cuts
-    that never change the choice, since it goes to the first plan of the best value:
-
-    - a plan's risk only grows as it goes on and the road ahead bounds its score, so the
-      plans that go on from one that cannot lead to a better value are not walked;
+    - a plan's risk only grows as it goes on and the road ahead bounds its score
+      (:meth:`Road.bound`), so the plans that go on from one that cannot lead to a better
+      value are not walked;
     - a plan whose state (:meth:`PlanBuilder.state`) and risk so far are those of an
       earlier one (the same dice, another lane) has the same continuations, the same
       values, later: it is not walked either.
 
+    The road says how far the walk goes (:attr:`Road.branches`): from every step in plan
+    order as it weighs them (DIRT: the same plan as weighing every plan, ties to the first),
+    or from the best few of each step's next steps once they are all weighed (GT: a beam).
+    No plan that ends where the car would be stuck for good is chosen.
+
     With the plan come the spaces whose traffic the walk read (its builder's
-    :attr:`~trackkit.rules.plans.PlanBuilder.examined`): other cars change the walk, its
-    cuts included, only through the steps the builder offers, so the same cars on those
-    spaces give the same choice (the plan memo keys by them). None when there is no such
-    plan (:func:`_candidates` then falls back to others).
+    :attr:`~trackkit.rules.plans.PlanBuilder.examined`, and those whose cars the road's
+    scorer counts: :meth:`Road.reads`): other cars change the walk, its cuts included,
+    only through them, so the same cars on those spaces give the same choice (the plan
+    memo keys by them). No such plan: :meth:`Road.fallback` (spaces unknown, None).
+
+    >>> from trackkit.rules.positions import position
+    >>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
+    >>> str(planner_walk(ctx, DirtRoad.of(ctx.track))[0])
+    '1:1.2L G3 > 1:1.3L C > 2:1.1L G4 > 2:1.2L G5 > 2:1.3L C'
     """
-    keep, keep_move = pruners(ctx)
-    score_of = _scorer(ctx)
-    stuck_after = _stuck_after(ctx)
+    keep, keep_move = road.pruners()
+    score_of = scorer(ctx, road, wish, overtakes=True)
+    stuck_after = road.stuck_after(ctx)
+    top = road.bound(ctx, wish)
+    branches = road.branches
     sisu = sisu_ready(ctx)
-    ahead = _road(ctx.track).ahead
-    here = ctx.car.space
-    assert here is not None
-    start = ctx.track.spaces[here].progress
-    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move)
-    best: list[tuple[float, Plan]] = []
+    builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=road.moves_key)
     seen: set[Hashable] = set()
-    climb = 2 if any(c.boost for c in ctx.dashboard.columns.values()) else 1
+    best_value = _NO_VALUE
+    best_steps: tuple[PlanStep, ...] | None = None
+
+    def descend(step: PlanStep, grown: RiskSoFar, r: float, n: int) -> None:
+        if best_steps is not None:  # the risk only grows: a bound of every plan on
+            bound = (1 - r) * top(step, MAX_STEPS - n - 1) - r * LOC_COST_MM
+            if bound <= best_value - 1e-9:
+                return
+        builder.push(step)
+        key = (builder.state(), grown.key())
+        if key not in seen:
+            seen.add(key)
+            walk(grown, n + 1)
+        builder.pop()
 
     def walk(risk: RiskSoFar, n: int) -> None:
-        for step in builder.options():
-            grown = risk.then(ctx, step)
+        nonlocal best_value, best_steps
+        then = risk.then
+        last = n + 1 >= MAX_STEPS
+        weighed: list[tuple[float, int, PlanStep, RiskSoFar, float]] = []
+        for k, step in enumerate(builder.options()):
+            grown = then(ctx, step)
             r = grown.value(ctx, sisu=sisu)
-            value = None
-            if not stuck_after(step):
+            value = _NO_VALUE
+            if stuck_after is None or not stuck_after(step):
                 value = (1 - r) * score_of(step) - r * LOC_COST_MM
-                if not best or value > best[0][0]:
-                    best[:] = [(value, builder.plan(step))]
-            if n + 1 >= MAX_STEPS or step.loc is not None or step.finishes or step.free:
+                if best_steps is None or value > best_value:
+                    best_value, best_steps = value, (*builder.steps, step)
+            if last or step.loc is not None or step.finishes or step.free:
                 continue
-            if best:
-                left = MAX_STEPS - n - 1
-                finish, most = ahead[step.space][left]
-                # the score's bound: the finish, or the furthest gain and the highest speed
-                # the moves left can reach (a gear up a move, two with a boost: MOVE-2, -5)
-                fastest = min(6, step.speed + left * climb)
-                top = 1e6 + 60.0 if finish else most - start + 8.0 * fastest
-                bound = (1 - r) * max(top, -LOC_COST_MM) - r * LOC_COST_MM  # risk only grows
-                if bound <= best[0][0] - 1e-9:
-                    continue
-            builder.push(step)
-            key = (builder.state(), grown.key())
-            if key not in seen:
-                seen.add(key)
-                walk(grown, n + 1)
-            builder.pop()
+            if branches is None:
+                descend(step, grown, r, n)
+            else:
+                weighed.append((-value, k, step, grown, r))
+        if weighed:
+            weighed.sort()  # by value, then plan order (``k`` tells every two apart)
+            for _v, _k, step, grown, r in weighed[:branches]:
+                descend(step, grown, r, n)
 
-    walk(RiskSoFar(), 0)
-    return (best[0][1], builder.examined) if best else None
+    walk(RiskSoFar.shared(), 0)
+    if best_steps is None:
+        return road.fallback(ctx, None), None
+    extra = road.reads(ctx)
+    return Plan(best_steps), (builder.examined | extra) if extra else builder.examined
 
 
-Bot = Cautious | Aggressive | Planner
-BOTS: dict[str, type[Cautious] | type[Aggressive] | type[Planner]] = {
-    "cautious": Cautious,
-    "aggressive": Aggressive,
-    "planner": Planner,
-}
+class Bot:
+    """A bot: a driving style on the stage's plan memo (the same position, the same plan).
+
+    A style sets :attr:`name`, :attr:`max_risk` and, to roll otherwise than flat out,
+    :meth:`choose`. ``road`` is the series' reading of the track
+    (:class:`~trackkit.sim.roads.DirtRoad`, :class:`~trackkit.sim.roads.GtRoad`).
+    """
+
+    name = ""
+    max_risk: float | None = None
+    """The greedy search within this flat-out risk; None: the planner's walk."""
+
+    def __init__(self, memo: PlanMemo | None = None, *, road: type[Road] = DirtRoad) -> None:
+        self.memo = memo
+        self.reading = road
+        self.wish = NO_WISH
+        """What the race tells the bot it wants this turn (GT: a pit stop)."""
+        self._board: tuple[Dashboard, Hashable] | None = None
+        self._road: tuple[Track, Road] | None = None
+
+    def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
+        """This turn's plan, rolled flat out."""
+        return Choice(self.plan(ctx), Mode.FLAT_OUT, DefaultPolicy())
+
+    def road(self, track: Track) -> Road:
+        """The bot's reading of ``track``."""
+        hit = self._road
+        if hit is None or hit[0] is not track:
+            hit = self._road = (track, self.reading.of(track))
+        return hit[1]
+
+    def plan(self, ctx: PlanContext) -> Plan:
+        """This bot's plan in ``ctx`` (from the memo when the position was seen)."""
+        if self.memo is None:
+            return self.search(ctx)[0]
+        ctx = self.road(ctx.track).remembered(ctx)
+        name = self.name + ":pit" if self.wish.pit else self.name
+        return self.memo.plan(name, self._board_key(ctx.dashboard), ctx, self.search)
+
+    def search(self, ctx: PlanContext) -> tuple[Plan, set[str] | None]:
+        """This bot's plan in ``ctx``, and the spaces whose traffic it read (None: unknown)."""
+        road = self.road(ctx.track)
+        if self.max_risk is None:
+            return planner_walk(ctx, road, self.wish)
+        return greedy(ctx, road, self.wish, max_risk=self.max_risk)
+
+    def _board_key(self, board: Dashboard) -> Hashable:
+        # a seat keeps its dashboard all race: its key is worked out once
+        if self._board is None or self._board[0] is not board:
+            self._board = (board, dashboard_key(board))
+        return self._board[1]
 
 
-def make_bot(name: str, memo: PlanMemo | None = None) -> Bot:
-    """A bot by name (sharing ``memo`` with the other bots of the stage, if given)."""
+class Cautious(Bot):
+    """Rolls one by one; secures dice or stops when control could be lost."""
+
+    name = "cautious"
+    max_risk = 0.35
+
+    def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
+        """The best plan with a moderate flat-out risk, rolled one by one (or the safest)."""
+        return Choice(self.plan(ctx), Mode.ONE_BY_ONE, CarefulPolicy(ctx))
+
+
+class Aggressive(Bot):
+    """Flat out, the furthest plan whose risk is at most one half."""
+
+    name = "aggressive"
+    max_risk = 0.5
+
+
+class Planner(Bot):
+    """Flat out, the plan with the best expected outcome under the exact risk."""
+
+    name = "planner"
+
+
+#: The bots by name (``--bot`` takes them on any track).
+BOTS: dict[str, type[Bot]] = {"cautious": Cautious, "aggressive": Aggressive, "planner": Planner}
+
+
+def make_bot(name: str, memo: PlanMemo | None = None, *, road: type[Road] = DirtRoad) -> Bot:
+    """A bot by name, reading the road as ``road`` does (sharing ``memo`` with the other
+    bots of the stage, if given).
+
+    >>> from trackkit.sim.roads import GtRoad
+    >>> make_bot("planner", road=GtRoad).reading.branches
+    2
+    >>> make_bot("reckless")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'reckless' (bots: cautious, aggressive, planner)
+    """
     try:
-        return BOTS[name](memo)
+        return BOTS[name](memo, road=road)
     except KeyError:
         raise ValueError(f"unknown bot '{name}' (bots: {', '.join(BOTS)})") from None

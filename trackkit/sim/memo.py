@@ -24,7 +24,7 @@ A position is looked up in two parts:
   ahead, wherever that car is (TRAFFIC-5): the same answers on those spaces, the same
   plan. A search that reads cars beyond the spaces a plan can reach says so in its
   spaces (the GT planner counts the cars it gets past, in any lane:
-  :func:`~trackkit.sim.gtbots.ahead_window`).
+  :meth:`~trackkit.sim.roads.GtRoad.window`).
 
 Examples
 --------

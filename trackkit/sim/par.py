@@ -17,8 +17,8 @@ import heapq
 from trackkit.rules.dashboard import Dashboard, dashboard
 from trackkit.rules.plans import PlanContext, turn_ends
 from trackkit.rules.state import CarState
-from trackkit.sim.bots import MAX_STEPS, pruners
-from trackkit.sim.race import Prepared
+from trackkit.sim.model import Prepared
+from trackkit.sim.roads import MAX_STEPS, DirtRoad
 
 __all__ = ["par_time"]
 
@@ -43,6 +43,7 @@ def par_time(
     queue: list[tuple[int, str, int]] = [(0, start, 0)]
     seen = 0
     finished = "<finished>"
+    keep, keep_move = DirtRoad.of(prepared.track).pruners()
     while queue and seen < max_states:
         cost, space, gear = heapq.heappop(queue)
         if space == finished:
@@ -51,7 +52,6 @@ def par_time(
             continue
         seen += 1
         ctx = PlanContext(prepared.track, board, rules, CarState(0, space, gear))
-        keep, keep_move = pruners(ctx)
         ends = turn_ends(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move)
         for (end, speed, finishes, gears), moved in ends.items():
             card = rules.time_cards[max(1, min(speed if gears else gear, 6))]

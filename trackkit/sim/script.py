@@ -25,9 +25,8 @@ trackkit.sim.script.ScriptError: step 2 '1:1.3L G4' is not a legal move after '1
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from trackkit.errors import TrackkitError
 from trackkit.rules.plans import Plan, PlanBuilder, PlanContext, PlanStep
@@ -35,6 +34,7 @@ from trackkit.rules.resolve import DefaultPolicy, Mode
 from trackkit.rules.state import PitChoice
 from trackkit.sim.bots import Bot, Choice, make_bot
 from trackkit.sim.memo import PlanMemo
+from trackkit.sim.roads import DirtRoad, Road
 
 __all__ = ["Script", "ScriptError", "Scripted", "ScriptedTurn"]
 
@@ -270,13 +270,13 @@ class Scripted:
         script: Script,
         memo: PlanMemo | None = None,
         *,
-        bots: Callable[[str, PlanMemo | None], Any] = make_bot,
+        road: type[Road] = DirtRoad,
     ) -> None:
         self.script = script
         self.turn = 0
         """Turns played so far (the index of the next scripted turn)."""
-        # ``bots`` makes the bot that drives on: a DIRT bot, or a GT one on a GT track
-        self._then: Bot | Any | None = bots(script.then, memo) if script.then else None
+        # the bot that drives on reads the road as the series' bots do (``road``)
+        self._then: Bot | None = make_bot(script.then, memo, road=road) if script.then else None
 
     def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
         """The script's next plan, found among the legal plans of ``ctx``.

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import signal
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from types import FrameType
+from collections.abc import Callable, Sequence
 
 from trackkit.models.car import CarFile
 from trackkit.models.simreport import (
@@ -24,6 +19,7 @@ from trackkit.models.simreport import (
     StuckCount,
     TimeFigures,
 )
+from trackkit.parallel import executor
 from trackkit.rules.cars import car_dashboard
 from trackkit.rules.dashboard import dashboard
 from trackkit.rules.ruleset import Ruleset, load_ruleset
@@ -45,8 +41,6 @@ __all__ = [
     "run_many",
     "start_position_test",
     "summarize_races",
-    "worker_signals",
-    "worker_task",
 ]
 
 
@@ -79,100 +73,16 @@ def race_summary(result: RaceResult) -> RaceSummary:
     )
 
 
-#: Per race index: each driver's SISU token already flipped on an earlier stage (LOC-7).
-Carry = Mapping[int, Sequence[bool]]
-
-
-def _run_chunk(
-    args: tuple[Prepared, Settings, int, list[int], Carry | None],
+def _run_races(
+    context: tuple[Prepared, Settings, int], races: list[tuple[int, Sequence[bool]]]
 ) -> list[RaceSummary]:
-    prepared, settings, seed, indices, carry = args
+    """Races ``(index, SISU tokens flipped already)`` of a run: a work function of
+    :mod:`trackkit.parallel`."""
+    prepared, settings, seed = context
     return [
-        race_summary(
-            run_race(
-                prepared, settings, race_seed(seed, i), sisu_spent=carry.get(i, ()) if carry else ()
-            )
-        )
-        for i in indices
+        race_summary(run_race(prepared, settings, race_seed(seed, i), sisu_spent=spent))
+        for i, spent in races
     ]
-
-
-_WORKER: dict[str, object] = {}
-
-#: Whether this worker process is running a task (see :func:`worker_signals`).
-_BUSY: list[bool] = [False]
-
-
-def worker_signals() -> None:
-    """In a worker process: Ctrl-C stops the task at work, never the wait between tasks.
-
-    Ctrl-C reaches every process of the terminal's group. Inside a task the interrupt
-    the worker inherited ends the task, and the main process, interrupted too, stops the
-    run; between two tasks it would end the worker itself, which multiprocessing reports
-    with a traceback. There it is ignored: the pool ends the worker when the run stops.
-    """
-    previous = signal.getsignal(signal.SIGINT)
-    if not callable(previous):
-        return
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        if _BUSY[0]:
-            previous(signum, frame)
-
-    signal.signal(signal.SIGINT, interrupt)
-
-
-@contextlib.contextmanager
-def worker_task() -> Iterator[None]:
-    """Mark a worker process at work (Ctrl-C then stops the task: :func:`worker_signals`)."""
-    _BUSY[0] = True
-    try:
-        yield
-    finally:
-        _BUSY[0] = False
-
-
-def _init_worker(prepared: Prepared, settings: Settings) -> None:
-    """Each worker process receives the stage once, not with every chunk."""
-    worker_signals()
-    _WORKER["prepared"], _WORKER["settings"] = prepared, settings
-    gc.freeze()  # the stage and the modules, for good (see _settled)
-    threshold = gc.get_threshold()
-    gc.set_threshold(threshold[0], threshold[1], max(threshold[2], FULL_EVERY))
-
-
-#: Collections of the middle generation between two full ones during a run (Python's
-#: default is 10): the heap before the run is set aside, so what a full collection finds
-#: is the races' own long-lived objects, which the plan memo keeps anyway.
-FULL_EVERY = 100
-
-
-@contextlib.contextmanager
-def _settled() -> Iterator[None]:
-    """Races make many objects that live a race or less, and the garbage collector counts
-    them: it need not look, again and again, at what was there before (the stage, the
-    modules). That is set aside for the run (:func:`gc.freeze`), full collections are
-    rarer (:data:`FULL_EVERY`), and both are given back after; the heap is left alone if
-    the caller set objects aside itself."""
-    if gc.get_freeze_count():
-        yield
-        return
-    threshold = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(threshold[0], threshold[1], max(threshold[2], FULL_EVERY))
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
-
-
-def _run_in_worker(args: tuple[int, list[int], Carry | None]) -> list[RaceSummary]:
-    seed, indices, carry = args
-    prepared, settings = _WORKER["prepared"], _WORKER["settings"]
-    assert isinstance(prepared, Prepared) and isinstance(settings, Settings)
-    with worker_task():
-        return _run_chunk((prepared, settings, seed, indices, carry))
 
 
 def run_many(
@@ -191,28 +101,10 @@ def run_many(
     between processes changes nothing in the result. ``sisu_spent[i]`` (a rally's later
     stage) says whose SISU token race ``i`` starts with already flipped.
     """
-    indices = list(range(races))
-    carry: Carry | None = dict(enumerate(sisu_spent)) if sisu_spent else None
-    if jobs <= 1 or races < 2:
-        out = []
-        with _settled():
-            for i in indices:
-                out.extend(_run_chunk((prepared, settings, seed, [i], carry)))
-                if progress:
-                    progress(1)
-        return out
-    chunk = max(1, min(50, races // (jobs * 4) or 1))
-    parts = [indices[k : k + chunk] for k in range(0, races, chunk)]
-    results: list[RaceSummary] = []
-    with ProcessPoolExecutor(
-        max_workers=jobs, initializer=_init_worker, initargs=(prepared, settings)
-    ) as pool:
-        args = [(seed, p, {i: carry[i] for i in p if i in carry} if carry else None) for p in parts]
-        for part in pool.map(_run_in_worker, args):
-            results.extend(part)
-            if progress:
-                progress(len(part))
-    return results
+    spent = list(sisu_spent or ())
+    items = [(i, spent[i] if i < len(spent) else ()) for i in range(races)]
+    with executor((prepared, settings, seed), jobs=jobs, items=races) as ex:
+        return ex.map(_run_races, items, most=50, progress=progress)
 
 
 def _dashboards(

@@ -41,11 +41,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import permutations
 
 from trackkit.models.car import CarFile
+from trackkit.parallel import executor
 from trackkit.rules.cars import car_file
 from trackkit.rules.dashboard import UnlimitedDashboard
 from trackkit.sim.garage import (
@@ -57,7 +57,7 @@ from trackkit.sim.garage import (
     unlimited_dashboard,
 )
 from trackkit.sim.race import MAX_ROUNDS, DriverSpec, Prepared, Settings, run_race
-from trackkit.sim.stats import race_seed, worker_signals, worker_task
+from trackkit.sim.stats import race_seed
 from trackkit.sim.stuck import dashboard_key
 
 __all__ = [
@@ -240,39 +240,18 @@ def _race_stats(prepared: Prepared, settings: Settings, seed: int) -> _RaceStats
 
 #: One piece of work: a board and the race indices it runs.
 _Unit = tuple[UnlimitedDashboard, tuple[int, ...]]
-
-_WORKER: dict[str, object] = {}
-
-
-def _init_worker(prepared: Prepared, players: int, bots: tuple[str, ...], rounds: int) -> None:
-    """Each worker process receives the stage once."""
-    worker_signals()
-    _WORKER.update(prepared=prepared, players=players, bots=bots, rounds=rounds)
+#: What every unit's races share: the stage, drivers, their bots, the round cap, the seed.
+_Context = tuple[Prepared, int, tuple[str, ...], int, int]
 
 
-def _run_units(
-    prepared: Prepared,
-    players: int,
-    bots: Sequence[str],
-    max_rounds: int,
-    seed: int,
-    units: Sequence[_Unit],
-) -> list[list[_RaceStats]]:
+def _run_units(context: _Context, units: list[_Unit]) -> list[list[_RaceStats]]:
+    """The races of each unit: a work function of :mod:`trackkit.parallel`."""
+    prepared, players, bots, max_rounds, seed = context
     out = []
     for board, indices in units:
         settings = _settings(players, bots, max_rounds, _car(board))
         out.append([_race_stats(prepared, settings, race_seed(seed, i)) for i in indices])
     return out
-
-
-def _in_worker(args: tuple[int, list[_Unit]]) -> list[list[_RaceStats]]:
-    seed, units = args
-    prepared = _WORKER["prepared"]
-    players, bots, rounds = _WORKER["players"], _WORKER["bots"], _WORKER["rounds"]
-    assert isinstance(prepared, Prepared) and isinstance(players, int)
-    assert isinstance(bots, tuple) and isinstance(rounds, int)
-    with worker_task():
-        return _run_units(prepared, players, bots, rounds, seed, units)
 
 
 _CARS: dict[UnlimitedDashboard, CarFile] = {}
@@ -341,59 +320,24 @@ def suggest(
     scores = [BoardScore(b) for b in boards]
     alive = list(range(len(boards)))
     done = 0
-    pool = (
-        ProcessPoolExecutor(
-            max_workers=jobs,
-            initializer=_init_worker,
-            initargs=(prepared, players, tuple(bots), max_rounds),
-        )
-        if jobs > 1
-        else None
-    )
-    try:
+    context: _Context = (prepared, players, tuple(bots), max_rounds, seed)
+    with executor(context, jobs=jobs) as ex:
         for n, want in rounds:
             ranked = sorted(alive, key=lambda i: scores[i].rank_key())
             alive = sorted(ranked[:n])
             units = [(scores[i].board, tuple(range(done, want))) for i in alive]
-            results = _run(prepared, players, bots, max_rounds, seed, units, pool, jobs, progress)
+            each = want - done  # races per unit
+            told = None if progress is None else _times(progress, each)
+            # small chunks: Ctrl-C stops soon
+            results = ex.map(_run_units, units, most=16, progress=told)
             for i, stats in zip(alive, results, strict=True):
                 scores[i].add(stats)
             done = want
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
     best = sorted((scores[i] for i in alive), key=BoardScore.rank_key)[:top]
     seats = tuple(bots[i % len(bots)] for i in range(players))
     return Suggestion(best, len(boards), space_size(profile), rounds, seats)
 
 
-def _run(
-    prepared: Prepared,
-    players: int,
-    bots: Sequence[str],
-    max_rounds: int,
-    seed: int,
-    units: list[_Unit],
-    pool: ProcessPoolExecutor | None,
-    jobs: int,
-    progress: Callable[[int], None] | None,
-) -> list[list[_RaceStats]]:
-    """Run every unit (in the pool if there is one), results in the units' order."""
-    if not units:
-        return []
-    if pool is None:
-        out = []
-        for unit in units:
-            out += _run_units(prepared, players, bots, max_rounds, seed, [unit])
-            if progress is not None:
-                progress(len(unit[1]))
-        return out
-    per_unit = len(units[0][1])
-    size = max(1, min(16, len(units) // (jobs * 4) or 1))  # small: Ctrl-C stops soon
-    chunks = [units[k : k + size] for k in range(0, len(units), size)]
-    out = []
-    for part in pool.map(_in_worker, [(seed, c) for c in chunks]):
-        out += part
-        if progress is not None:
-            progress(per_unit * len(part))
-    return out
+def _times(progress: Callable[[int], None], each: int) -> Callable[[int], None]:
+    """``progress`` told the races of the units done (``each`` a unit)."""
+    return lambda n: progress(n * each)

@@ -522,10 +522,10 @@ def flip_face(face_id: str) -> str | None:
 def face_picture(face_id: str) -> str | None:
     """A face drawn on its own as the maps draw it (an SVG document), or None."""
     from trackkit.geometry import DEFAULT_TILE_SIZE_MM
-    from trackkit.render.gt import tile_layers
     from trackkit.render.sheet import face_art
     from trackkit.render.svg import Box, new_drawing
     from trackkit.render.theme import make_theme
+    from trackkit.render.tile import draw_tile
 
     face = library().get(face_id)
     if face is None:
@@ -534,7 +534,7 @@ def face_picture(face_id: str) -> str | None:
     r = size / math.sqrt(3.0)
     box = Box(-size / 2 - 4, -r - 4, size + 8, 2 * r + 8)
     dwg = new_drawing(box, make_theme(), title=face.id, parts=("base", "map"))
-    for group in tile_layers(dwg, face_art(face), size=size):
+    for group in draw_tile(dwg, face_art(face), size=size):
         dwg.add(group)
     return str(dwg.tostring())
 

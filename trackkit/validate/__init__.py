@@ -66,6 +66,11 @@ class Report:
         """Whether the stage has no errors (warnings allowed)."""
         return self.errors == 0
 
+    @property
+    def clean(self) -> bool:
+        """Whether the stage has neither errors nor warnings (what ``generate`` keeps)."""
+        return self.errors == 0 and self.warnings == 0
+
     def add(self, findings: list[Finding], summary: StageSummary | None = None) -> None:
         """Add findings made after validation (playability), and the summary completed
         with what they found (:func:`trackkit.sim.playability.playability`)."""

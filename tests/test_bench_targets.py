@@ -1,0 +1,55 @@
+"""benchmarks/targets.py (issue 22's table): its quickest run prints rows a script can read."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TARGETS = REPO / "benchmarks" / "targets.py"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(TARGETS), *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_quick_race_row_is_a_parsable_row_whose_rate_is_its_races_over_their_cpu() -> None:
+    done = _run("--quick", "--only", "dirt-turini", "--races", "30", "--json")
+    assert done.returncode == 0, done.stderr
+    objects = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(objects) == 1
+    row = objects[0]
+    assert row["row"] == "dirt-turini"
+    assert row["races"] == 30
+    assert row["runs"] == 1 and row["quick"] is True
+    # the start-up (a plain validate of the same stage) is taken off the simulate process
+    assert row["cpu"] > row["startup_cpu"] > 0
+    assert abs(row["race_cpu"] - (row["cpu"] - row["startup_cpu"])) < 0.002
+    assert abs(row["measured"] - 30 / row["race_cpu"]) < 0.01 * row["measured"] + 0.5
+    assert row["met"] is (row["measured"] >= row["target"])
+    assert row["target"] == 500 and row["op"] == ">="
+    assert "--races 30" in row["command"] and row["command"].count("--bot") == 3
+    # the human table goes to stderr with --json: work | measured | target | met?
+    lines = [ln for ln in done.stderr.splitlines() if ln.count(" | ") == 3]
+    assert lines[0] == "work | measured | target | met?"
+    work, measured, target, met = lines[1].split(" | ")
+    assert "Col de Turini" in work
+    assert float(measured.split()[0]) == round(row["measured"])
+    assert target == ">= 500 races/CPU s"
+    assert met == ("yes" if row["met"] else "no")
+
+
+def test_unknown_row_is_refused_naming_the_rows() -> None:
+    done = _run("--only", "no-such-row")
+    assert done.returncode == 2
+    assert "no-such-row" in done.stderr and "dirt-turini" in done.stderr
+    assert done.stdout == ""
