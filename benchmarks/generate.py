@@ -190,7 +190,7 @@ def calibrate(per_set: int = 60) -> None:
                 bots=("cautious", "aggressive", "planner"),
             )
             runs = 3 if kind is Kind.HILLCLIMB else 1
-            rates.append(doc["loss_of_control"]["per_race"] / 3 / runs / 12 * 10)
+            rates.append(doc.loss_of_control.per_race / 3 / runs / 12 * 10)
             rows.append(_features(road.ways, tokens))
         print(f"raced {per_set} roads of {' + '.join(boxes)} ({kind.value})", file=sys.stderr)
     x = np.array(rows)

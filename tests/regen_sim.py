@@ -26,5 +26,5 @@ def sim_summaries() -> dict[str, Any]:
         )
         races = run_many(prepared, settings, races=3, seed=1)
         tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
-        out[name] = summarize_races(races, settings, seed=1, tiles=tiles)
+        out[name] = summarize_races(races, settings, seed=1, tiles=tiles).to_json()
     return out

@@ -57,13 +57,13 @@ def check_stage(stage: Stage, boxes: tuple[str, ...], tiles: int, kind: Kind) ->
     bad = [(f.code, f.message) for f in report.findings if f.severity.value != "info"]
     assert bad == [], bad
     assert report.kind is kind and back.boxes == list(boxes)
-    assert report.summary["tiles"] == tiles
+    assert report.summary.tiles == tiles
     used = Counter((t.face.box, t.face.number) for t in report.layout.tiles if t.face)
     have = owned(boxes)
     assert all(n <= have[piece] for piece, n in used.items()), used
     if kind is Kind.HILLCLIMB:
         # rule: HILLCLIMB-1 (a climb tile), driven uphill
-        assert report.summary["climb"]["up"] >= 1 and report.summary["climb"]["down"] == 0
+        assert report.summary.dirt.climb.up >= 1 and report.summary.dirt.climb.down == 0
     return report
 
 
@@ -125,9 +125,9 @@ def test_100_stages_per_box_combination_validate_clean_from_owned_pieces(
         assert generation.stats["dropped"] == 0
         for outcome in generation.outcomes:
             report = check_stage(outcome.stage, boxes, tiles, kind)
-            assert report.summary["tiles_beside_road"] == fillers
+            assert report.summary.tiles_beside_road == fillers
             asked = dict(request.tokens)
-            laid = {t["token"]: t["count"] for t in report.summary["tokens"]}
+            laid = {t.token: t.count for t in report.summary.tokens}
             assert laid == asked
             stages += 1
         # no two stages of a run are the same road
@@ -149,7 +149,7 @@ def test_every_piece_of_the_core_box_in_one_stage_needs_backtracking() -> None:
     generation = generate(Request(boxes=("dirt-core",), tiles=31, count=2, races=0))
     for outcome in generation.outcomes:
         report = check_stage(outcome.stage, ("dirt-core",), 31, Kind.RALLY)
-        assert sorted(int(p) for p in report.summary["pieces"]) == list(range(202, 233))
+        assert sorted(int(p) for p in report.summary.pieces) == list(range(202, 233))
 
 
 def test_the_search_places_tiles_where_the_stage_file_lays_them() -> None:
@@ -183,7 +183,7 @@ def test_length_mm_is_met_within_a_tile() -> None:
             Request(boxes=("dirt-core",), length_mm=target, count=3, candidates=6, races=0)
         )
         for outcome in generation.outcomes:
-            length = outcome.report.summary["length_mm"]
+            length = outcome.report.summary.length_mm
             assert abs(length - target) < 240, (target, length)
             assert outcome.report.valid
 
@@ -199,7 +199,7 @@ def test_surface_mix_is_met() -> None:
         seed=8,
     )
     for outcome in generate(request).outcomes:
-        laid = outcome.report.summary["surfaces"]
+        laid = outcome.report.summary.surfaces
         assert abs(laid.get("gravel", 0) - 6) <= 1 and abs(laid.get("snow", 0) - 3) <= 1, laid
 
 
@@ -306,7 +306,7 @@ def test_difficulty_levels_give_different_simulated_losses_of_control() -> None:
                 cars=("dirt",),
                 bots=("cautious", "aggressive", "planner"),
             )
-            per_driver_10_tiles = doc["loss_of_control"]["per_race"] / 3 / 10 * 10
+            per_driver_10_tiles = doc.loss_of_control.per_race / 3 / 10 * 10
             rates.setdefault(level.value, []).append(per_driver_10_tiles)
     easy, medium, hard = (statistics.mean(rates[k]) for k in ("easy", "medium", "hard"))
     assert easy < medium < hard, rates

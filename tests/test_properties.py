@@ -60,7 +60,7 @@ def test_validator_never_crashes_and_valid_chains_are_drivable(start, middle, fi
     if report.valid:
         # rule: BOARD-3 (a valid stage runs from start to finish)
         assert has_path_to_finish(report.graph)
-        assert report.summary["length_spaces"] is not None
+        assert report.summary.length_spaces is not None
     # progress only grows along a step (MOVE-1, BOARD-5)
     for u, v in report.graph.edges:
         assert report.graph.nodes[v]["progress"] > report.graph.nodes[u]["progress"]

@@ -319,7 +319,7 @@ def test_desc_holds_the_summary() -> None:
     drawn = render_map(load_stage(EXAMPLES / "col-de-turini.yaml"))
     desc = parse(drawn.svg).findtext(f"{NS}desc") or ""
     assert "Col de Turini" in desc and "valid" in desc
-    assert f"{drawn.report.summary['tiles']} tiles" in desc
+    assert f"{drawn.report.summary.tiles} tiles" in desc
 
 
 def test_title_block_shows_name_author_length_surfaces_boxes() -> None:
@@ -327,11 +327,11 @@ def test_title_block_shows_name_author_length_surfaces_boxes() -> None:
     card = by_id(parse(drawn.svg), "title-block")
     text = " ".join(t.text or "" for t in card.iter(f"{NS}text"))
     summary = drawn.report.summary
-    assert summary["name"] in text and summary["author"] in text
-    assert f"{summary['length_mm'] / 1000:.2f} m" in text
-    for surface in summary["surfaces"]:
+    assert summary.name in text and summary.author in text
+    assert f"{summary.length_mm / 1000:.2f} m" in text
+    for surface in summary.surfaces:
         assert surface in text
-    for box in summary["boxes"]:
+    for box in summary.boxes:
         assert box in text
 
 

@@ -21,7 +21,7 @@ def test_counts_of_one_are_singular() -> None:
 
 def test_a_tile_with_two_corners_is_listed_once_with_both_limits() -> None:
     report = validate(make_stage("202a", "215b", "203a"))
-    assert len(report.summary["corners"]) == 2  # the JSON keeps one entry per corner
+    assert len(report.summary.corners) == 2  # the JSON keeps one entry per corner
     (line,) = [ln for ln in report_text(report).splitlines() if "corners" in ln]
     assert line.strip() == "corners (2): 215b 1/2 + 1/2"
 
@@ -53,5 +53,5 @@ def test_the_summary_counts_the_tiles_the_road_does_not_reach() -> None:
     from trackkit.formats import load_stage
 
     report = validate(load_stage(REPO / "examples" / "turini-typo.rekee.json"))
-    assert report.summary["tiles"] == 5 and report.summary["tiles_not_driven"] == 7
+    assert report.summary.tiles == 5 and report.summary.tiles_not_driven == 7
     assert "5 tiles (+7 not driven)" in report_text(report)

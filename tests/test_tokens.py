@@ -268,7 +268,7 @@ def test_corner_1_chicane_limit_token_is_one_chicane_space_with_its_limit() -> N
     assert into[4] == "corner" and into[3] is None
     # the summary lists it with the corners
     assert {"tile_index": 2, "tile": "205a", "turn": "chicane", "inner": 3, "outer": 3} in (
-        report.summary["corners"]
+        c.model_dump() for c in report.summary.corners
     )
 
 
@@ -532,15 +532,15 @@ def test_tile_wide_tokens_are_drawn_where_they_lie_when_placed() -> None:
 def test_summary_lists_the_tokens_and_their_box_and_i304_checks_it() -> None:
     report = validate(load_stage(EXAMPLE))
     assert report.valid and report.codes == []
-    tokens = {t["token"]: (t["count"], t["box"]) for t in report.summary["tokens"]}
+    tokens = {t.token: (t.count, t.box) for t in report.summary.tokens}
     assert tokens == {
         "chicane-gravel": (2, "dirt-copilot"),
         "chicane-limit-gravel": (1, "dirt-copilot"),
         "water-gravel": (1, "dirt-copilot"),
         "jump-gravel": (1, "dirt-copilot"),
     }
-    assert report.summary["boxes"]["dirt-copilot"] == 1
-    assert (report.summary["jumps"], report.summary["fords"]) == (1, 1)
+    assert report.summary.boxes["dirt-copilot"] == 1
+    assert (report.summary.dirt.jumps, report.summary.dirt.fords) == (1, 1)
     owned = make_stage(*straight({"token": "water"}), boxes=["dirt-core"])
     found = validate(owned)
     assert found.codes == ["I304"] and "dirt-copilot" in found.findings[0].message

@@ -32,7 +32,9 @@ _EXPORTS = {
     "default_library": "trackkit.library",
     "Finding": "trackkit.models",
     "Severity": "trackkit.models",
+    "SimReport": "trackkit.models",
     "Stage": "trackkit.models",
+    "StageSummary": "trackkit.models",
     "StageTile": "trackkit.models",
     "TileFace": "trackkit.models",
     "TileToken": "trackkit.models",
@@ -50,7 +52,9 @@ __all__ = [
     "PositionError",
     "Report",
     "Severity",
+    "SimReport",
     "Stage",
+    "StageSummary",
     "StageTile",
     "TileFace",
     "TileLibrary",
@@ -77,7 +81,16 @@ if TYPE_CHECKING:
     from trackkit.formats import load_stage
     from trackkit.graph import build_graph, has_path_to_finish
     from trackkit.library import TileLibrary, default_library
-    from trackkit.models import Finding, Severity, Stage, StageTile, TileFace, TileToken
+    from trackkit.models import (
+        Finding,
+        Severity,
+        SimReport,
+        Stage,
+        StageSummary,
+        StageTile,
+        TileFace,
+        TileToken,
+    )
     from trackkit.validate import Report, validate_stage
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,7 +20,6 @@ from trackkit.commands.common import (
     kind_of,
 )
 from trackkit.errors import InputError, TrackkitError
-from trackkit.words import plural
 
 if TYPE_CHECKING:
     from trackkit.models.car import CarFile
@@ -221,11 +220,11 @@ def simulate(
         except InputError as exc:
             raise failed(exc.message, file=exc.file) from None
     if as_json:
-        typer.echo(json.dumps(doc, indent=2, sort_keys=True))
-    elif doc["settings"].get("gt"):
-        typer.echo(gt_text_report(doc))
+        typer.echo(json.dumps(doc.to_json(), indent=2, sort_keys=True))
     else:
-        typer.echo(text_report(doc))
+        from trackkit.sim.text_report import sim_text
+
+        typer.echo(sim_text(doc))
 
 
 def _cars(given: list[str]) -> tuple[tuple[str | CarFile, ...] | None, list[tuple[CarFile, str]]]:
@@ -262,191 +261,6 @@ def _cars(given: list[str]) -> tuple[tuple[str | CarFile, ...] | None, list[tupl
         cars.append(model)
         files.append((model, c))
     return tuple(cars), files
-
-
-def text_report(doc: dict[str, Any]) -> str:
-    """The simulation document as a readable table."""
-    s = doc["settings"]
-    drivers = doc["time"]["drivers"]
-    width = max([6, *(min(len(d["car"]), 24) for d in drivers)])
-    lines = [
-        f"{plural(s['races'], 'race')}, {plural(s['players'], 'driver')}, seed {s['seed']}"
-        + (" (hillclimb: best of the attempts)" if s.get("hillclimb") else ""),
-        f"finish rate {doc['finish_rate']:.0%}, losses of control per race "
-        f"{doc['loss_of_control']['per_race']:.2f}, blocked turns "
-        f"{doc['blocked_turns']['total']}",
-        "",
-        f"{'driver':<10} {'car':<{width}} {'bot':<11} {'finish':>7} {'mean':>7} {'p10':>7} "
-        f"{'p50':>7} {'p90':>7}",
-    ]
-
-    def fmt(v: float | None) -> str:
-        return "-" if v is None else f"{v:.0f}s"
-
-    for d in drivers:
-        t = d["time"]
-        lines.append(
-            f"{d['name']:<10} {d['car'][:24]:<{width}} {d['bot']:<11} {d['finish_rate']:>7.0%} "
-            f"{fmt(t['mean']):>7} {fmt(t['p10']):>7} {fmt(t['p50']):>7} "
-            f"{fmt(t['p90']):>7}"
-        )
-    t = doc["time"]["overall"]
-    lines.append(
-        f"{'all':<10} {'':<{width}} {'':<11} {doc['finish_rate']:>7.0%} {fmt(t['mean']):>7} "
-        f"{fmt(t['p10']):>7} {fmt(t['p50']):>7} {fmt(t['p90']):>7}"
-    )
-    lines += _wins_lines(doc)
-    lines += _dashboard_lines(drivers)
-    if "stages" in doc:
-        lines.append(f"a rally of {len(doc['stages'])} stages: times add up (TIME-2)")
-    by_tile = doc["loss_of_control"]["by_tile"]
-    if by_tile:
-        worst = sorted(by_tile.items(), key=lambda kv: (-kv[1]["count"], int(kv[0])))[:3]
-        lines.append("")
-        lines.append(
-            "most dangerous tiles: "
-            + ", ".join(f"tile {k} ({v['tile']}) {v['per_race']:.2f}/race" for k, v in worst)
-        )
-    lines += _dnf_lines(doc)
-    return "\n".join(lines)
-
-
-def gt_text_report(doc: dict[str, Any]) -> str:
-    """The GT simulation document as a readable table: places, the grid, overtakes.
-
-    A point-to-point track has no laps: its figures are per race, with no laps led and
-    no "decided on lap 1" (nor where nobody won, in races of one lap or for one car).
-    """
-    s = doc["settings"]
-    laps = s["laps"]
-    overtakes = doc["overtakes"]
-    course = "point to point" if laps is None else f"of {plural(laps, 'lap')}"
-    figures = [f"finish rate {doc['finish_rate']:.0%}"]
-    if overtakes["per_lap"] is not None:
-        figures.append(f"overtakes per lap {overtakes['per_lap']:.2f}")
-    else:
-        figures.append(f"overtakes per race {overtakes['per_race']:.2f}")
-    figures.append(f"losses of control per race {doc['loss_of_control']['per_race']:.2f}")
-    if doc["decided_on_lap_1"] is not None:
-        figures.append(f"races decided on lap 1 {doc['decided_on_lap_1']:.0%}")
-    led = laps is not None
-    lines = [
-        f"{plural(s['races'], 'race')} {course}, "
-        f"{plural(s['players'], 'driver')}, seed {s['seed']}, {s['weather']} at the start, "
-        f"grid {s['grid']}",
-        ", ".join(figures),
-        "",
-        f"{'driver':<10} {'car':<6} {'bot':<11} {'wins':>5} {'place':>6} {'finish':>7} "
-        + (f"{'led':>5} " if led else "")
-        + f"{'passes':>7} {'losses':>7} {'pits':>5}",
-    ]
-    for d in doc["drivers"]:
-        place = d["place"]["mean"]
-        lines.append(
-            f"{d['name']:<10} {d['car'][:6]:<6} {d['bot']:<11} {d['wins']:>5} "
-            f"{'-' if place is None else f'{place:.2f}':>6} {d['finish_rate']:>7.0%} "
-            + (f"{d['laps_led_per_race']:>5.2f} " if led else "")
-            + f"{d['overtakes_per_race']:>7.2f} "
-            f"{d['losses_per_race']:>7.2f} {d['pit_stops_per_race']:>5.2f}"
-        )
-    slots = doc["win_rate_by_grid_slot"]
-    lines += ["", "win rate by grid slot: " + ", ".join(f"{k} {v:.0%}" for k, v in slots.items())]
-    gaps = doc["gaps"]["to_second"]["mean"]
-    if gaps is not None:
-        lines.append(f"gap to second: {gaps:.1f} rounds on average")
-    by_tile = doc["overtakes"]["by_tile"]
-    if by_tile:
-        most = sorted(by_tile.items(), key=lambda kv: (-kv[1]["count"], int(kv[0])))[:3]
-        lines.append(
-            "overtakes most on: "
-            + ", ".join(f"tile {k} ({v['tile']}) {v['per_race']:.2f}/race" for k, v in most)
-        )
-    losses = doc["loss_of_control"]["by_tile"]
-    if losses:
-        worst = sorted(losses.items(), key=lambda kv: (-kv[1]["count"], int(kv[0])))[:3]
-        lines.append(
-            "control lost most on (the step that broke the limit): "
-            + ", ".join(f"tile {k} ({v['tile']}) {v['per_race']:.2f}/race" for k, v in worst)
-        )
-    lines.append(
-        f"pit stops per race {doc['pit_stops']['per_race']:.2f}, weather changes per race "
-        f"{doc['weather_changes']['per_race']:.2f}, yellow flags per race "
-        f"{doc['yellow_flags']['per_race']:.2f}"
-    )
-    capped = sum(d["dnf"]["round cap"] for d in doc["drivers"])
-    stuck = sum(d["dnf"]["stuck"] for d in doc["drivers"])
-    if capped or stuck:
-        lines.append(
-            f"did not finish: {stuck} stuck, {capped} at the round cap ({s['max_rounds']} rounds)"
-        )
-    return "\n".join(lines)
-
-
-def _wins_lines(doc: dict[str, Any]) -> list[str]:
-    """Wins by start position (a driver's number, TURN-1), a tied race's win shared, and
-    how many races were tied."""
-    wins = doc.get("wins_by_start_position")
-    if not wins or len(wins) < 2:
-        return []
-    races = doc["settings"]["races"]
-    tied = doc.get("tied_races", 0)
-
-    def share(v: float) -> str:
-        return f"{v:.2f}".rstrip("0").rstrip(".")
-
-    return [
-        "",
-        "wins by start position: "
-        + ", ".join(f"{k} {share(v)}" for k, v in wins.items())
-        + (
-            f" ({tied} of {plural(races, 'race')} tied: a tied win is shared)"
-            if tied
-            else f" (no ties in {plural(races, 'race')})"
-        ),
-    ]
-
-
-def _dashboard_lines(drivers: list[dict[str, Any]]) -> list[str]:
-    """Which dashboard each driver drove (top row, equipment, limit), most used first."""
-    if not any(d.get("dashboards") for d in drivers):
-        return []
-    lines = ["", "dashboards (attempts):"]
-    for d in drivers:
-        boards = d.get("dashboards", [])
-        shown = [f"{b['dashboard']} x{b['attempts']}" for b in boards[:2]]
-        if len(boards) > 2:
-            shown.append(f"{len(boards) - 2} more (--format json)")
-        lines.append(f"  {d['name']} ({d['car']}): " + "; ".join(shown))
-    return lines
-
-
-def _dnf_lines(doc: dict[str, Any]) -> list[str]:
-    """Who did not finish and why: stuck for good (where, by what), or the round cap."""
-    drivers = doc["time"]["drivers"]
-    stuck = sum(d.get("dnf", {}).get("stuck", 0) for d in drivers)
-    capped = sum(d.get("dnf", {}).get("round cap", 0) for d in drivers)
-    if not doc["stuck"] and not stuck and not capped:
-        return []
-    cap = doc["settings"].get("max_rounds")
-    lines = [
-        "",
-        f"did not finish: {stuck} stuck, {capped} at the round cap"
-        + (f" ({cap} rounds)" if cap else "")
-        + (
-            "; cars stopped at " + ", ".join(f"{k} x{v}" for k, v in doc["stuck"].items())
-            if doc["stuck"]
-            else ""
-        ),
-    ]
-    for d in drivers:
-        dnf = d.get("dnf", {})
-        if any(dnf.values()):
-            parts = [f"{n} {reason}" for reason, n in dnf.items() if n]
-            lines.append(f"  {d['name']}: " + ", ".join(parts))
-    for spot in doc.get("stuck_spots", []):
-        where = "at the start" if spot["space"] == "start" else f"on {spot['space']}"
-        lines.append(f"stuck x{spot['count']} {where}: {spot['cause']}")
-    return lines
 
 
 def replay_cmd(

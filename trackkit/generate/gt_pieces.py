@@ -272,7 +272,8 @@ def _grid_of(face_id: str) -> int:
 
 def _count_grid(face_id: str) -> int:
     stage = Stage(format="trackkit-stage/1", ruleset="gt", tiles=[StageTile(tile=face_id)])
-    return int(validate(stage).summary.get("grid_slots") or 0)
+    gt = validate(stage).summary.gt
+    return gt.grid_slots if gt is not None else 0
 
 
 def _check_dirt_options(request: Request) -> None:
@@ -382,6 +383,7 @@ def place_pit(
         tile = StageTile(tile=pit.id, at=spot, dir=beside[spot][2])
         placed = stage.model_copy(update={"tiles": [*stage.tiles, tile]})
         checked = validate(placed, library=library, players=players)
-        if checked.clean and all(p["access"] for p in checked.summary["pit"]):
+        pits = checked.summary.gt.pit if checked.summary.gt else []
+        if checked.clean and all(p.access for p in pits):
             return placed, checked
     return None

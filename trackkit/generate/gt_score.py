@@ -75,7 +75,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +87,7 @@ from trackkit.generate.score import Aim, Band
 if TYPE_CHECKING:
     from trackkit.assemble import Layout
     from trackkit.generate.pieces import Palette, Way
+    from trackkit.models.summary import StageSummary
     from trackkit.spaces import DrivenRoad
 
 __all__ = [
@@ -358,14 +359,16 @@ def _to_corner(graph: nx.DiGraph, source: str, corner: set[str]) -> tuple[int | 
 
 
 def gt_structure_of(
-    summary: Mapping[str, Any],
+    summary: StageSummary,
     graph: nx.DiGraph,
     layout: Layout,
     ways: Sequence[Way],
 ) -> GtStructure:
     """The structure of a validated GT track (``summary`` and ``graph`` of its report)."""
-    tiles = int(summary["tiles"])
-    lanes = summary["lanes"]
+    gt = summary.gt
+    assert gt is not None  # a GT track's
+    tiles = summary.tiles
+    lanes = gt.lanes
     wide = 0.0
     for text, n in lanes.items():
         ends = [int(x) for x in str(text).split("-")]
@@ -378,30 +381,30 @@ def gt_structure_of(
     hexes = [t.hex for t in layout.chain]
     qs = [q for q, _ in hexes]
     rs = [r for _, r in hexes]
-    dotted = summary["sharp_corners"]
-    circuit = summary["lap_length_mm"] is not None
-    length = summary["lap_length_mm"] if circuit else summary["length_mm"]
-    moves = summary["lap_length_spaces"] if circuit else summary["length_spaces"]
+    dotted = gt.sharp_corners
+    circuit = gt.lap_length_mm is not None
+    length = gt.lap_length_mm if circuit else summary.length_mm
+    moves = gt.lap_length_spaces if circuit else summary.length_spaces
     return GtStructure(
         tiles=tiles,
         length_mm=float(length or 0.0),
         moves=None if moves is None else int(moves),
         lanes_share=wide / tiles if tiles else 0.0,
-        corners=len(summary["corners"]),
-        corner_limits=tuple(str(c["limits"]) for c in summary["corners"]),
+        corners=len(gt.corners),
+        corner_limits=tuple(c.limits for c in gt.corners),
         dotted=len(dotted),
-        dotted_signs=sum(1 for d in dotted if "hazard" in d["marks"].values()),
+        dotted_signs=sum(1 for d in dotted if "hazard" in d.marks.values()),
         straights=tuple(runs),
         overtaking=sum(s.chance for s in runs),
-        grid_slots=int(summary["grid_slots"]),
+        grid_slots=gt.grid_slots,
         pole_to_corner=pole[0],
         back_to_corner=back[0],
         first_corner=pole[1],
         difficulty=sum(w.risk for w in ways) / len(ways) if ways else 0.0,
-        driven_twice=len(summary["driven_twice"]),
-        pit=bool(summary["pit"]),
+        driven_twice=len(gt.driven_twice),
+        pit=bool(gt.pit),
         footprint=(max(qs) - min(qs) + 1, max(rs) - min(rs) + 1) if hexes else (0, 0),
-        surfaces={k: v / tiles for k, v in summary["surfaces"].items()} if tiles else {},
+        surfaces={k: v / tiles for k, v in summary.surfaces.items()} if tiles else {},
     )
 
 

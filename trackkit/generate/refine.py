@@ -134,10 +134,10 @@ def simulate_finalist(task: tuple[Stage, int, int]) -> SimResult:
     )
     runs = 3 if report.kind is Kind.HILLCLIMB else 1
     tiles = max(1, len(report.layout.chain))
-    per_race = float(doc["loss_of_control"]["per_race"])
+    per_race = doc.loss_of_control.per_race
     times: dict[str, float | None] = {}
-    for driver in doc["time"]["drivers"]:
-        times[driver["bot"]] = driver["time"]["p50"]
+    for driver in doc.drivers:
+        times[driver.bot] = driver.dirt.time.p50 if driver.dirt else None
     known = [t for t in times.values() if t is not None]
     spread = (max(known) - min(known)) / min(known) if len(known) == len(BOTS) else None
     # P604 (a start position wins too often) measures the bots here, not the stage:
@@ -150,7 +150,7 @@ def simulate_finalist(task: tuple[Stage, int, int]) -> SimResult:
         seed=seed,
         loc_rate=per_race / players / runs / tiles * 10,
         loc_per_race=per_race,
-        finish_rate=float(doc["finish_rate"]),
+        finish_rate=doc.finish_rate,
         careful_time=times.get("cautious"),
         par_time=par_time(prepare(Track.from_graph(report.graph, report.layout))),
         times=times,
@@ -301,11 +301,12 @@ def race_gt_finalist(task: tuple[Stage, int, int, int]) -> GtSimResult:
 
     stage, races, seed, players = task
     report = validate(stage, players=players)
-    found, extras = gt_playability(report, races=races, seed=seed, players=players)
-    sim = extras["simulation"]
-    laps = int(sim["laps"] or 1)  # a point-to-point run counts as one lap
+    found, summary = gt_playability(report, races=races, seed=seed, players=players)
+    sim = summary.simulation
+    assert sim is not None and sim.gt is not None  # GT races
+    laps = sim.gt.laps or 1  # a point-to-point run counts as one lap
     tiles = max(1, len(report.layout.chain))
-    per_race = float(sim["losses_per_race"])
+    per_race = sim.losses_per_race
     p2p = report.kind is Kind.POINT_TO_POINT
     driven = 1 if p2p else max(laps, 1)  # a point-to-point track is driven once
     return GtSimResult(
@@ -315,16 +316,14 @@ def race_gt_finalist(task: tuple[Stage, int, int, int]) -> GtSimResult:
         laps=laps,
         loc_rate=per_race / players / driven / tiles * 10,
         loc_per_race=per_race,
-        finish_rate=float(sim["finish_rate"]),
-        overtakes_per_lap=float(
-            sim["overtakes_per_lap"]
-            if sim["overtakes_per_lap"] is not None
-            else sim["overtakes_per_race"]
+        finish_rate=sim.finish_rate,
+        overtakes_per_lap=(
+            sim.gt.overtakes_per_lap
+            if sim.gt.overtakes_per_lap is not None
+            else sim.gt.overtakes_per_race
         ),
-        win_rate_by_slot={k: float(v) for k, v in sim["win_rate_by_grid_slot"].items()},
-        decided_on_lap_1=None
-        if sim["decided_on_lap_1"] is None
-        else float(sim["decided_on_lap_1"]),
+        win_rate_by_slot=dict(sim.gt.win_rate_by_grid_slot),
+        decided_on_lap_1=sim.gt.decided_on_lap_1,
         findings=tuple((f.code, f.severity.value, f.message) for f in found),
         point_to_point=p2p,
     )

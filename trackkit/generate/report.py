@@ -5,6 +5,12 @@ finalists it was chosen from with their scores), its validation summary, its rac
 tiles in driving order, and shows its map (drawn by the command, :func:`map_name`). The
 index lists the stages of the run with the command line that makes them again.
 
+The report is written once for both series (:func:`stage_report`, :func:`index_markdown`);
+what a series puts in it (DIRT: times and the spread between bots; GT: overtakes, the grid,
+the straights) is one ``_Series`` hook object per series. The module is a little over 800
+lines because those two hook objects and the JSON index belong with the one writer that
+reads them.
+
 Nothing here reads a clock or a path outside the output folder: the same run writes the
 same bytes.
 
@@ -21,7 +27,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from trackkit.generate.gt_score import OVERTAKE_SPACES, TILES_PER_CHANCE, GtStructure
 from trackkit.generate.refine import BOTS, GT_OVERTAKES_PER_LAP, GtSimResult, SimResult
@@ -29,6 +35,7 @@ from trackkit.generate.request import Request
 from trackkit.generate.run import Finalist, Generation, Outcome
 from trackkit.generate.score import Band
 from trackkit.models.stage import TileToken
+from trackkit.models.summary import StageSummary
 from trackkit.validate.text import summary_text
 from trackkit.words import plural
 
@@ -128,8 +135,8 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.0f} s"
 
 
-def _tokens_laid(summary: dict[str, Any]) -> str:
-    return ", ".join(f"{t['token']} {t['count']}" for t in summary.get("tokens", [])) or "none"
+def _tokens_laid(summary: StageSummary) -> str:
+    return ", ".join(f"{t.token} {t.count}" for t in summary.tokens) or "none"
 
 
 def _size_asked(generation: Generation) -> str:
@@ -139,66 +146,402 @@ def _size_asked(generation: Generation) -> str:
     return f"{r.tiles} tiles"
 
 
-def _target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str, str, str]]:
-    r = generation.request
-    s = outcome.chosen.candidate.structure
-    summary = outcome.report.summary
-    sim = _dirt_sim(outcome.chosen)
-    band = generation.aim.band
-    rows = [
-        ("kind", r.kind.value, summary["kind"]),
-        (
-            "size",
-            _size_asked(generation),
-            f"{s.tiles} tiles, {s.length_mm / 1000:.2f} m of road "
-            f"({summary['length_spaces']} moves start to finish)",
-        ),
-        ("surfaces", _surfaces_asked(r), _surfaces_laid(s.surfaces)),
-        (
-            "difficulty",
-            f"{band.words()} losses of control per driver per 10 tiles",
-            f"{s.difficulty:.2f} by structure"
-            + (f", {sim.loc_rate:.2f} in the races" if sim else " (not raced)"),
-        ),
-    ]
-    if r.par is not None or sim is not None:
-        asked = "-" if r.par is None else f"{r.par:.0f} s for a careful driver"
-        laid = "not raced"
-        if sim is not None:
-            laid = (
-                f"{_seconds(sim.careful_time)} (the cautious bot's median; par "
-                f"{_seconds(sim.par_time)}, the risk-free lower bound)"
-            )
-        rows.append(("stage time", asked, laid))
-    if r.tokens:
-        rows.append(("tokens", ", ".join(f"{k} {n}" for k, n in r.tokens), _tokens_laid(summary)))
-    if r.fillers:
-        rows.append(("fillers", str(r.fillers), str(summary["tiles_beside_road"])))
-    rows.append(("boxes", ", ".join(r.boxes), ", ".join(sorted(summary["boxes"]))))
-    return rows
-
-
-def _finalist_row(f: Finalist, chosen: Finalist) -> str:
-    c = f.candidate
-    mark = f"**{c.number} (chosen)**" if f is chosen else str(c.number)
-    sim = _dirt_sim(f)
-    cells = [mark, f"{c.total:.2f}", f"{c.structure.difficulty:.2f}"]
-    if sim is not None:
-        play = ", ".join(code for code, _, _ in sim.findings) or "-"
-        spread = "-" if sim.spread is None else f"{sim.spread:.2f}"
-        cells += [
-            f"{sim.loc_rate:.2f}",
-            _seconds(sim.careful_time),
-            spread,
-            f"{_pct(sim.finish_rate)}",
-            play,
-        ]
-    cells.append(f"{f.total:.2f}")
-    return "| " + " | ".join(cells) + " |"
+def _not_raced(request: Request) -> str:
+    return "not raced: --races 0" if request.races <= 0 else "not raced"
 
 
 def _parts(parts: dict[str, float]) -> str:
     return ", ".join(f"{k} {v:.2f}" for k, v in parts.items())
+
+
+def _playability(findings: Sequence[tuple[str, str, str]], left_out: str = "") -> list[str]:
+    """A stage's playability findings as ``validate --simulate`` reports them."""
+    play = [f"- {code} ({sev}): {msg}" for code, sev, msg in findings] or ["- none"]
+    return [
+        f"Playability findings (as `trackkit validate --simulate` reports them{left_out}):",
+        "",
+        *play,
+        "",
+    ]
+
+
+class _Series(Protocol):
+    """What the report of a generated stage and the index of a run say that depends on the
+    series; the rest (:func:`stage_report`, :func:`index_markdown`) is written once.
+
+    ``piece`` names a road (``Stage 1 of 3``), ``built_for`` and ``this`` are the words of
+    its report's table, ``what`` names a road of the run; ``target_rows`` are the rows of
+    what was asked for beside what the road has, ``ranking`` says how raced finalists were
+    ranked, ``finalist_head`` and ``finalist_cells`` are the finalists' columns between the
+    structure score and the total, ``scores_note`` the lines under them, ``races`` the
+    section on the chosen road's races and ``more`` sections before its tiles;
+    ``index_title``, ``difficulty_note`` (after "per 10 tiles"), ``index_head`` and
+    ``index_cells`` are the index's heading, band and columns between the tiles and the
+    score.
+    """
+
+    piece: str
+    built_for: str
+    this: str
+    difficulty_note: str
+
+    def what(self, request: Request) -> str: ...
+    def target_rows(
+        self, generation: Generation, outcome: Outcome
+    ) -> list[tuple[str, str, str]]: ...
+    def ranking(self, sim: SimResult | GtSimResult) -> str: ...
+    def finalist_head(self, sim: SimResult | GtSimResult | None) -> list[str]: ...
+    def finalist_cells(self, f: Finalist) -> list[str]: ...
+    def scores_note(self, chosen: Finalist) -> list[str]: ...
+    def races(self, chosen: Finalist) -> list[str]: ...
+    def more(self, outcome: Outcome) -> list[str]: ...
+    def index_title(self, request: Request) -> str: ...
+    def index_head(self, request: Request) -> list[str]: ...
+    def index_cells(self, request: Request, outcome: Outcome) -> list[str]: ...
+
+
+class _Dirt:
+    """Rallyman: DIRT: difficulty, stage times, the spread between bots."""
+
+    piece = "Stage"
+    built_for = "this stage"
+    this = "this stage"
+    difficulty_note = ", the band of the level within what these boxes can make"
+
+    def what(self, request: Request) -> str:
+        return "stage"
+
+    def more(self, outcome: Outcome) -> list[str]:
+        return []
+
+    @staticmethod
+    def _sim(f: Finalist) -> SimResult | None:
+        sim = f.sim
+        assert sim is None or isinstance(sim, SimResult)
+        return sim
+
+    def target_rows(self, generation: Generation, outcome: Outcome) -> list[tuple[str, str, str]]:
+        r = generation.request
+        s = outcome.chosen.candidate.structure
+        summary = outcome.report.summary
+        sim = self._sim(outcome.chosen)
+        band = generation.aim.band
+        rows = [
+            ("kind", r.kind.value, summary.kind),
+            (
+                "size",
+                _size_asked(generation),
+                f"{s.tiles} tiles, {s.length_mm / 1000:.2f} m of road "
+                f"({summary.length_spaces} moves start to finish)",
+            ),
+            ("surfaces", _surfaces_asked(r), _surfaces_laid(s.surfaces)),
+            (
+                "difficulty",
+                f"{band.words()} losses of control per driver per 10 tiles",
+                f"{s.difficulty:.2f} by structure"
+                + (f", {sim.loc_rate:.2f} in the races" if sim else " (not raced)"),
+            ),
+        ]
+        if r.par is not None or sim is not None:
+            asked = "-" if r.par is None else f"{r.par:.0f} s for a careful driver"
+            laid = "not raced"
+            if sim is not None:
+                laid = (
+                    f"{_seconds(sim.careful_time)} (the cautious bot's median; par "
+                    f"{_seconds(sim.par_time)}, the risk-free lower bound)"
+                )
+            rows.append(("stage time", asked, laid))
+        if r.tokens:
+            asked_tokens = ", ".join(f"{k} {n}" for k, n in r.tokens)
+            rows.append(("tokens", asked_tokens, _tokens_laid(summary)))
+        if r.fillers:
+            rows.append(("fillers", str(r.fillers), str(summary.tiles_beside_road)))
+        return rows
+
+    def ranking(self, sim: SimResult | GtSimResult) -> str:
+        return "the lowest total score, one that fits what was asked for first"
+
+    def finalist_head(self, sim: SimResult | GtSimResult | None) -> list[str]:
+        head = ["difficulty (structure)"]
+        if sim is not None:
+            head += [
+                "difficulty (races)",
+                "careful time",
+                "spread between bots",
+                "finish rate",
+                "playability",
+            ]
+        return head
+
+    def finalist_cells(self, f: Finalist) -> list[str]:
+        sim = self._sim(f)
+        cells = [f"{f.candidate.structure.difficulty:.2f}"]
+        if sim is not None:
+            play = ", ".join(code for code, _, _ in sim.findings) or "-"
+            spread = "-" if sim.spread is None else f"{sim.spread:.2f}"
+            cells += [
+                f"{sim.loc_rate:.2f}",
+                _seconds(sim.careful_time),
+                spread,
+                f"{_pct(sim.finish_rate)}",
+                play,
+            ]
+        return cells
+
+    def scores_note(self, chosen: Finalist) -> list[str]:
+        return [
+            f"Scores are lower for better; the chosen stage's parts: {_parts(chosen.parts)}.",
+            "Difficulty is in losses of control per driver per 10 tiles (the structure's "
+            "estimate, and what the races showed); see `trackkit/generate/score.py`.",
+        ]
+
+    def races(self, chosen: Finalist) -> list[str]:
+        sim = self._sim(chosen)
+        assert sim is not None
+        times = ", ".join(f"{bot} {_seconds(t)}" for bot, t in sim.times.items())
+        spread = "-" if sim.spread is None else f"{sim.spread:.2f}"
+        return [
+            f"{sim.races} races of {len(BOTS)} drivers in the default car, one per bot "
+            f"({', '.join(BOTS)}), seed {sim.seed}: finish rate {_pct(sim.finish_rate)}, "
+            f"{sim.loc_per_race:.2f} losses of control per race "
+            f"({sim.loc_rate:.2f} per driver per 10 tiles).",
+            "",
+            f"Median stage times: {times}; spread between bots {spread}. Par "
+            f"{_seconds(sim.par_time)}: the fastest legal line with no dice risk (a lower bound).",
+            "",
+            *_playability(
+                sim.findings, "; P604 is left out, since each start position has its own bot"
+            ),
+        ]
+
+    def index_title(self, request: Request) -> str:
+        return f"{request.kind.value} stage"
+
+    def index_head(self, request: Request) -> list[str]:
+        head = ["road", "surfaces", "difficulty"]
+        return head + (["careful time", "losses of control"] if request.races > 0 else [])
+
+    def index_cells(self, request: Request, outcome: Outcome) -> list[str]:
+        s = outcome.chosen.candidate.structure
+        sim = self._sim(outcome.chosen)
+        cells = [f"{s.length_mm / 1000:.2f} m", _surfaces_laid(s.surfaces), f"{s.difficulty:.2f}"]
+        if request.races > 0:
+            cells += [
+                _seconds(sim.careful_time if sim else None),
+                f"{sim.loc_rate:.2f}" if sim else "-",
+            ]
+        return cells
+
+
+class _Gt:
+    """Rallyman: GT: overtakes, the grid's fairness, losses of control, the straights."""
+
+    piece = "Track"
+    built_for = "it"
+    this = "this track"
+    difficulty_note = " driven, measured in GT races"
+
+    def what(self, request: Request) -> str:
+        return "circuit" if request.kind.value == "circuit" else "track"
+
+    @staticmethod
+    def _structure(f: Finalist) -> GtStructure:
+        s = f.candidate.structure
+        assert isinstance(s, GtStructure)
+        return s
+
+    @staticmethod
+    def _sim(f: Finalist) -> GtSimResult | None:
+        sim = f.sim
+        assert sim is None or isinstance(sim, GtSimResult)
+        return sim
+
+    @staticmethod
+    def _slots(sim: GtSimResult) -> str:
+        """``1 40 %, 2 25 %, 3 20 %, 4 15 %``: the win rate by grid slot."""
+        return ", ".join(f"{k} {_pct(v)}" for k, v in sim.win_rate_by_slot.items())
+
+    def target_rows(self, generation: Generation, outcome: Outcome) -> list[tuple[str, str, str]]:
+        r = generation.request
+        chosen = outcome.chosen
+        s = self._structure(chosen)
+        sim = self._sim(chosen)
+        gt = outcome.report.summary.gt
+        assert gt is not None  # a GT track's
+        band = generation.aim.band
+        circuit = gt.lap_length_mm is not None
+        lap = "lap" if circuit else "start to finish"
+        rows = [
+            ("kind", r.kind.value, outcome.report.summary.kind),
+            (
+                "size",
+                _size_asked(generation),
+                f"{s.tiles} tiles, {lap} {s.length_mm / 1000:.2f} m ({s.moves} moves)",
+            ),
+        ]
+        if circuit:
+            rows.append(("laps", str(r.laps or gt.laps), str(gt.laps)))
+        rows += [
+            (
+                "grid",
+                f"{r.players} cars",
+                f"{s.grid_slots} slots; pole {s.pole_to_corner} moves from the first corner "
+                f"(limit {s.first_corner}), the last slot {s.back_to_corner}",
+            ),
+            (
+                "difficulty",
+                f"{band.words()} losses of control per driver per 10 tiles",
+                f"{sim.loc_rate:.3f} in the races{_off_band(band, sim.loc_rate)}"
+                if sim
+                else "not measured (not raced)",
+            ),
+            (
+                "overtaking",
+                f"at least one chance per {TILES_PER_CHANCE} tiles; races: "
+                f"{GT_OVERTAKES_PER_LAP:g} overtakes {'per lap' if circuit else 'per race'} "
+                "or more",
+                f"{s.overtaking:g} chances (straights of {OVERTAKE_SPACES}+ spaces into a corner)"
+                + (
+                    f"; {sim.overtakes:.2f} overtakes {sim.overtakes_unit} in the races"
+                    if sim
+                    else ""
+                ),
+            ),
+            (
+                "grid fairness",
+                "pole wins no more often than any slot"
+                + ("; few races decided on lap 1" if circuit else ""),
+                (
+                    f"win rate by grid slot {self._slots(sim)}"
+                    + (f"; {_pct(sim.decided_on_lap_1)} decided on lap 1" if circuit else "")
+                )
+                if sim
+                else "not raced",
+            ),
+            ("lanes", "3 or more", f"{_pct(s.lanes_share)} of the tiles 3 lanes or more"),
+            ("pit", "beside the road" if r.pit else "none", "beside the road" if s.pit else "none"),
+        ]
+        return rows
+
+    def ranking(self, sim: SimResult | GtSimResult) -> str:
+        assert isinstance(sim, GtSimResult)
+        return (
+            f"the lowest total score: overtakes {sim.overtakes_unit}, grid fairness and losses "
+            "of control as the races measured them; one that fits what was asked for first"
+        )
+
+    def finalist_head(self, sim: SimResult | GtSimResult | None) -> list[str]:
+        head = ["overtaking chances", "demand (structure)"]
+        if isinstance(sim, GtSimResult):
+            head += ["losses of control (races)", f"overtakes {sim.overtakes_unit}", "pole wins"]
+            head += [] if sim.point_to_point else ["decided on lap 1"]
+            head.append("playability")
+        return head
+
+    def finalist_cells(self, f: Finalist) -> list[str]:
+        s = self._structure(f)
+        cells = [f"{s.overtaking:g}", f"{s.difficulty:.3f}"]
+        sim = self._sim(f)
+        if sim is not None:
+            play = ", ".join(sorted({code for code, sev, _ in sim.findings if sev != "info"}))
+            cells += [f"{sim.loc_rate:.3f}", f"{sim.overtakes:.2f}"]
+            cells.append(_pct(sim.win_rate_by_slot.get("1", 0.0)))
+            if not sim.point_to_point:
+                cells.append(_pct(sim.decided_on_lap_1))
+            cells.append(play or "-")
+        return cells
+
+    def scores_note(self, chosen: Finalist) -> list[str]:
+        return [
+            f"Scores are lower for better; the chosen track's parts: {_parts(chosen.parts)}. "
+            "Losses of control are per driver per 10 tiles driven; the demand is the "
+            "structure's estimate of them (see `trackkit/generate/gt_score.py`)."
+        ]
+
+    def races(self, chosen: Finalist) -> list[str]:
+        sim = self._sim(chosen)
+        assert sim is not None
+        bots = ", ".join(BOTS[i % len(BOTS)] for i in range(sim.players))
+        races = (
+            f"{sim.races} races start to finish"
+            if sim.point_to_point
+            else f"{sim.races} races of {sim.laps} laps"
+        )
+        lap_1 = (
+            ""
+            if sim.point_to_point
+            else f"; the car leading after lap 1 won {_pct(sim.decided_on_lap_1)} of the races"
+        )
+        return [
+            f"{races}, {sim.players} GT bots on a drawn grid "
+            f"({bots}), seed {sim.seed}: finish rate {_pct(sim.finish_rate)}, "
+            f"{sim.loc_per_race:.2f} losses of control per race ({sim.loc_rate:.3f} per driver "
+            f"per 10 tiles), {sim.overtakes:.2f} overtakes {sim.overtakes_unit}.",
+            "",
+            f"Win rate by grid slot: {self._slots(sim)} (pole's edge over a fair share "
+            f"{sim.pole_edge:.2f}){lap_1}.",
+            "",
+            *_playability(sim.findings),
+        ]
+
+    def more(self, outcome: Outcome) -> list[str]:
+        runs = [st for st in self._structure(outcome.chosen).straights if st.spaces >= 2]
+        lines = [
+            f"- from tile {st.tile}: {st.spaces} spaces, {st.lanes} lanes, into a corner of "
+            f"limit {st.corner}" + (" (an overtaking chance)" if st.chance else "")
+            if st.corner is not None
+            else f"- from tile {st.tile}: {st.spaces} spaces to the finish"
+            for st in runs
+        ]
+        return [
+            "## Straights",
+            "",
+            "Stretches of 2 spaces or more between two corners:",
+            "",
+            *(lines or ["- none"]),
+            "",
+        ]
+
+    def index_title(self, request: Request) -> str:
+        return "circuit" if request.kind.value == "circuit" else "point-to-point track"
+
+    def index_head(self, request: Request) -> list[str]:
+        p2p = request.kind.value != "circuit"
+        head = ["start to finish" if p2p else "lap", "corners", "overtaking chances"]
+        if request.races > 0:
+            head += ["losses of control", f"overtakes {'per race' if p2p else 'per lap'}"]
+            head += ["pole wins"] if p2p else ["pole wins", "decided on lap 1"]
+        return head
+
+    def index_cells(self, request: Request, outcome: Outcome) -> list[str]:
+        s = self._structure(outcome.chosen)
+        sim = self._sim(outcome.chosen)
+        cells = [f"{s.length_mm / 1000:.2f} m", str(s.corners), f"{s.overtaking:g}"]
+        if request.races > 0:
+            raced = (
+                [
+                    f"{sim.loc_rate:.3f}",
+                    f"{sim.overtakes:.2f}",
+                    _pct(sim.win_rate_by_slot.get("1", 0.0)),
+                    _pct(sim.decided_on_lap_1),
+                ]
+                if sim
+                else ["-"] * 4
+            )
+            cells += raced[:3] if request.kind.value != "circuit" else raced
+        return cells
+
+
+def _series(request: Request) -> _Series:
+    """The words of ``request``'s series."""
+    return _Gt() if request.ruleset == "gt" else _Dirt()
+
+
+def _finalist_row(series: _Series, f: Finalist, chosen: Finalist) -> str:
+    c = f.candidate
+    mark = f"**{c.number} (chosen)**" if f is chosen else str(c.number)
+    cells = [mark, f"{c.total:.2f}", *series.finalist_cells(f), f"{f.total:.2f}"]
+    return "| " + " | ".join(cells) + " |"
 
 
 def stage_report(
@@ -209,56 +552,50 @@ def stage_report(
     fmt: str = "native",
     maps: Sequence[str] = ("svg",),
 ) -> str:
-    """The Markdown report of one stage; ``files`` are its :func:`file_names`."""
-    if generation.request.ruleset == "gt":
-        return gt_stage_report(generation, outcome, files, fmt=fmt, maps=maps)
+    """The Markdown report of one stage or track; ``files`` are its :func:`file_names`."""
     r = generation.request
+    series = _series(r)
     chosen = outcome.chosen
     cand = chosen.candidate
-    raced = chosen.sim is not None
     lines = [
         f"# {outcome.stage.name}",
         "",
-        f"Stage {outcome.index} of {r.count}, made by `{command_line(r, fmt=fmt, maps=maps)}`.",
+        f"{series.piece} {outcome.index} of {r.count}, made by "
+        f"`{command_line(r, fmt=fmt, maps=maps)}`.",
         "",
-        f"Stage file: [{files['stage']}]({files['stage']})"
+        f"{series.piece} file: [{files['stage']}]({files['stage']})"
         + "".join(f" · map: [{m}]({m})" for m in files["maps"]),
         "",
     ]
     if files["maps"]:
         lines += [f"![the map of {outcome.stage.name}]({files['maps'][0]})", ""]
-    lines += ["## Why this stage", ""]
     how = (
-        f"the best of the {len(outcome.finalists)} finalists raced (the lowest total score, "
-        "one that fits what was asked for first)"
-        if raced
+        f"the best of the {len(outcome.finalists)} finalists raced ({series.ranking(chosen.sim)})"
+        if chosen.sim is not None
         else f"the best by structure (the lowest score; {_not_raced(r)})"
     )
+    rows = [*series.target_rows(generation, outcome)]
+    rows.append(("boxes", ", ".join(r.boxes), ", ".join(sorted(outcome.report.summary.boxes))))
     lines += [
-        f"Candidate {cand.number} of the {outcome.built} roads built for this stage: {how}.",
+        f"## Why this {series.what(r)}",
         "",
-        "| | asked for | this stage |",
+        f"Candidate {cand.number} of the {outcome.built} roads built for {series.built_for}: "
+        f"{how}.",
+        "",
+        f"| | asked for | {series.this} |",
         "|---|---|---|",
+        *(f"| {a} | {b} | {c} |" for a, b, c in rows),
+        "",
+        *_fit_lines(outcome),
+        "### Finalists",
+        "",
     ]
-    lines += [f"| {a} | {b} | {c} |" for a, b, c in _target_rows(generation, outcome)]
-    lines += ["", *_fit_lines(outcome), "### Finalists", ""]
-    head = ["candidate", "structure score", "difficulty (structure)"]
-    if raced:
-        head += [
-            "difficulty (races)",
-            "careful time",
-            "spread between bots",
-            "finish rate",
-            "playability",
-        ]
-    head.append("total score")
+    head = ["candidate", "structure score", *series.finalist_head(chosen.sim), "total score"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += [_finalist_row(f, chosen) for f in outcome.finalists]
+    lines += [_finalist_row(series, f, chosen) for f in outcome.finalists]
     lines += [
         "",
-        f"Scores are lower for better; the chosen stage's parts: {_parts(chosen.parts)}.",
-        "Difficulty is in losses of control per driver per 10 tiles (the structure's "
-        "estimate, and what the races showed); see `trackkit/generate/score.py`.",
+        *series.scores_note(chosen),
         "",
         "## Summary",
         "",
@@ -268,45 +605,11 @@ def stage_report(
         "",
     ]
     if chosen.sim is not None:
-        lines += _races(chosen)
+        lines += ["## Races", "", *series.races(chosen)]
+    lines += series.more(outcome)
     lines += ["## Tiles in driving order", ""]
     lines += _tile_lines(outcome)
     return "\n".join(lines) + "\n"
-
-
-def _not_raced(request: Request) -> str:
-    return "not raced: --races 0" if request.races <= 0 else "not raced"
-
-
-def _dirt_sim(f: Finalist) -> SimResult | None:
-    sim = f.sim
-    assert sim is None or isinstance(sim, SimResult)
-    return sim
-
-
-def _races(f: Finalist) -> list[str]:
-    sim = _dirt_sim(f)
-    assert sim is not None
-    times = ", ".join(f"{bot} {_seconds(t)}" for bot, t in sim.times.items())
-    spread = "-" if sim.spread is None else f"{sim.spread:.2f}"
-    play = [f"- {code} ({sev}): {msg}" for code, sev, msg in sim.findings] or ["- none"]
-    return [
-        "## Races",
-        "",
-        f"{sim.races} races of {len(BOTS)} drivers in the default car, one per bot "
-        f"({', '.join(BOTS)}), seed {sim.seed}: finish rate {_pct(sim.finish_rate)}, "
-        f"{sim.loc_per_race:.2f} losses of control per race "
-        f"({sim.loc_rate:.2f} per driver per 10 tiles).",
-        "",
-        f"Median stage times: {times}; spread between bots {spread}. Par "
-        f"{_seconds(sim.par_time)}: the fastest legal line with no dice risk (a lower bound).",
-        "",
-        "Playability findings (as `trackkit validate --simulate` reports them; P604 is left "
-        "out, since each start position has its own bot):",
-        "",
-        *play,
-        "",
-    ]
 
 
 def _tile_lines(outcome: Outcome) -> list[str]:
@@ -340,42 +643,31 @@ def index_markdown(
     fmt: str = "native",
     maps: Sequence[str] = ("svg",),
 ) -> str:
-    """The Markdown index of a run: one row per stage, with its files."""
+    """The Markdown index of a run: one row per stage or track, with its files."""
     r = generation.request
-    if r.ruleset == "gt":
-        return gt_index_markdown(generation, files, fmt=fmt, maps=maps)
+    series = _series(r)
     lines = [
-        f"# {r.count} generated {r.kind.value} stage{'s' if r.count != 1 else ''}",
+        f"# {r.count} generated {series.index_title(r)}{'s' if r.count != 1 else ''}",
         "",
         f"Made by `{command_line(r, fmt=fmt, maps=maps)}`.",
         "",
         f"Difficulty {generation.aim.band.words()}: losses of control per driver per 10 "
-        "tiles, the band of the level within what these boxes can make.",
+        f"tiles{series.difficulty_note}.",
         "",
     ]
-    head = ["stage", "file", "report", "tiles", "road", "surfaces", "difficulty"]
-    if r.races > 0:
-        head += ["careful time", "losses of control"]
+    head = [series.piece.lower(), "file", "report", "tiles", *series.index_head(r)]
     head += ["score", "asked for"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for outcome, names in zip(generation.outcomes, files, strict=True):
-        s = outcome.chosen.candidate.structure
-        sim = _dirt_sim(outcome.chosen)
         cells = [
             str(outcome.index),
             f"[{names['stage']}]({names['stage']})",
             f"[{names['report']}]({names['report']})",
-            str(s.tiles),
-            f"{s.length_mm / 1000:.2f} m",
-            _surfaces_laid(s.surfaces),
-            f"{s.difficulty:.2f}",
+            str(outcome.chosen.candidate.structure.tiles),
+            *series.index_cells(r, outcome),
+            f"{outcome.chosen.total:.2f}",
+            _fit_cell(outcome),
         ]
-        if r.races > 0:
-            cells += [
-                _seconds(sim.careful_time if sim else None),
-                f"{sim.loc_rate:.2f}" if sim else "-",
-            ]
-        cells += [f"{outcome.chosen.total:.2f}", _fit_cell(outcome)]
         lines.append("| " + " | ".join(cells) + " |")
     lines += _run_lines(generation)
     return "\n".join(lines) + "\n"
@@ -476,7 +768,7 @@ def index_json(
                     }
                     for f in outcome.finalists
                 ],
-                "summary": outcome.report.summary,
+                "summary": outcome.report.summary.to_json(),
             }
         )
     return {
@@ -514,266 +806,3 @@ def index_json(
         "all_fit": all(o.fit.fits for o in generation.outcomes),
         "stats": generation.stats,
     }
-
-
-# --- Rallyman: GT -------------------------------------------------------------------------
-
-
-def _gt_structure(f: Finalist) -> GtStructure:
-    s = f.candidate.structure
-    assert isinstance(s, GtStructure)
-    return s
-
-
-def _gt_sim(f: Finalist) -> GtSimResult | None:
-    sim = f.sim
-    assert sim is None or isinstance(sim, GtSimResult)
-    return sim
-
-
-def _slots(sim: GtSimResult) -> str:
-    """``1 40 %, 2 25 %, 3 20 %, 4 15 %``: the win rate by grid slot."""
-    return ", ".join(f"{k} {_pct(v)}" for k, v in sim.win_rate_by_slot.items())
-
-
-def _gt_target_rows(generation: Generation, outcome: Outcome) -> list[tuple[str, str, str]]:
-    r = generation.request
-    chosen = outcome.chosen
-    s = _gt_structure(chosen)
-    sim = _gt_sim(chosen)
-    summary = outcome.report.summary
-    band = generation.aim.band
-    circuit = summary["lap_length_mm"] is not None
-    lap = "lap" if circuit else "start to finish"
-    rows = [
-        ("kind", r.kind.value, summary["kind"]),
-        (
-            "size",
-            _size_asked(generation),
-            f"{s.tiles} tiles, {lap} {s.length_mm / 1000:.2f} m ({s.moves} moves)",
-        ),
-    ]
-    if circuit:
-        rows.append(("laps", str(r.laps or summary["laps"]), str(summary["laps"])))
-    rows += [
-        (
-            "grid",
-            f"{r.players} cars",
-            f"{s.grid_slots} slots; pole {s.pole_to_corner} moves from the first corner "
-            f"(limit {s.first_corner}), the last slot {s.back_to_corner}",
-        ),
-        (
-            "difficulty",
-            f"{band.words()} losses of control per driver per 10 tiles",
-            f"{sim.loc_rate:.3f} in the races{_off_band(band, sim.loc_rate)}"
-            if sim
-            else "not measured (not raced)",
-        ),
-        (
-            "overtaking",
-            f"at least one chance per {TILES_PER_CHANCE} tiles; races: {GT_OVERTAKES_PER_LAP:g}"
-            f" overtakes {'per lap' if circuit else 'per race'} or more",
-            f"{s.overtaking:g} chances (straights of {OVERTAKE_SPACES}+ spaces into a corner)"
-            + (f"; {sim.overtakes:.2f} overtakes {sim.overtakes_unit} in the races" if sim else ""),
-        ),
-        (
-            "grid fairness",
-            "pole wins no more often than any slot"
-            + ("; few races decided on lap 1" if circuit else ""),
-            (
-                f"win rate by grid slot {_slots(sim)}"
-                + (f"; {_pct(sim.decided_on_lap_1)} decided on lap 1" if circuit else "")
-            )
-            if sim
-            else "not raced",
-        ),
-        ("lanes", "3 or more", f"{_pct(s.lanes_share)} of the tiles 3 lanes or more"),
-        ("pit", "beside the road" if r.pit else "none", "beside the road" if s.pit else "none"),
-        ("boxes", ", ".join(r.boxes), ", ".join(sorted(summary["boxes"]))),
-    ]
-    return rows
-
-
-def _gt_finalist_row(f: Finalist, chosen: Finalist) -> str:
-    c = f.candidate
-    s = _gt_structure(f)
-    mark = f"**{c.number} (chosen)**" if f is chosen else str(c.number)
-    cells = [mark, f"{c.total:.2f}", f"{s.overtaking:g}", f"{s.difficulty:.3f}"]
-    sim = _gt_sim(f)
-    if sim is not None:
-        play = ", ".join(sorted({code for code, sev, _ in sim.findings if sev != "info"})) or "-"
-        cells += [f"{sim.loc_rate:.3f}", f"{sim.overtakes:.2f}"]
-        cells.append(_pct(sim.win_rate_by_slot.get("1", 0.0)))
-        if not sim.point_to_point:
-            cells.append(_pct(sim.decided_on_lap_1))
-        cells.append(play)
-    cells.append(f"{f.total:.2f}")
-    return "| " + " | ".join(cells) + " |"
-
-
-def gt_stage_report(
-    generation: Generation,
-    outcome: Outcome,
-    files: dict[str, Any],
-    *,
-    fmt: str = "native",
-    maps: Sequence[str] = ("svg",),
-) -> str:
-    """The Markdown report of one GT track (:func:`stage_report` for a GT run)."""
-    r = generation.request
-    chosen = outcome.chosen
-    cand = chosen.candidate
-    sim = _gt_sim(chosen)
-    what = "circuit" if r.kind.value == "circuit" else "track"
-    lines = [
-        f"# {outcome.stage.name}",
-        "",
-        f"Track {outcome.index} of {r.count}, made by `{command_line(r, fmt=fmt, maps=maps)}`.",
-        "",
-        f"Track file: [{files['stage']}]({files['stage']})"
-        + "".join(f" · map: [{m}]({m})" for m in files["maps"]),
-        "",
-    ]
-    if files["maps"]:
-        lines += [f"![the map of {outcome.stage.name}]({files['maps'][0]})", ""]
-    how = (
-        f"the best of the {len(outcome.finalists)} finalists raced (the lowest total score: "
-        f"overtakes {sim.overtakes_unit}, grid fairness and losses of control as the races "
-        "measured them; one that fits what was asked for first)"
-        if sim
-        else f"the best by structure (the lowest score; {_not_raced(r)})"
-    )
-    lines += [
-        f"## Why this {what}",
-        "",
-        f"Candidate {cand.number} of the {outcome.built} roads built for it: {how}.",
-        "",
-        "| | asked for | this track |",
-        "|---|---|---|",
-    ]
-    lines += [f"| {a} | {b} | {c} |" for a, b, c in _gt_target_rows(generation, outcome)]
-    lines += ["", *_fit_lines(outcome), "### Finalists", ""]
-    head = ["candidate", "structure score", "overtaking chances", "demand (structure)"]
-    if sim is not None:
-        head += ["losses of control (races)", f"overtakes {sim.overtakes_unit}", "pole wins"]
-        head += [] if sim.point_to_point else ["decided on lap 1"]
-        head.append("playability")
-    head.append("total score")
-    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += [_gt_finalist_row(f, chosen) for f in outcome.finalists]
-    lines += [
-        "",
-        f"Scores are lower for better; the chosen track's parts: {_parts(chosen.parts)}. "
-        "Losses of control are per driver per 10 tiles driven; the demand is the "
-        "structure's estimate of them (see `trackkit/generate/gt_score.py`).",
-        "",
-        "## Summary",
-        "",
-        "```",
-        *summary_text(outcome.report.summary),
-        "```",
-        "",
-    ]
-    if sim is not None:
-        lines += _gt_races(sim)
-    lines += ["## Straights", "", "Stretches of 2 spaces or more between two corners:", ""]
-    s = _gt_structure(chosen)
-    runs = [st for st in s.straights if st.spaces >= 2]
-    lines += [
-        f"- from tile {st.tile}: {st.spaces} spaces, {st.lanes} lanes, into a corner of "
-        f"limit {st.corner}" + (" (an overtaking chance)" if st.chance else "")
-        if st.corner is not None
-        else f"- from tile {st.tile}: {st.spaces} spaces to the finish"
-        for st in runs
-    ] or ["- none"]
-    lines += ["", "## Tiles in driving order", ""]
-    lines += _tile_lines(outcome)
-    return "\n".join(lines) + "\n"
-
-
-def _gt_races(sim: GtSimResult) -> list[str]:
-    bots = ", ".join(BOTS[i % len(BOTS)] for i in range(sim.players))
-    play = [f"- {code} ({sev}): {msg}" for code, sev, msg in sim.findings] or ["- none"]
-    races = (
-        f"{sim.races} races start to finish"
-        if sim.point_to_point
-        else f"{sim.races} races of {sim.laps} laps"
-    )
-    lap_1 = (
-        ""
-        if sim.point_to_point
-        else f"; the car leading after lap 1 won {_pct(sim.decided_on_lap_1)} of the races"
-    )
-    return [
-        "## Races",
-        "",
-        f"{races}, {sim.players} GT bots on a drawn grid "
-        f"({bots}), seed {sim.seed}: finish rate {_pct(sim.finish_rate)}, "
-        f"{sim.loc_per_race:.2f} losses of control per race ({sim.loc_rate:.3f} per driver "
-        f"per 10 tiles), {sim.overtakes:.2f} overtakes {sim.overtakes_unit}.",
-        "",
-        f"Win rate by grid slot: {_slots(sim)} (pole's edge over a fair share "
-        f"{sim.pole_edge:.2f}){lap_1}.",
-        "",
-        "Playability findings (as `trackkit validate --simulate` reports them):",
-        "",
-        *play,
-        "",
-    ]
-
-
-def gt_index_markdown(
-    generation: Generation,
-    files: Sequence[dict[str, Any]],
-    *,
-    fmt: str = "native",
-    maps: Sequence[str] = ("svg",),
-) -> str:
-    """The Markdown index of a GT run."""
-    r = generation.request
-    what = "circuit" if r.kind.value == "circuit" else "point-to-point track"
-    lines = [
-        f"# {r.count} generated {what}{'s' if r.count != 1 else ''}",
-        "",
-        f"Made by `{command_line(r, fmt=fmt, maps=maps)}`.",
-        "",
-        f"Difficulty {generation.aim.band.words()}: losses of control per driver per 10 "
-        "tiles driven, measured in GT races.",
-        "",
-    ]
-    p2p = r.kind.value != "circuit"
-    head = ["track", "file", "report", "tiles", "start to finish" if p2p else "lap"]
-    head += ["corners", "overtaking chances"]
-    if r.races > 0:
-        head += ["losses of control", f"overtakes {'per race' if p2p else 'per lap'}"]
-        head += ["pole wins"] if p2p else ["pole wins", "decided on lap 1"]
-    head += ["score", "asked for"]
-    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for outcome, names in zip(generation.outcomes, files, strict=True):
-        s = _gt_structure(outcome.chosen)
-        sim = _gt_sim(outcome.chosen)
-        cells = [
-            str(outcome.index),
-            f"[{names['stage']}]({names['stage']})",
-            f"[{names['report']}]({names['report']})",
-            str(s.tiles),
-            f"{s.length_mm / 1000:.2f} m",
-            str(s.corners),
-            f"{s.overtaking:g}",
-        ]
-        if r.races > 0:
-            raced = (
-                [
-                    f"{sim.loc_rate:.3f}",
-                    f"{sim.overtakes:.2f}",
-                    _pct(sim.win_rate_by_slot.get("1", 0.0)),
-                    _pct(sim.decided_on_lap_1),
-                ]
-                if sim
-                else ["-"] * 4
-            )
-            cells += raced[:3] if p2p else raced
-        cells += [f"{outcome.chosen.total:.2f}", _fit_cell(outcome)]
-        lines.append("| " + " | ".join(cells) + " |")
-    lines += _run_lines(generation)
-    return "\n".join(lines) + "\n"

@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     from trackkit.generate.pieces import Palette, Way
     from trackkit.generate.search import Road
     from trackkit.models.stage import TileToken
+    from trackkit.models.summary import StageSummary
 
 __all__ = [
     "RISK",
@@ -340,32 +341,34 @@ class Structure:
 
 
 def structure_of(
-    summary: Mapping[str, Any],
+    summary: StageSummary,
     ways: Sequence[Way],
     tokens: Mapping[int, Sequence[TileToken]],
     hexes: Sequence[tuple[int, int]],
 ) -> Structure:
     """The structure of a validated candidate: ``summary`` is its validation summary."""
-    tiles = int(summary["tiles"])
-    surfaces = {k: v / tiles for k, v in summary["surfaces"].items()} if tiles else {}
-    corner_tiles = {c["tile_index"] for c in summary["corners"]}
+    dirt = summary.dirt
+    assert dirt is not None  # a DIRT stage's
+    tiles = summary.tiles
+    surfaces = {k: v / tiles for k, v in summary.surfaces.items()} if tiles else {}
+    corner_tiles = {c.tile_index for c in dirt.corners}
     run = best = 0
     for i in range(1, tiles + 1):
         run = 0 if i in corner_tiles else run + 1
         best = max(best, run)
     qs = [q for q, _ in hexes]
     rs = [r for _, r in hexes]
-    features = {k: int(summary[k]) for k in ("shortcuts", "jumps", "fords")}
-    features["climb_up"] = int(summary["climb"]["up"])
-    features["climb_down"] = int(summary["climb"]["down"])
-    for t in summary.get("tokens", []):
-        features[f"{t['token']}_tokens"] = int(t["count"])
+    features = {"shortcuts": dirt.shortcuts, "jumps": dirt.jumps, "fords": dirt.fords}
+    features["climb_up"] = dirt.climb.up
+    features["climb_down"] = dirt.climb.down
+    for t in summary.tokens:
+        features[f"{t.token}_tokens"] = t.count
     return Structure(
         tiles=tiles,
-        length_mm=float(summary["length_mm"] or 0.0),
+        length_mm=float(summary.length_mm or 0.0),
         surfaces=surfaces,
-        corners=len(summary["corners"]),
-        corner_limits=tuple(int(c["outer"]) for c in summary["corners"]),
+        corners=len(dirt.corners),
+        corner_limits=tuple(int(c.outer or 0) for c in dirt.corners),
         features=features,
         difficulty=difficulty(ways, tokens),
         straight_run=best,

@@ -192,7 +192,7 @@ def print_pages(
             f"this print needs {total} pages of {paper}: over {MAX_PAGES}; "
             "use a smaller --tile-size or larger paper"
         )
-    name = str(report.summary.get("name") or "Untitled stage")
+    name = report.summary.name or "Untitled stage"
     factory = svgwrite.Drawing(debug=False)
     arts = stage_arts(layout, report.graph)
     boxes = [hex_box(t, size) for t in layout.tiles]  # arts' order: chain, scenery, undriven
@@ -573,7 +573,7 @@ def _intro(
 ) -> tuple[list[str], list[str], float]:
     """The overview's title lines (wrapped, never cut), its instructions (wrapped), and
     the height they take from the top margin (mm), on paper ``width`` mm wide."""
-    name = str(report.summary.get("name") or "Untitled stage")
+    name = report.summary.name or "Untitled stage"
     total = plan.pages
     room = width - len(f"page 1 of {total}") * _CHAR_WIDTH * 3.6 - 6.0
     title = wrap_text(f"{name} — assembly plan", room, 6.0, em=0.7)
@@ -647,7 +647,7 @@ def _overview(
     card_w0, card_h0 = card_size(report.summary, report)
     card_share = card_h0 / card_w0
     pulls = pull_list(layout)
-    boxes = report.summary.get("boxes") or {}
+    boxes = report.summary.boxes
     # room left of (or above) the small map for the rows' (columns') names
     side, above = (4.0, 8.0) if plan.columns else (14.0, 4.0)
 
@@ -663,7 +663,7 @@ def _overview(
     if fit(ph, pw)[0] > fit(pw, ph)[0]:
         pw, ph = ph, pw
     card_w = fit(pw, ph)[2]
-    name = str(report.summary.get("name") or "Untitled stage")
+    name = report.summary.name or "Untitled stage"
     total = plan.pages
     printed = len(plan.printed)
     dwg = new_drawing(

@@ -34,6 +34,7 @@ from trackkit.assemble import Layout, PlacedTile, lay_out
 from trackkit.geometry import DEFAULT_TILE_SIZE_MM
 from trackkit.library import TileLibrary
 from trackkit.models.stage import Stage
+from trackkit.models.summary import StageSummary
 from trackkit.render.arts import stage_arts
 from trackkit.render.draw import (
     TileArt,
@@ -53,6 +54,7 @@ from trackkit.render.legend import (
 from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
 from trackkit.render.tile import draw_tile, look
 from trackkit.validate import Report, validate
+from trackkit.validate.text import title_lines
 from trackkit.words import plural
 
 __all__ = [
@@ -229,116 +231,10 @@ def new_drawing(
 # --- the title block and legend ----------------------------------------------------------
 
 
-def summary_lines(summary: dict[str, Any], report: Report | None = None) -> list[str]:
-    """The title block's lines under the name and author."""
-    if summary.get("series") == "gt":
-        return _gt_summary_lines(summary, report)
-    kind = str(summary.get("kind", "rally"))
-    parts = [kind.capitalize(), f"{summary.get('tiles', 0)} tiles"]
-    if summary.get("length_mm"):
-        parts.append(f"{summary['length_mm'] / 1000:.2f} m of road")
-    if summary.get("length_spaces") is not None:
-        parts.append(f"{summary['length_spaces']} moves start to finish")
-    lines = [" · ".join(parts)]
-    surfaces = summary.get("surfaces") or {}
-    lines.append("Surfaces: " + (", ".join(f"{k} {v}" for k, v in surfaces.items()) or "none"))
-    danger = summary.get("danger") or {}
-    lines.append("Danger: " + (", ".join(f"{k} {v}" for k, v in danger.items()) or "none"))
-    counts = {"corners": len(summary.get("corners") or [])}
-    counts.update({k: int(summary.get(k) or 0) for k in ("jumps", "fords")})
-    if report is not None:  # the summary counts shortcut spaces; a map shows shortcuts
-        counts["shortcuts"] = len(
-            {
-                (d["tile"], d["space"].split(".")[0])
-                for _, d in report.graph.nodes(data=True)
-                if d["kind"] == "shortcut"
-            }
-        )
-    feats = [f"{n} {k if n != 1 else k[:-1]}" for k, n in counts.items() if n or k == "corners"]
-    climb = summary.get("climb") or {}
-    if climb.get("up") or climb.get("down"):
-        feats.append(f"climb tiles {climb.get('up', 0)} up, {climb.get('down', 0)} down")
-    lines.append("Features: " + ", ".join(feats))
-    boxes = summary.get("boxes") or {}
-    lines.append(
-        "Boxes needed: "
-        + (", ".join(f"{b}" + (f" ×{n}" if n > 1 else "") for b, n in boxes.items()) or "none")
-    )
-    if report is not None:
-        if report.valid:
-            lines.append(f"Checked: valid ({plural(report.warnings, 'warning')})")
-        else:
-            lines.append(
-                f"Checked: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}: "
-                "run 'trackkit validate'"
-            )
-    return lines
-
-
-def _lanes_text(lanes: dict[str, int]) -> str:
-    """``3 on 9 tiles, 2 on 3, 2-3 on 2``: the most common width first, and a road that
-    widens and one that narrows counted together (so that the line fits the card)."""
-    merged: dict[str, int] = {}
-    for key, n in lanes.items():
-        ends = key.split("-")
-        key = "-".join(sorted(ends, key=int)) if all(e.isdigit() for e in ends) else key
-        merged[key] = merged.get(key, 0) + n
-    ranked = sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))
-    if not ranked:
-        return "none"
-    (first, n), rest = ranked[0], ranked[1:]
-    return ", ".join([f"{first} on {plural(n, 'tile')}", *(f"{k} on {v}" for k, v in rest)])
-
-
-def _gt_summary_lines(summary: dict[str, Any], report: Report | None) -> list[str]:
-    """The title block of a GT track: the lap, lanes, corners and their limits, the
-    sharp corners, what else is on it, the boxes."""
-    kind = str(summary.get("kind", "circuit"))
-    parts = [kind.capitalize(), f"{summary.get('tiles', 0)} tiles"]
-    if summary.get("lap_length_mm"):
-        parts.append(f"lap {summary['lap_length_mm'] / 1000:.2f} m")
-    if summary.get("lap_length_spaces") is not None:
-        parts.append(f"{summary['lap_length_spaces']} moves a lap")
-    if summary.get("laps"):
-        parts.append(plural(int(summary["laps"]), "lap"))
-    if summary.get("length_mm"):
-        parts.append(f"{summary['length_mm'] / 1000:.2f} m")
-    if summary.get("length_spaces") is not None:
-        parts.append(f"{summary['length_spaces']} moves")
-    lines = [" · ".join(parts)]
-    lane_text = _lanes_text(summary.get("lanes") or {})
-    danger = summary.get("danger") or {}
-    danger_text = ", ".join(f"{k} {v}" for k, v in danger.items()) or "none"
-    lines.append(f"Lanes: {lane_text} · danger: {danger_text}")
-    corners = summary.get("corners") or []
-    limits = ", ".join(str(c.get("limits")) for c in corners)
-    lines.append(f"Corners: {len(corners)}" + (f", limits {limits}" if limits else ""))
-    sharp = summary.get("sharp_corners") or []
-    feats = [f"sharp corners: {plural(len(sharp), 'dotted line')}"]
-    if summary.get("grid_slots"):
-        feats.append(f"grid of {summary['grid_slots']}")
-    if summary.get("pit"):
-        feats.append("pit")
-    if summary.get("crossings"):
-        feats.append(plural(int(summary["crossings"]), "crossing"))
-    if summary.get("bridges"):
-        feats.append(plural(int(summary["bridges"]), "bridge"))
-    lines.append(", ".join(feats).capitalize())
-    boxes = summary.get("boxes") or {}
-    lines.append(
-        "Boxes needed: "
-        + (", ".join(f"{b}" + (f" ×{n}" if n > 1 else "") for b, n in boxes.items()) or "none")
-    )
-    if report is not None:
-        if report.valid:
-            state = f"valid ({plural(report.warnings, 'warning')})"
-        else:
-            state = (
-                f"{plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}: "
-                "run 'trackkit validate'"
-            )
-        lines.append(f"Checked: {state}")
-    return lines
+def summary_lines(summary: StageSummary, report: Report | None = None) -> list[str]:
+    """The title block's lines under the name and author (both series:
+    :func:`trackkit.validate.text.title_lines`)."""
+    return title_lines(summary, report)
 
 
 #: The card's left column: its width, the text's left edge and width (card units).
@@ -388,21 +284,21 @@ def _card_block(
     return wrap_text(text, width, size * least, em), size * least
 
 
-def card_text(summary: dict[str, Any], report: Report | None) -> tuple[list[CardText], float]:
+def card_text(summary: StageSummary, report: Report | None) -> tuple[list[CardText], float]:
     """The title block's left column, line by line, and the card's height (card units).
 
     Nothing is cut: a long name, author or summary line wraps onto more lines (the
     card grows to hold them; it is never less than :data:`CARD_SIZE` high).
     """
     out: list[CardText] = []
-    name = str(summary.get("name") or "Untitled stage")
+    name = summary.name or "Untitled stage"
     lines, fs = _card_block(name, _CARD_TEXT_W, 9.0, em=0.7, least=0.8)
     y = 14.0 - 9.0 + fs
     for i, line in enumerate(lines):
         out.append(CardText(line, y, fs, "title"))
         if i < len(lines) - 1:
             y += 1.2 * fs
-    author = str(summary.get("author") or "")
+    author = summary.author or ""
     if author:
         lines, fs = _card_block(f"by {author}", _CARD_TEXT_W, 4.6, em=0.6, least=0.85)
         for line in lines:
@@ -423,14 +319,14 @@ def card_text(summary: dict[str, Any], report: Report | None) -> tuple[list[Card
     return out, height
 
 
-def card_size(summary: dict[str, Any], report: Report | None = None) -> tuple[float, float]:
+def card_size(summary: StageSummary, report: Report | None = None) -> tuple[float, float]:
     """Width and height of the title block + legend card (card units): :data:`CARD_SIZE`,
     taller when the name or a summary line needs more lines."""
     return CARD_SIZE[0], card_text(summary, report)[1]
 
 
 def draw_card(
-    dwg: svgwrite.Drawing, summary: dict[str, Any], report: Report | None, *, at: Box, scale: float
+    dwg: svgwrite.Drawing, summary: StageSummary, report: Report | None, *, at: Box, scale: float
 ) -> Group:
     """The title block (name, author, length, surfaces, boxes) and the legend, in one card.
 
@@ -460,7 +356,7 @@ def draw_card(
         )
     left_w = _CARD_LEFT_W
     card.add(dwg.line((left_w, 5), (left_w, fmt(h - 5)), class_="card-rule", stroke_width=0.3))
-    series = "gt" if summary.get("series") == "gt" else "dirt"
+    series = "gt" if summary.series == "gt" else "dirt"
     card.add(draw_legend(dwg, series, x=left_w + 5, y=6.0, width=w - left_w - 8))
     return card
 
@@ -482,9 +378,9 @@ def desc_text(report: Report) -> str:
     """The text embedded in the map's ``<desc>``: the stage summary, as validate prints it."""
     from trackkit.validate.text import summary_text
 
-    head = f"{report.summary.get('name') or 'Untitled stage'}"
-    if report.summary.get("author"):
-        head += f" by {report.summary['author']}"
+    head = report.summary.name or "Untitled stage"
+    if report.summary.author:
+        head += f" by {report.summary.author}"
     state = "valid" if report.valid else "INVALID"
     lines = [
         head,
@@ -538,7 +434,7 @@ def map_svg(
     dwg = new_drawing(
         frame.view,
         theme,
-        title=str(report.summary.get("name") or ""),
+        title=report.summary.name or "",
         desc=desc_text(report),
         parts=(*CSS_PARTS, "heat") if rings else CSS_PARTS,
     )

@@ -27,6 +27,7 @@ from trackkit.formats import StageSource
 from trackkit.formats.files import StageFormat
 from trackkit.library import TileLibrary
 from trackkit.models.findings import Finding
+from trackkit.models.simreport import SimReport
 from trackkit.models.stage import Kind, Stage
 from trackkit.models.tile import FaceKind, TileFace
 from trackkit.validate import Report
@@ -551,8 +552,9 @@ def simulate(
     weather: str | None,
     laps: int | None,
     progress: Callable[[int], None],
-) -> dict[str, Any]:
-    """Race the stage ``races`` times (``trackkit simulate --format json``'s document).
+) -> SimReport:
+    """Race the stage ``races`` times (``trackkit simulate``'s report; its ``to_json()``
+    is the ``--format json`` document).
 
     Raises
     ------
@@ -578,19 +580,19 @@ def simulate(
     return doc
 
 
-def simulation_text(doc: dict[str, Any]) -> str:
-    """The report ``trackkit simulate`` prints for a simulation document."""
-    from trackkit.commands.simulate import gt_text_report, text_report
+def simulation_text(report: SimReport) -> str:
+    """The report ``trackkit simulate`` prints for a simulation."""
+    from trackkit.sim.text_report import sim_text
 
-    return gt_text_report(doc) if doc["settings"].get("gt") else text_report(doc)
+    return sim_text(report)
 
 
-def heat_map(checked: Checked, doc: dict[str, Any]) -> str:
+def heat_map(checked: Checked, report: SimReport) -> str:
     """The map of the stage coloured by a simulation's losses of control (and overtakes)."""
     from trackkit.render.heat import read_heat
     from trackkit.render.svg import map_svg
 
-    heat = read_heat(doc, checked.report, source="the simulation")
+    heat = read_heat(report.to_json(), checked.report, source="the simulation")
     return map_svg(checked.report, legend=False, heat=heat).svg
 
 

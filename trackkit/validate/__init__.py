@@ -24,6 +24,7 @@ from trackkit.graph import build_graph
 from trackkit.library import TileLibrary, default_library
 from trackkit.models.findings import Finding, Severity
 from trackkit.models.stage import Kind, Stage
+from trackkit.models.summary import StageSummary
 from trackkit.validate.gt import check_kind, check_track
 from trackkit.validate.hillclimb import check_hillclimb, stage_kind
 from trackkit.validate.inventory import check_inventory
@@ -41,7 +42,8 @@ class Report:
 
     file: str | None
     findings: list[Finding]
-    summary: dict[str, Any]
+    summary: StageSummary
+    """What the stage is made of (``validate --simulate``: and how its races went)."""
     layout: Layout
     graph: nx.DiGraph = field(repr=False)
     source: StageSource | None = field(default=None, repr=False)
@@ -69,10 +71,12 @@ class Report:
         """Whether the stage has neither errors nor warnings (what ``generate`` keeps)."""
         return self.errors == 0 and self.warnings == 0
 
-    def add(self, findings: list[Finding], summary: dict[str, Any] | None = None) -> None:
-        """Add findings made after validation (playability) and summary entries."""
+    def add(self, findings: list[Finding], summary: StageSummary | None = None) -> None:
+        """Add findings made after validation (playability), and the summary completed
+        with what they found (:func:`trackkit.sim.playability.playability`)."""
         self.findings += _placed_in_file(findings, self.file, self.source)
-        self.summary.update(summary or {})
+        if summary is not None:
+            self.summary = summary
 
     @property
     def codes(self) -> list[str]:
@@ -97,7 +101,7 @@ class Report:
                 }
                 for f in self.findings
             ],
-            "summary": self.summary,
+            "summary": self.summary.to_json(),
         }
 
 

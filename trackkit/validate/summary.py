@@ -15,11 +15,22 @@ import networkx as nx
 from trackkit.assemble import Layout, PlacedTile
 from trackkit.library import TileLibrary
 from trackkit.models.stage import Kind
+from trackkit.models.summary import (
+    ClimbCount,
+    Corner,
+    DirtStage,
+    GtCorner,
+    GtCornerSpace,
+    GtTrack,
+    PitAccess,
+    SharpCorner,
+    StageSummary,
+)
 from trackkit.models.tile import ChicaneSection, CornerSection
 from trackkit.validate.hillclimb import climb_tiles
 from trackkit.validate.inventory import boxes_needed, pieces_used, tokens_used
 
-__all__ = ["lap_moves", "shortest_moves", "skew_edges", "summarize"]
+__all__ = ["dirt_stage", "gt_track", "lap_moves", "shortest_moves", "skew_edges", "summarize"]
 
 
 def shortest_moves(g: nx.DiGraph) -> int | None:
@@ -75,82 +86,85 @@ def skew_edges(g: nx.DiGraph) -> int:
     return len(joints)
 
 
-def summarize(
-    layout: Layout, graph: nx.DiGraph, library: TileLibrary, kind: Kind
-) -> dict[str, Any]:
-    """A JSON-ready summary of the stage, checked as event ``kind``."""
+def summarize(layout: Layout, graph: nx.DiGraph, library: TileLibrary, kind: Kind) -> StageSummary:
+    """The summary of the stage, checked as event ``kind`` (JSON: its ``to_json()``).
+
+    What both series have is counted here, once; what only one has is its part
+    (:func:`dirt_stage`, :func:`gt_track`). A GT track counts each piece once (a tile
+    driven twice is one piece) and has no length to the finish if it is a circuit.
+    """
+    part: dict[str, DirtStage | GtTrack]
     if layout.series == "gt":
-        return _gt_summary(layout, graph, library, kind)
-    chain = [t for t in layout.chain if t.face is not None]
-    corners = []
-    for t in chain:
+        pieces = [t for t in layout.chain if t.face and t.road and t.visit_of is None]
+        tiles, part = len(pieces), {"gt": gt_track(layout, graph)}
+    else:
+        pieces = [t for t in layout.chain if t.face is not None]
+        tiles, part = len(layout.chain), {"dirt": dirt_stage(layout, graph)}
+    surfaces = Counter(t.face.surface.value for t in pieces if t.face)
+    danger = Counter(t.face.danger.value for t in pieces if t.face)
+    circuit = bool(graph.graph.get("circuit"))
+    finish_progress = [graph.nodes[n]["back"] for n in graph.graph.get("finish", ())]
+    return StageSummary.model_validate(
+        {
+            "name": layout.stage.name,
+            "author": layout.stage.author,
+            "series": layout.series,
+            "kind": kind.value,
+            "tiles": tiles,
+            "tiles_beside_road": len(layout.scenery),
+            "tiles_not_driven": len(layout.undriven),
+            "spaces": graph.number_of_nodes(),
+            "length_spaces": None if circuit else shortest_moves(graph),
+            "length_mm": None if circuit or not finish_progress else round(max(finish_progress), 1),
+            "surfaces": dict(sorted(surfaces.items())),
+            "danger": {k: danger[k] for k in ("low", "medium", "high") if danger[k]},
+            "tokens": tokens_used(layout),
+            "boxes": boxes_needed(layout, library),
+            "pieces": {
+                f"{number}": count for (_box, number), count in sorted(pieces_used(layout).items())
+            },
+            **part,
+        }
+    )
+
+
+def dirt_stage(layout: Layout, graph: nx.DiGraph) -> DirtStage:
+    """What only a DIRT stage's summary has: corners and chicanes with their limits, climb
+    tiles, shortcuts, jumps and fords."""
+    corners: list[Corner] = []
+    for t in layout.chain:
         road = t.road
-        if road is None:
+        if t.face is None or road is None:
             continue
         for unit in road.units:
             sec = road.road.sections[_forward_section(road, unit.section) - 1]
+            inner: int | None
+            outer: int | None
             if isinstance(sec, CornerSection):
-                corners.append(
-                    {
-                        "tile_index": t.index,
-                        "tile": t.face_id,
-                        "turn": unit.turn,
-                        "inner": sec.inner.limit,
-                        "outer": sec.outer.limit,
-                    }
-                )
-            elif unit.kind == "chicane" and not isinstance(sec, ChicaneSection):
-                limit = road.spaces[unit.spaces[0]].limit  # a chicane-limit token's row
-                corners.append(
-                    {
-                        "tile_index": t.index,
-                        "tile": t.face_id,
-                        "turn": "chicane",
-                        "inner": limit,
-                        "outer": limit,
-                    }
-                )
+                inner, outer, turn = sec.inner.limit, sec.outer.limit, unit.turn
             elif isinstance(sec, ChicaneSection):
-                corners.append(
-                    {
-                        "tile_index": t.index,
-                        "tile": t.face_id,
-                        "turn": "chicane",
-                        "inner": sec.limit,
-                        "outer": sec.limit,
-                    }
-                )
-    surfaces = Counter(t.face.surface.value for t in chain if t.face)
-    danger = Counter(t.face.danger.value for t in chain if t.face)
-    finish_progress = [graph.nodes[n]["back"] for n in graph.graph.get("finish", ())]
+                inner = outer = sec.limit
+                turn = "chicane"
+            elif unit.kind == "chicane":
+                inner = outer = road.spaces[unit.spaces[0]].limit  # a chicane-limit token's row
+                turn = "chicane"
+            else:
+                continue
+            corners.append(
+                Corner(tile_index=t.index, tile=t.face_id, turn=turn, inner=inner, outer=outer)
+            )
     climbs = climb_tiles(graph)
-    return {
-        "name": layout.stage.name,
-        "author": layout.stage.author,
-        "series": layout.series,
-        "kind": kind.value,
-        "tiles": len(layout.chain),
-        "tiles_beside_road": len(layout.scenery),
-        "tiles_not_driven": len(layout.undriven),
-        "spaces": graph.number_of_nodes(),
-        "length_spaces": shortest_moves(graph),
-        "length_mm": round(max(finish_progress), 1) if finish_progress else None,
-        "surfaces": dict(sorted(surfaces.items())),
-        "danger": {k: danger[k] for k in ("low", "medium", "high") if danger[k]},
-        "corners": corners,
-        "climb": {
-            "up": sum(1 for v in climbs.values() if v == "up"),
-            "down": sum(1 for v in climbs.values() if v == "down"),
-        },
-        "shortcuts": sum(1 for _, d in graph.nodes(data=True) if d["kind"] == "shortcut"),
-        "jumps": len({(d["tile"], d["unit"]) for _, d in graph.nodes(data=True) if d["jump"]}),
-        "fords": len({(d["tile"], d["unit"]) for _, d in graph.nodes(data=True) if d["ford"]}),
-        "tokens": tokens_used(layout),
-        "boxes": boxes_needed(layout, library),
-        "pieces": {
-            f"{number}": count for (_box, number), count in sorted(pieces_used(layout).items())
-        },
-    }
+    nodes = graph.nodes(data=True)
+    return DirtStage(
+        corners=corners,
+        climb=ClimbCount(
+            up=sum(1 for v in climbs.values() if v == "up"),
+            down=sum(1 for v in climbs.values() if v == "down"),
+        ),
+        shortcuts=sum(1 for _, d in nodes if d["kind"] == "shortcut"),
+        jumps=len({(d["tile"], d["unit"]) for _, d in nodes if d["jump"]}),
+        fords=len({(d["tile"], d["unit"]) for _, d in nodes if d["ford"]}),
+    )
 
 
 def _forward_section(road: Any, driven_section: int) -> int:
@@ -158,23 +172,18 @@ def _forward_section(road: Any, driven_section: int) -> int:
     return n + 1 - driven_section if road.reversed else driven_section
 
 
-def _gt_summary(
-    layout: Layout, graph: nx.DiGraph, library: TileLibrary, kind: Kind
-) -> dict[str, Any]:
-    """The summary of a GT track (see the module notes)."""
+def gt_track(layout: Layout, graph: nx.DiGraph) -> GtTrack:
+    """What only a GT track's summary has (see the module notes)."""
     chain = [t for t in layout.chain if t.face is not None and t.road is not None]
-    pieces = [t for t in chain if t.visit_of is None]
     circuit = bool(graph.graph.get("circuit"))
-    corners: list[dict[str, Any]] = []
-    sharp: list[dict[str, Any]] = []
+    corners: list[GtCorner] = []
+    sharp: list[SharpCorner] = []
     lanes: Counter[str] = Counter()
     for t in chain:
         corners += _gt_corners(t)
         sharp += _gt_dotted(t)
         if t.visit_of is None:
             lanes[_lanes_text(t)] += 1
-    surfaces = Counter(t.face.surface.value for t in pieces if t.face)
-    danger = Counter(t.face.danger.value for t in pieces if t.face)
     piece = {t.index: (t.visit_of or t).index for t in chain}
     crossed = {
         piece.get(d["tile"])
@@ -183,45 +192,27 @@ def _gt_summary(
         if graph.nodes[m]["tile"] != d["tile"]
     }
     lap = graph.graph.get("lap_length")
-    finish_progress = [graph.nodes[n]["back"] for n in graph.graph.get("finish", ())]
     lines = [t for t in chain if t.road is not None and t.road.line is not None]
     grid = [t for t in lines if t.road is not None and not t.road.grid_backwards]
-    pits = graph.graph.get("pits", [])
-    return {
-        "name": layout.stage.name,
-        "author": layout.stage.author,
-        "series": "gt",
-        "kind": kind.value,
-        "tiles": len(pieces),
-        "tiles_beside_road": len(layout.scenery),
-        "tiles_not_driven": len(layout.undriven),
-        "driven_twice": sorted(t.visit_of.index for t in chain if t.visit_of and t.visit_of.index),
-        "spaces": graph.number_of_nodes(),
-        "laps": layout.laps if circuit else None,
-        "closed": layout.closes if circuit else None,
-        "lap_length_spaces": lap_moves(graph) if circuit else None,
-        "lap_length_mm": round(lap, 1) if circuit and lap else None,
-        "length_spaces": None if circuit else shortest_moves(graph),
-        "length_mm": (None if circuit or not finish_progress else round(max(finish_progress), 1)),
-        "lanes": dict(sorted(lanes.items())),
-        "surfaces": dict(sorted(surfaces.items())),
-        "danger": {k: danger[k] for k in ("low", "medium", "high") if danger[k]},
-        "corners": corners,
-        "sharp_corners": sharp,
-        "crossings": len(crossed),
-        "bridges": sum(1 for t in chain if t.road is not None and t.road.hidden),
-        "skew_edges": skew_edges(graph),
-        "start_finish": [t.index for t in lines],
-        "grid_slots": len(graph.graph.get("start", ())) if grid else 0,
-        "pit": [
-            {"position": p["position"], "hex": p["hex"], "access": len(p["access"])} for p in pits
+    return GtTrack(
+        driven_twice=sorted(t.visit_of.index for t in chain if t.visit_of and t.visit_of.index),
+        laps=layout.laps if circuit else None,
+        closed=layout.closes if circuit else None,
+        lap_length_spaces=lap_moves(graph) if circuit else None,
+        lap_length_mm=round(lap, 1) if circuit and lap else None,
+        lanes=dict(sorted(lanes.items())),
+        corners=corners,
+        sharp_corners=sharp,
+        crossings=len(crossed),
+        bridges=sum(1 for t in chain if t.road is not None and t.road.hidden),
+        skew_edges=skew_edges(graph),
+        start_finish=[t.index for t in lines if t.index is not None],
+        grid_slots=len(graph.graph.get("start", ())) if grid else 0,
+        pit=[
+            PitAccess(position=p["position"], hex=p["hex"], access=len(p["access"]))
+            for p in graph.graph.get("pits", [])
         ],
-        "tokens": tokens_used(layout),
-        "boxes": boxes_needed(layout, library),
-        "pieces": {
-            f"{number}": count for (_box, number), count in sorted(pieces_used(layout).items())
-        },
-    }
+    )
 
 
 def _lanes_text(tile: PlacedTile) -> str:
@@ -231,7 +222,7 @@ def _lanes_text(tile: PlacedTile) -> str:
     return f"{a}" if a == b else f"{a}-{b}"
 
 
-def _gt_corners(tile: PlacedTile) -> list[dict[str, Any]]:
+def _gt_corners(tile: PlacedTile) -> list[GtCorner]:
     """The corners of a GT tile's road as driven, each limit with its lanes (CORNER-1,
     CORNER-5: ``triangle``), and their limits in words (``4/4!``, lane 1 first)."""
     road = tile.road
@@ -250,26 +241,27 @@ def _gt_corners(tile: PlacedTile) -> list[dict[str, Any]]:
             continue
         texts = [f"{sp.limit}!" if sp.triangle else f"{sp.limit}" for sp in spaces]
         out.append(
-            {
-                "tile_index": tile.index,
-                "tile": tile.face_id,
-                "turn": turns[n] if n < len(turns) else None,
-                "limits": "/".join(dict.fromkeys(texts)),
-                "spaces": [
-                    {
-                        "space": f"{tile.index}:{sp.id}",
-                        "lanes": list(sp.lanes),
-                        "limit": sp.limit,
-                        "triangle": sp.triangle,
-                    }
+            GtCorner(
+                tile_index=tile.index,
+                tile=tile.face_id,
+                turn=turns[n] if n < len(turns) else None,
+                limits="/".join(dict.fromkeys(texts)),
+                spaces=[
+                    GtCornerSpace(
+                        space=f"{tile.index}:{sp.id}",
+                        lanes=list(sp.lanes),
+                        limit=sp.limit,
+                        triangle=sp.triangle,
+                    )
                     for sp in spaces
+                    if sp.limit is not None
                 ],
-            }
+            )
         )
     return out
 
 
-def _gt_dotted(tile: PlacedTile) -> list[dict[str, Any]]:
+def _gt_dotted(tile: PlacedTile) -> list[SharpCorner]:
     """The sharp-corner dotted lines of a GT tile's road (CORNER-4): their lanes (as
     driven) and numbers, ``hazard`` for a warning sign."""
     road = tile.road
@@ -285,12 +277,12 @@ def _gt_dotted(tile: PlacedTile) -> list[dict[str, Any]]:
             for lane, mark in sorted(line.dotted.items())
         }
         out.append(
-            {
-                "tile_index": tile.index,
-                "tile": tile.face_id,
-                "line": name,
-                "edge": name.startswith("E"),
-                "marks": dict(sorted(marks.items())),
-            }
+            SharpCorner(
+                tile_index=tile.index,
+                tile=tile.face_id,
+                line=name,
+                edge=name.startswith("E"),
+                marks=dict(sorted(marks.items())),
+            )
         )
     return out
