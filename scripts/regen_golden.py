@@ -18,12 +18,12 @@ from typing import Any
 
 import yaml
 
-from trackkit.assemble import lay_out
-from trackkit.graph import build_graph
-from trackkit.library import default_library
+from trackkit.checks.summary import shortest_moves
 from trackkit.models import Stage
-from trackkit.spaces import drive
-from trackkit.validate.summary import shortest_moves
+from trackkit.road.spaces import drive
+from trackkit.stage.assemble import lay_out
+from trackkit.stage.graph import build_graph
+from trackkit.tiles.library import default_library
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden" / "graph-counts.json"

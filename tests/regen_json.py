@@ -14,7 +14,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 
 REPO = Path(__file__).resolve().parents[1]
 

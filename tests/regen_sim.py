@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
 from trackkit.rules.track import Track
 from trackkit.sim.race import Settings, prepare
 from trackkit.sim.stats import run_many, summarize_races
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 

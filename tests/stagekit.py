@@ -36,7 +36,7 @@ def sim_report(gt: bool = False, players: int = 2, **over: Any) -> Any:
     DIRT or GT (3 laps), with ``over`` written over its JSON (an object over an object
     key by key): the figures a test of the findings needs, and only those."""
     from trackkit.models.simreport import SimReport
-    from trackkit.sim.gt import GtOptions
+    from trackkit.sim.gt_race import GtOptions
     from trackkit.sim.race import Settings
     from trackkit.sim.stats import summarize_races
 

@@ -19,13 +19,13 @@ import svgwrite
 from stagekit import REPO
 
 from trackkit.formats import load_stage
-from trackkit.library import default_library
 from trackkit.render.draw import fmt
 from trackkit.render.heat import Heat
 from trackkit.render.legend import LEGENDS, SAMPLES, draw_heat_scale, draw_legend
 from trackkit.render.sheet import face_art
 from trackkit.render.svg import Box, render_map
 from trackkit.render.tile import draw_tile, look, mark_spots
+from trackkit.tiles.library import default_library
 
 NS = "{http://www.w3.org/2000/svg}"
 LIB = default_library()
@@ -188,10 +188,10 @@ def test_a_token_on_a_tile_without_a_road_is_kept_where_it_is_drawn() -> None:
     """R210: a token placed (``at``) on a tile without a road (an unknown tile, scenery)
     is drawn where it lies; what a print keeps whole and labels keep clear of is that
     place too, not a spot in the row beside the road."""
-    from trackkit.geometry import local_point
     from trackkit.models.stage import TileToken
     from trackkit.render.draw import TileArt
     from trackkit.render.tokens import TOKEN_RADIUS
+    from trackkit.road.geometry import local_point
 
     token = TileToken(token="oxygen", value=2, at=(0.1, -0.2))
     art = TileArt(key="s1", face=None, road=None, tokens=[token])

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
 from trackkit.models.stage import Stage
 from trackkit.rules import (
@@ -43,7 +44,6 @@ from trackkit.sim import (
     run_race,
 )
 from trackkit.sim.replay import REPLAY_FORMAT_1, ReplayError, check_replay, replay_document
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 #: A straight, then 217b turned left: a 2/3 corner (inner lane limit 2, outer 3), gravel.

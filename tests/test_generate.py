@@ -16,11 +16,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from trackkit import hexgrid
-from trackkit.assemble import lay_out
-from trackkit.cli import app
-from trackkit.convert import dump_stage
+from trackkit.checks.pipeline import Report, validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage, parse_stage
+from trackkit.formats.write import dump_stage
 from trackkit.generate import Difficulty, GenerateError, Request, generate
 from trackkit.generate import run as run_module
 from trackkit.generate.decorate import oxygen_values
@@ -28,10 +27,11 @@ from trackkit.generate.request import parse_surface_mix, parse_tokens
 from trackkit.generate.score import Aim, Band, difficulty, difficulty_range
 from trackkit.generate.search import ChainGoal, Placer, SearchFailed, build_road
 from trackkit.generate.series import check_request
-from trackkit.library import default_library
 from trackkit.models.stage import Kind, Stage, TileToken
+from trackkit.road import hexgrid
 from trackkit.sim.simulate import simulate_files
-from trackkit.validate import Report, validate
+from trackkit.stage.assemble import lay_out
+from trackkit.tiles.library import default_library
 
 runner = CliRunner()
 LIB = default_library()
@@ -539,7 +539,7 @@ def test_the_generator_sits_below_render_and_the_command_line() -> None:
     import ast
 
     package = Path(__file__).resolve().parents[1] / "trackkit" / "generate"
-    above = ("trackkit.render", "trackkit.commands", "trackkit.cli", "typer", "svgwrite")
+    above = ("trackkit.render", "trackkit.cli.commands", "trackkit.cli.app", "typer", "svgwrite")
     for path in sorted(package.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = [
@@ -578,7 +578,7 @@ def test_check_request_takes_the_check_of_the_requests_series() -> None:
 
 def test_a_report_is_clean_only_without_errors_and_warnings() -> None:
     # generate keeps a candidate only when its report is clean
-    from trackkit.catalogue import finding
+    from trackkit.checks.catalogue import finding
     from trackkit.models.findings import Location
 
     report = validate(

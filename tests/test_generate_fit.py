@@ -21,8 +21,8 @@ import pytest
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
-from trackkit.commands.generate import PAR_PERCENT
+from trackkit.cli.app import app
+from trackkit.cli.commands.generate import PAR_PERCENT
 from trackkit.generate import Difficulty, Request, generate
 from trackkit.generate.fit import PAR_TOLERANCE, fit_of
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from trackkit import hexgrid
-from trackkit.cli import app
-from trackkit.convert import dump_stage
+from trackkit.checks.pipeline import Report, validate
+from trackkit.cli.app import app
 from trackkit.formats import parse_stage
+from trackkit.formats.write import dump_stage
 from trackkit.generate import Difficulty, GenerateError, Request, generate
 from trackkit.generate.circuit import CircuitGoal
 from trackkit.generate.gt_pieces import GT_BOXES, check_gt_request, gt_palette
@@ -26,10 +26,10 @@ from trackkit.generate.pieces import Palette
 from trackkit.generate.refine import GtSimResult, gt_sim_score, race_gt_finalist
 from trackkit.generate.run import Candidate, Finalist
 from trackkit.generate.search import Placer, Road, build_road
-from trackkit.library import default_library
 from trackkit.models.stage import Kind, Stage
+from trackkit.road import hexgrid
 from trackkit.sim.playability import gt_playability
-from trackkit.validate import Report, validate
+from trackkit.tiles.library import default_library
 
 runner = CliRunner()
 LIB = default_library()

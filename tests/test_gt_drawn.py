@@ -16,13 +16,13 @@ from typing import Any
 from stagekit import REPO, make_stage
 from typer.testing import CliRunner
 
-from trackkit import hexgrid
-from trackkit.catalogue import CATALOGUE
-from trackkit.cli import app
+from trackkit.checks.catalogue import CATALOGUE
+from trackkit.checks.pipeline import Report, validate
+from trackkit.cli.app import app
 from trackkit.formats import parse_source
 from trackkit.models.findings import Severity
 from trackkit.models.stage import Kind
-from trackkit.validate import Report, validate
+from trackkit.road import hexgrid
 
 runner = CliRunner()
 

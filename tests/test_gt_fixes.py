@@ -16,20 +16,20 @@ import pytest
 from stagekit import sim_report
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.rules import CarState, Damage, load_ruleset
 from trackkit.rules.plans import GtTurn, PlanContext
 from trackkit.rules.state import OtherCar
 from trackkit.rules.track import Track
 from trackkit.sim.bots import BOTS, Bot, Wish, make_bot
-from trackkit.sim.gt import GtOptions, tyre_boards
+from trackkit.sim.gt_race import GtOptions, tyre_boards
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import Prepared, Settings, prepare, run_race
 from trackkit.sim.roads import GtRoad
 from trackkit.sim.stats import race_seed
 from trackkit.sim.stats import race_summary as _summary
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")
@@ -285,7 +285,7 @@ def test_point_to_point_gt_playability_counts_per_race(sprint: Path):
 
 
 def test_the_default_round_cap_lets_a_long_gt_race_finish():
-    from trackkit.sim.gt import gt_round_cap
+    from trackkit.sim.gt_race import gt_round_cap
 
     track = CORE.track
     assert gt_round_cap(track, 3) == 200  # a race of the usual laps keeps DIRT's cap

@@ -14,16 +14,16 @@ import networkx as nx
 import pytest
 from stagekit import GT_EIGHT, GT_OVAL, REPO, make_stage
 
-from trackkit.assemble import GT_PX, lay_out
-from trackkit.convert import dump_stage
+from trackkit.checks.pipeline import validate
 from trackkit.formats import parse_stage
-from trackkit.graph import build_graph, has_finished, lap_distance
-from trackkit.lanes import cut_road
-from trackkit.library import default_library
+from trackkit.formats.write import dump_stage
 from trackkit.models.lanes import LaneRoad
+from trackkit.road.lanes import cut_road
+from trackkit.road.spaces import BRIDGE_ROWS, drive, face_roads
 from trackkit.rules.track import Track
-from trackkit.spaces import BRIDGE_ROWS, drive, face_roads
-from trackkit.validate import validate
+from trackkit.stage.assemble import GT_PX, lay_out
+from trackkit.stage.graph import build_graph, has_finished, lap_distance
+from trackkit.tiles.library import default_library
 
 LIB = default_library()
 
@@ -353,7 +353,7 @@ def test_the_gt_examples_validate_as_they_say() -> None:
 
 def test_converting_a_gt_track_names_what_an_editor_file_cannot_hold() -> None:
     from trackkit.formats import parse_source
-    from trackkit.roundtrip import conversion_losses
+    from trackkit.formats.roundtrip import conversion_losses
 
     text = "format: trackkit-stage/1\nlaps: 5\ntiles:\n" + "".join(
         f"  - {json.dumps(t)}\n" for t in GT_OVAL

@@ -21,7 +21,7 @@ from regen_json import CASES
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 
 EXAMPLE = REPO / "examples" / "col-de-turini.yaml"
 BROKEN = REPO / "examples" / "broken-stage.yaml"

@@ -14,10 +14,10 @@ import yaml
 from stagekit import REPO, make_stage
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.models import Kind
-from trackkit.validate import validate
 
 EXAMPLES = REPO / "examples"
 runner = CliRunner()

@@ -20,7 +20,7 @@ from stagekit import REPO
 from typer.testing import CliRunner
 
 import trackkit.generate
-from trackkit.cli import app
+from trackkit.cli.app import app
 from trackkit.formats.fileset import (
     FilesInTheWay,
     Owned,

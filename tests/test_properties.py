@@ -6,10 +6,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from stagekit import make_stage
 
-from trackkit.graph import has_path_to_finish, reachable_from
-from trackkit.library import default_library
+from trackkit.checks.pipeline import validate
 from trackkit.models.findings import Severity
-from trackkit.validate import validate
+from trackkit.stage.graph import has_path_to_finish, reachable_from
+from trackkit.tiles.library import default_library
 
 LIB = default_library()
 ROAD_FACES = sorted(f.id for f in LIB if f.road is not None and f.road.start_finish is None)

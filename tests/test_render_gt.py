@@ -19,15 +19,15 @@ from typing import Any
 import pytest
 from stagekit import GT_EIGHT, REPO, make_stage
 
-from trackkit import hexgrid
 from trackkit.formats import load_stage
-from trackkit.geometry import GT_PICTURE_PX, GT_ROAD_PX, centre_line, gt_shape, picture_point
-from trackkit.library import default_library
 from trackkit.models.tile import TileFace
 from trackkit.render.draw import local_hexagon, svg_id
 from trackkit.render.sheet import tile_sheet
 from trackkit.render.svg import render_map
-from trackkit.spaces import BRIDGE_ROWS, lane_roads
+from trackkit.road import hexgrid
+from trackkit.road.geometry import GT_PICTURE_PX, GT_ROAD_PX, centre_line, gt_shape, picture_point
+from trackkit.road.spaces import BRIDGE_ROWS, lane_roads
+from trackkit.tiles.library import default_library
 
 NS = "{http://www.w3.org/2000/svg}"
 EXAMPLES = REPO / "examples"
@@ -169,7 +169,7 @@ def test_the_halves_of_a_skew_space_make_one_shape_of_both_areas() -> None:
     from shapely.geometry import Polygon
     from shapely.ops import unary_union
 
-    from trackkit.geometry import space_polygon
+    from trackkit.road.geometry import space_polygon
 
     drawn = render_map(_stage("skew"))
     layout, g = drawn.layout, drawn.report.graph
@@ -294,7 +294,7 @@ def test_one_arrow_shows_the_race_direction(drawn: Any) -> None:
 def test_danger_markers_stand_beside_the_road_ends(face: TileFace) -> None:
     from shapely.geometry import Point
 
-    from trackkit.render.gt import kerb_spots, piece_outline
+    from trackkit.render.gt_road import kerb_spots, piece_outline
 
     assert face.layout is not None
     spots = kerb_spots(face, 240.0)
@@ -500,9 +500,9 @@ def test_render_print_and_sheet_commands_draw_gt_tracks(tmp_path: Any) -> None:
     from PIL import Image
     from typer.testing import CliRunner
 
-    from trackkit.cli import app
+    from trackkit.checks.pipeline import validate
+    from trackkit.cli.app import app
     from trackkit.render.pages import print_pages
-    from trackkit.validate import validate
 
     runner = CliRunner()
     eight = EXAMPLES / "gt-figure-eight.rekee.json"
@@ -536,8 +536,8 @@ def test_render_print_and_sheet_commands_draw_gt_tracks(tmp_path: Any) -> None:
 
 
 def test_a_heat_map_tints_the_spaces_of_gt_pieces_by_node() -> None:
+    from trackkit.checks.pipeline import validate
     from trackkit.render.svg import map_svg
-    from trackkit.validate import validate
 
     report = validate(load_stage(EXAMPLES / "gt-figure-eight.rekee.json"))
     nodes = [n for n in report.graph.nodes if n.startswith("9:")][:3]  # the crossing, again
@@ -571,8 +571,8 @@ def test_a_start_face_on_a_sheet_points_the_way_its_grid_faces(face: TileFace) -
 
 
 def test_the_title_block_counts_lane_widths_most_common_first_in_one_short_line() -> None:
+    from trackkit.checks.text import title_lines
     from trackkit.models import StageSummary
-    from trackkit.validate.text import title_lines
 
     oval = {
         **{"name": "oval", "author": "", "series": "gt", "kind": "circuit", "tiles": 12},

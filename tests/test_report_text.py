@@ -6,9 +6,9 @@ import pytest
 from stagekit import REPO, make_stage
 from typer.testing import CliRunner
 
-from trackkit.cli import app
-from trackkit.validate import validate
-from trackkit.validate.text import report_text
+from trackkit.checks.pipeline import validate
+from trackkit.checks.text import report_text
+from trackkit.cli.app import app
 
 
 def test_counts_of_one_are_singular() -> None:

@@ -10,7 +10,8 @@ import pytest
 from stagekit import sim_report
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.models.car import CarFile
 from trackkit.rules.cars import load_car
@@ -42,7 +43,6 @@ from trackkit.sim.race import (
 from trackkit.sim.replay import check_replay, replay_document
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"

@@ -18,7 +18,8 @@ import pytest
 from stagekit import REPO, sim_report
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.rules import CarState, Mode, ScriptedDice, legal_plans, new_table, position, resolve
 from trackkit.rules.blame import loss_space
@@ -26,7 +27,6 @@ from trackkit.rules.plans import Plan
 from trackkit.rules.track import Track
 from trackkit.sim import DriverSpec, RacePosition, Script, Settings, prepare, run_race
 from trackkit.sim.stats import race_seed
-from trackkit.validate import validate
 
 EXAMPLES = REPO / "examples"
 NS = "{http://www.w3.org/2000/svg}"
@@ -358,7 +358,7 @@ def test_a_race_that_starts_in_the_rain_is_turn_for_turn_the_race_that_starts_in
     # rule: GT-3 (no rain side of the dashboards: only tyres that do not suit the weather
     # cost; every car starts on the tyres of the weather, DEFAULT), DASH-2, DAMAGE-4 (the
     # weather token turns the weather either way)
-    from trackkit.sim.gt import GtOptions
+    from trackkit.sim.gt_race import GtOptions
 
     report = validate(load_stage(EXAMPLES / "gt-core-circuit.yaml"))
     prepared = prepare(Track.from_graph(report.graph, report.layout))

@@ -15,28 +15,28 @@ import pytest
 from pydantic import ValidationError
 from stagekit import REPO, make_stage
 
-from trackkit.assemble import lay_out
-from trackkit.convert import dump_stage
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage, parse_stage
 from trackkit.formats.tokens import RGT_UNIT, axial_offset, rgt_offset
-from trackkit.geometry import (
+from trackkit.formats.write import dump_stage
+from trackkit.models.stage import MAX_TILE_TOKENS, TileToken
+from trackkit.render.draw import free_corners
+from trackkit.render.pages import print_pages
+from trackkit.render.svg import render_map
+from trackkit.render.tokens import TOKENS_AT
+from trackkit.road.geometry import (
     DEFAULT_TILE_SIZE_MM,
     centre_line,
     local_axial,
     local_point,
     space_polygon,
 )
-from trackkit.models.stage import MAX_TILE_TOKENS, TileToken
-from trackkit.render.draw import free_corners
-from trackkit.render.pages import print_pages
-from trackkit.render.svg import render_map
-from trackkit.render.tokens import TOKENS_AT
 from trackkit.rules import load_ruleset
 from trackkit.rules.plans import Plan, PlanContext, legal_plans
 from trackkit.rules.testing import position
 from trackkit.rules.track import Track
 from trackkit.sim.race import Settings, prepare, run_race
-from trackkit.validate import validate
+from trackkit.stage.assemble import lay_out
 
 EXAMPLE = REPO / "examples" / "copilot-rekee.json"
 SAMPLES = REPO.parent / "shared" / "data" / "samples"

@@ -18,7 +18,7 @@ from regen_json import CASES
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 from trackkit.models import SimReport, StageSummary
 from trackkit.sim.text_report import sim_text
 
@@ -131,7 +131,7 @@ def test_the_statistics_and_reports_of_the_two_series_import_no_cycle() -> None:
         "trackkit.sim.text_report",
         "trackkit.models.summary",
         "trackkit.models.simreport",
-        "trackkit.validate.text",
+        "trackkit.checks.text",
         "trackkit.generate.report",
     ]
     assert ("trackkit.sim.gtstats", "trackkit.sim.stats") not in graph.edges

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from stagekit import GT_EIGHT, GT_OVAL, make_stage, sim_report
 
-from trackkit.catalogue import CATALOGUE
+from trackkit.checks.catalogue import CATALOGUE
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
-from trackkit.library import TileLibrary, default_library
 from trackkit.models import CornerSection, Kind, Severity, TileFace, TileSet
 from trackkit.models.stage import MAX_TILE_TOKENS
-from trackkit.validate import validate
+from trackkit.tiles.library import TileLibrary, default_library
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -130,7 +130,7 @@ def test_s116_scenery_needs_a_position_and_service_area_snaps_to_finish():
     assert report.codes == []
     service = report.layout.scenery[0]
     finish = report.layout.chain[-1]
-    from trackkit import hexgrid
+    from trackkit.road import hexgrid
 
     assert service.hex == hexgrid.neighbour(finish.hex, finish.exit_world or 0)
 

@@ -18,18 +18,18 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Layout": "trackkit.assemble",
-    "PlacedTile": "trackkit.assemble",
-    "lay_out": "trackkit.assemble",
+    "Layout": "trackkit.stage.assemble",
+    "PlacedTile": "trackkit.stage.assemble",
+    "lay_out": "trackkit.stage.assemble",
     "InputError": "trackkit.errors",
     "LayoutError": "trackkit.errors",
     "PositionError": "trackkit.errors",
     "TileLibraryError": "trackkit.errors",
     "TrackkitError": "trackkit.errors",
-    "build_graph": "trackkit.graph",
-    "has_path_to_finish": "trackkit.graph",
-    "TileLibrary": "trackkit.library",
-    "default_library": "trackkit.library",
+    "build_graph": "trackkit.stage.graph",
+    "has_path_to_finish": "trackkit.stage.graph",
+    "TileLibrary": "trackkit.tiles.library",
+    "default_library": "trackkit.tiles.library",
     "Finding": "trackkit.models",
     "Severity": "trackkit.models",
     "SimReport": "trackkit.models",
@@ -38,8 +38,8 @@ _EXPORTS = {
     "StageTile": "trackkit.models",
     "TileFace": "trackkit.models",
     "TileToken": "trackkit.models",
-    "Report": "trackkit.validate",
-    "validate_stage": "trackkit.validate",
+    "Report": "trackkit.checks.pipeline",
+    "validate_stage": "trackkit.checks.pipeline",
     "load_stage": "trackkit.formats",
 }
 
@@ -70,7 +70,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from trackkit.assemble import Layout, PlacedTile, lay_out
+    from trackkit.checks.pipeline import Report, validate_stage
     from trackkit.errors import (
         InputError,
         LayoutError,
@@ -79,8 +79,6 @@ if TYPE_CHECKING:
         TrackkitError,
     )
     from trackkit.formats import load_stage
-    from trackkit.graph import build_graph, has_path_to_finish
-    from trackkit.library import TileLibrary, default_library
     from trackkit.models import (
         Finding,
         Severity,
@@ -91,12 +89,14 @@ if TYPE_CHECKING:
         TileFace,
         TileToken,
     )
-    from trackkit.validate import Report, validate_stage
+    from trackkit.stage.assemble import Layout, PlacedTile, lay_out
+    from trackkit.stage.graph import build_graph, has_path_to_finish
+    from trackkit.tiles.library import TileLibrary, default_library
 
 
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'trackkit' has no attribute {name!r}")
-    # ``trackkit.validate`` is the subpackage; its main function is ``validate_stage``.
+    # ``trackkit.checks`` is the subpackage; its main function is ``validate_stage``.
     return getattr(importlib.import_module(module), name)

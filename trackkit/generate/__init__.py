@@ -1,8 +1,8 @@
 """``trackkit generate``: stages from the boxes a player owns, valid by construction.
 
 The generator sits above the simulator and below rendering and the command line
-(DESIGN.md): it lays roads out with :func:`trackkit.assemble.lay_out`, checks them with
-:func:`trackkit.validate.validate` and races them with :mod:`trackkit.sim`; the command
+(DESIGN.md): it lays roads out with :func:`trackkit.stage.assemble.lay_out`, checks them with
+:func:`trackkit.checks.pipeline.validate` and races them with :mod:`trackkit.sim`; the command
 draws the maps and writes the files.
 
 Modules

@@ -9,7 +9,7 @@ skew hand. After each tile the search asks how far the road end is from that hex
 free hexes (a breadth-first search round the road already laid): a road end further away
 than the tiles still to lay cannot close, and the search steps back at once. The ways
 are weighted toward the start as the slack (tiles left minus that distance) runs out,
-and the last tile is accepted only when :func:`trackkit.assemble.lay_out` itself snaps
+and the last tile is accepted only when :func:`trackkit.stage.assemble.lay_out` itself snaps
 the start tile onto it where it lies (:class:`~trackkit.generate.search.Placer`), so the
 lanes and skew edges meet there as at every other edge. Before a way is laid, the
 pieces left are asked whether they can still close the road at all (their bends, the
@@ -36,8 +36,6 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from trackkit import hexgrid
-from trackkit.assemble import lay_out
 from trackkit.generate.gt_pieces import (
     DEFAULT_PLAYERS,
     GT_BOXES,
@@ -48,8 +46,10 @@ from trackkit.generate.gt_pieces import (
 )
 from trackkit.generate.pieces import Palette, Piece, Way
 from trackkit.generate.request import GenerateError, Request
-from trackkit.library import TileLibrary
 from trackkit.models.stage import Stage
+from trackkit.road import hexgrid
+from trackkit.stage.assemble import lay_out
+from trackkit.tiles.library import TileLibrary
 
 if TYPE_CHECKING:
     from trackkit.generate.search import Placer, Road

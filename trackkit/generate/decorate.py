@@ -23,10 +23,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from trackkit import hexgrid
 from trackkit.generate.pieces import Palette, Way
 from trackkit.models.stage import Kind, Stage, StageTile, TileToken
 from trackkit.models.tile import TileFace
+from trackkit.road import hexgrid
 
 __all__ = ["oxygen_values", "place_fillers", "stage_of", "token_plan"]
 

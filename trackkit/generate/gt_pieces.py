@@ -7,7 +7,7 @@ hairpin is written ``turn: left|right``, a straight driven the other way round
 ``enter: E``, a face with several roads ``road: R`` and ``enter: E``. The pieces 122, 124
 and 125 come in two boxes (Championship and World Tour, ``TileFace.also_in``): either box
 supplies them and the copies of every box owned add up, as
-:func:`trackkit.validate.inventory.check_inventory` counts them. Start/finish faces are
+:func:`trackkit.checks.inventory.check_inventory` counts them. Start/finish faces are
 the starts (and, point to point, the finishes); they are laid with their grid behind the
 line, in the race direction, as a stage file's first tile is.
 
@@ -34,17 +34,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from trackkit import hexgrid, limits
-from trackkit.assemble import lay_out
+from trackkit import limits
+from trackkit.checks.pipeline import Report, validate
 from trackkit.generate.gt_score import gt_road_risk
 from trackkit.generate.pieces import Palette, Piece, Way, box_list, check_boxes, series_boxes
 from trackkit.generate.request import GenerateError, Request
-from trackkit.geometry import road_turn
-from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import Kind, Stage, StageTile
 from trackkit.models.tile import FaceKind, TileFace
-from trackkit.spaces import DrivenRoad, drive, face_roads
-from trackkit.validate import Report, validate
+from trackkit.road import hexgrid
+from trackkit.road.geometry import road_turn
+from trackkit.road.spaces import DrivenRoad, drive, face_roads
+from trackkit.stage.assemble import lay_out
+from trackkit.tiles.library import TileLibrary, default_library
 
 __all__ = [
     "DEFAULT_PLAYERS",
@@ -67,7 +68,7 @@ LEAST_TILES = 6
 
 
 def _default_entry(face: TileFace) -> int:
-    """The entry :func:`trackkit.assemble.lay_out` takes for a line naming only the face."""
+    """The entry :func:`trackkit.stage.assemble.lay_out` takes for a line naming only the face."""
     return face_roads(face)[0][1]
 
 

@@ -1,7 +1,7 @@
 """Scoring Rallyman: GT tracks: the measures of the structure, the difficulty, the score.
 
 A GT track is scored twice: first by its structure, read off the validated track (its
-summary and stage graph, :mod:`trackkit.graph`), then its finalists by GT races
+summary and stage graph, :mod:`trackkit.stage.graph`), then its finalists by GT races
 (:func:`trackkit.generate.refine.refine_gt`; "scored by overtaking chances and grid
 fairness", measured in races).
 
@@ -62,8 +62,8 @@ races (``--races 0``) the level is not measured, and the reports say so.
 
 Examples
 --------
->>> from trackkit.library import default_library
->>> from trackkit.spaces import drive
+>>> from trackkit.tiles.library import default_library
+>>> from trackkit.road.spaces import drive
 >>> lib = default_library()
 >>> [round(gt_road_risk(drive(lib.get(face), 0)), 3) for face in ("103a", "103b")]
 [0.08, 0.095]
@@ -85,10 +85,10 @@ from trackkit.generate.request import Request
 from trackkit.generate.score import Aim, Band
 
 if TYPE_CHECKING:
-    from trackkit.assemble import Layout
     from trackkit.generate.pieces import Palette, Way
     from trackkit.models.summary import StageSummary
-    from trackkit.spaces import DrivenRoad
+    from trackkit.road.spaces import DrivenRoad
+    from trackkit.stage.assemble import Layout
 
 __all__ = [
     "GRID_MOVES",

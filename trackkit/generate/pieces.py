@@ -1,9 +1,9 @@
 """What the named boxes hold: the ways to lay each face, the pieces and their copies.
 
 Both faces of a piece are one piece (I302), and a box named twice counts twice, exactly as
-:func:`trackkit.validate.inventory.check_inventory` counts them. Each face becomes the
+:func:`trackkit.checks.inventory.check_inventory` counts them. Each face becomes the
 ways a stage file can lay it (a bend turned left or right, a climb face driven uphill);
-every way is laid out once with :func:`trackkit.assemble.lay_out` to keep only those the
+every way is laid out once with :func:`trackkit.stage.assemble.lay_out` to keep only those the
 placement accepts and to learn its road length.
 
 :func:`check_dirt_request` is where an impossible DIRT request stops (a :class:`GenerateError`
@@ -27,13 +27,13 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from trackkit.assemble import Series, lay_out
 from trackkit.formats.suggest import unknown_box
 from trackkit.generate.request import GenerateError, Request
 from trackkit.generate.score import SECONDS_PER_TILE, face_risk
-from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import Kind, Stage, StageTile, TileToken
 from trackkit.models.tile import FaceKind, RoadShape, TileFace
+from trackkit.stage.assemble import Series, lay_out
+from trackkit.tiles.library import TileLibrary, default_library
 
 __all__ = [
     "Palette",
@@ -72,7 +72,7 @@ class Way:
     """GT: the road driven and its local entry edge, whatever the line names."""
     bend: int = 0
     """GT: how far the heading turns across the tile, in 60 degree steps (positive
-    toward the next of :data:`trackkit.hexgrid.DIRECTIONS`; 0 on a straight). Round a
+    toward the next of :data:`trackkit.road.hexgrid.DIRECTIONS`; 0 on a straight). Round a
     circuit that does not cross itself they add up to 6 or -6."""
     again: bool = False
     """GT: the piece driven a second time, on another of its roads (a crossing): no new

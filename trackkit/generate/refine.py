@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from trackkit.checks.pipeline import validate
 from trackkit.models.findings import Severity
 from trackkit.models.stage import Kind, Stage
 from trackkit.parallel import executor
@@ -49,7 +50,6 @@ from trackkit.sim.par import par_time
 from trackkit.sim.playability import findings_from
 from trackkit.sim.race import prepare
 from trackkit.sim.simulate import simulate_files
-from trackkit.validate import validate
 
 __all__ = [
     "BOTS",

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from trackkit.checks.text import summary_text
 from trackkit.generate.gt_score import OVERTAKE_SPACES, TILES_PER_CHANCE, GtStructure
 from trackkit.generate.refine import BOTS, GT_OVERTAKES_PER_LAP, GtSimResult, SimResult
 from trackkit.generate.request import Request
@@ -36,7 +37,6 @@ from trackkit.generate.run import Finalist, Generation, Outcome
 from trackkit.generate.score import Band
 from trackkit.models.stage import TileToken
 from trackkit.models.summary import StageSummary
-from trackkit.validate.text import summary_text
 from trackkit.words import plural
 
 __all__ = [

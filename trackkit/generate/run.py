@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from trackkit.checks.pipeline import Report, validate
 from trackkit.generate.fit import Fit, fit_of
 from trackkit.generate.gt_score import GtStructure
 from trackkit.generate.pieces import Palette, Way
@@ -33,9 +34,8 @@ from trackkit.generate.request import GenerateError, Request
 from trackkit.generate.score import Aim, Structure
 from trackkit.generate.search import Goal, Placer, Road, SearchFailed, build_road
 from trackkit.generate.series import Job, SeriesRun, series_of
-from trackkit.library import default_library
 from trackkit.models.stage import Kind, Stage
-from trackkit.validate import Report, validate
+from trackkit.tiles.library import default_library
 
 __all__ = ["Candidate", "Finalist", "Generation", "Outcome", "Progress", "generate"]
 

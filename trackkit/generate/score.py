@@ -44,7 +44,7 @@ up, each as a number where 1 is "clearly off":
 
 Examples
 --------
->>> from trackkit.library import default_library
+>>> from trackkit.tiles.library import default_library
 >>> lib = default_library()
 >>> round(face_risk(lib.get("205a")), 2), round(face_risk(lib.get("305b")), 2)
 (0.3, 1.5)

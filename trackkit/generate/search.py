@@ -1,7 +1,7 @@
 """Build a road tile by tile on the hex grid: a depth-first search with backtracking.
 
 The road starts with a start tile on hex (0, 0), as a stage file's first tile is laid,
-and each further tile is snapped onto the road end by :func:`trackkit.assemble.lay_out`
+and each further tile is snapped onto the road end by :func:`trackkit.stage.assemble.lay_out`
 itself: :class:`Placer` lays out the tile before (where it lies) and the tile tried, and
 reads where the tried one landed (:attr:`PlacedTile.hex`, :attr:`PlacedTile.rotation`,
 :attr:`PlacedTile.exit_world`). Where a tile lands depends only on the tile before it
@@ -44,13 +44,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from trackkit import hexgrid
-from trackkit.assemble import lay_out
 from trackkit.generate.circuit import CircuitGoal
 from trackkit.generate.pieces import Palette, Piece, Way
 from trackkit.generate.score import Aim, way_weights
-from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import Stage, StageTile
+from trackkit.road import hexgrid
+from trackkit.stage.assemble import lay_out
+from trackkit.tiles.library import TileLibrary, default_library
 
 __all__ = ["ChainGoal", "Goal", "Placer", "Road", "SearchFailed", "Step", "build_road"]
 
@@ -74,7 +74,7 @@ class Step:
 
 
 class Placer:
-    """Where the next tile lands, as :func:`~trackkit.assemble.lay_out` places it.
+    """Where the next tile lands, as :func:`~trackkit.stage.assemble.lay_out` places it.
 
     Each question is a small stage file laid out: the tile before, placed where it lies
     (``at: [0, 0]``, its ``dir``), and the tile tried, snapped onto it. The answer is
@@ -360,7 +360,7 @@ def build_road(pal: Palette, goal: Goal, aim: Aim, rng: random.Random, placer: P
     rng : random.Random
         The one generator of the run.
     placer : Placer
-        Placement answers of :func:`~trackkit.assemble.lay_out`, shared by the run.
+        Placement answers of :func:`~trackkit.stage.assemble.lay_out`, shared by the run.
 
     Raises
     ------

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from trackkit.checks.pipeline import Report, validate
 from trackkit.generate.circuit import CircuitGoal, no_circuit
 from trackkit.generate.decorate import place_fillers, stage_of, token_plan
 from trackkit.generate.gt_pieces import check_gt_request, place_pit, tiles_for_length
@@ -51,9 +52,8 @@ from trackkit.generate.refine import (
 from trackkit.generate.request import GenerateError, Request
 from trackkit.generate.score import Aim, Structure, structure_of, structure_score
 from trackkit.generate.search import ChainGoal, Goal, Road
-from trackkit.library import TileLibrary
 from trackkit.models.stage import Kind, Stage, TileToken
-from trackkit.validate import Report, validate
+from trackkit.tiles.library import TileLibrary
 
 __all__ = [
     "DIRT",

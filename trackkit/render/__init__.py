@@ -2,7 +2,7 @@
 
 The only layer that imports svgwrite (and, for PNG/PDF, CairoSVG and pypdf); nothing in the core
 imports it, and commands import it only when they draw. Everything is drawn from the
-geometry the stage graph is built from (:mod:`trackkit.geometry`).
+geometry the stage graph is built from (:mod:`trackkit.road.geometry`).
 
 Modules
 -------

@@ -12,7 +12,7 @@ own (a tile sheet). :func:`trackkit.render.tile.draw_tile` draws them.
 Examples
 --------
 >>> from trackkit.models import Stage
->>> from trackkit.assemble import lay_out
+>>> from trackkit.stage.assemble import lay_out
 >>> stage = Stage.model_validate({"format": "trackkit-stage/1",
 ...     "tiles": [{"tile": "202a"}, {"tile": "217b", "turn": "left"}, {"tile": "203a"}]})
 >>> [(a.key, a.label) for a in stage_arts(lay_out(stage))]
@@ -26,13 +26,13 @@ from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
-from trackkit import hexgrid
-from trackkit.assemble import Layout, PlacedTile
-from trackkit.geometry import gt_shape, space_polygon
 from trackkit.models.tile import TileFace
 from trackkit.render.draw import Climb, GtArt, GtRoadArt, TileArt, clean_text
 from trackkit.render.labels import place_labels
-from trackkit.spaces import drive, face_roads
+from trackkit.road import hexgrid
+from trackkit.road.geometry import gt_shape, space_polygon
+from trackkit.road.spaces import drive, face_roads
+from trackkit.stage.assemble import Layout, PlacedTile
 
 __all__ = ["gt_face_art", "join_skew_spaces", "node_owner", "piece_art", "stage_arts"]
 
@@ -225,8 +225,8 @@ def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]
     """What to draw for each placed tile, with the graph's limits and climb lines.
 
     A Rallyman: GT piece is drawn once with every road it is driven on
-    (:func:`trackkit.render.gt.piece_art`); a space cut by a skew edge is drawn whole by
-    the later of its two tiles (:func:`trackkit.render.gt.join_skew_spaces`).
+    (:func:`trackkit.render.gt_road.piece_art`); a space cut by a skew edge is drawn whole by
+    the later of its two tiles (:func:`trackkit.render.gt_road.join_skew_spaces`).
     """
     size = layout.size
     climbs: dict[tuple[int, int], Climb] = {}

@@ -9,7 +9,7 @@ colours from the ``<use>`` (see :func:`theme.css`).
 :class:`TileArt` is what one tile shows, whichever drawing it ends up in, for both series;
 :func:`trackkit.render.tile.draw_tile` draws it: its spaces and the marks printed on them
 (:mod:`trackkit.render.marks`), as each series' road reading places them
-(:mod:`trackkit.render.dirt`, :mod:`trackkit.render.gt`), its label and its tokens
+(:mod:`trackkit.render.dirt_road`, :mod:`trackkit.render.gt_road`), its label and its tokens
 (:mod:`trackkit.render.tokens`).
 
 Examples
@@ -31,10 +31,10 @@ from typing import Any, Literal
 import svgwrite
 from svgwrite.container import Group
 
-from trackkit.geometry import CentreLine
 from trackkit.models.stage import TileToken
 from trackkit.models.tile import TileFace
-from trackkit.spaces import DrivenRoad
+from trackkit.road.geometry import CentreLine
+from trackkit.road.spaces import DrivenRoad
 
 __all__ = [
     "LABEL_AT",
@@ -126,7 +126,7 @@ class GtRoadArt:
 @dataclass(slots=True)
 class GtArt:
     """What a Rallyman: GT piece shows besides its hex: every road of the face, and what
-    the stage graph adds (see :mod:`trackkit.render.gt`)."""
+    the stage graph adds (see :mod:`trackkit.render.gt_road`)."""
 
     roads: list[GtRoadArt] = field(default_factory=list)
     joined: dict[str, tuple[str, Any]] = field(default_factory=dict)
@@ -181,9 +181,9 @@ class TileArt:
     map)."""
     overtakes: Mapping[str, float] = field(default_factory=dict)
     """Graph node -> 0..1: overtakes there, relative to the space with most (a GT piece's
-    heat map; see :func:`trackkit.render.gt.overtake_layer`)."""
+    heat map; see :func:`trackkit.render.gt_road.overtake_layer`)."""
     gt: GtArt | None = None
-    """A Rallyman: GT face: drawn by :mod:`trackkit.render.gt` (``road`` is then None)."""
+    """A Rallyman: GT face: drawn by :mod:`trackkit.render.gt_road` (``road`` is then None)."""
 
 
 # --- symbols ---------------------------------------------------------------------------
@@ -310,7 +310,7 @@ def frame(line: CentreLine, f: float, *, past_ends: bool = False) -> tuple[Point
     road's frame) or, with ``past_ends``, run on straight past its ends (a GT road's: a
     space cut by a skew edge reaches over it).
 
-    >>> from trackkit.geometry import CentreLine
+    >>> from trackkit.road.geometry import CentreLine
     >>> line = CentreLine(((0.0, 0.0), (10.0, 0.0)), (0.0, 10.0))
     >>> frame(line, 0.5)
     ((5.0, 0.0), (1.0, 0.0), (0.0, -1.0))

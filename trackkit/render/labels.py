@@ -12,7 +12,7 @@ Examples
 --------
 >>> from trackkit.models import Stage
 >>> from trackkit.render.svg import stage_arts
->>> from trackkit.assemble import lay_out
+>>> from trackkit.stage.assemble import lay_out
 >>> stage = Stage.model_validate({"format": "trackkit-stage/1",
 ...     "tiles": [{"tile": "202a"}, {"tile": "217b", "turn": "left"}, {"tile": "203a"}]})
 >>> layout = lay_out(stage)
@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trackkit.geometry import space_polygon, to_world
 from trackkit.render.draw import (
     LABEL_AT,
     LABEL_STEP,
@@ -39,9 +38,10 @@ from trackkit.render.draw import (
     label_lines,
     local_hexagon,
 )
-from trackkit.render.gt import label_keep_out
+from trackkit.render.gt_road import label_keep_out
 from trackkit.render.tile import corners, mark_spots
-from trackkit.spaces import DrivenRoad
+from trackkit.road.geometry import space_polygon, to_world
+from trackkit.road.spaces import DrivenRoad
 
 __all__ = [
     "label_box",

@@ -5,7 +5,7 @@ series lists the samples its tiles show, with their words (:data:`LEGENDS`): a D
 stage's surfaces, slides, shortcuts, jumps, fords, climbs and tokens; a GT track's lanes,
 triangles, dotted lines, grid, race direction, crossings, bridges and pit board. One heat
 scale: the bar of the losses of control and, for a GT race's overtakes, a row of rings
-as the map draws them (:func:`trackkit.render.gt.overtake_ring`).
+as the map draws them (:func:`trackkit.render.gt_road.overtake_ring`).
 
 Examples
 --------
@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Any
 import svgwrite
 from svgwrite.container import Group
 
-from trackkit.geometry import DEFAULT_TILE_SIZE_MM
 from trackkit.render.draw import clean_text, fmt, heat_colour, local_hexagon, place, upright_text
-from trackkit.render.gt import OVERTAKE_HALO, overtake_ring
+from trackkit.render.gt_road import OVERTAKE_HALO, overtake_ring
 from trackkit.render.heat import Heat
 from trackkit.render.marks import chequer
+from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM
 from trackkit.words import plural
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """What is printed on a tile's road, by kind, for both series: each mark drawn one way.
 
-A series' road reading (:mod:`trackkit.render.dirt`, :mod:`trackkit.render.gt`) says
+A series' road reading (:mod:`trackkit.render.dirt_road`, :mod:`trackkit.render.gt_road`) says
 where each mark of a road goes: a :class:`Kerbs` of danger markers at a road end, a
 corner :class:`Limit`, a start or finish :class:`Chequer`, a DIRT :class:`Slide` line,
 :class:`Ford`, :class:`Jump`, :class:`ClimbArrow` or :class:`Shortcut` badge, a GT

@@ -11,7 +11,7 @@ title block and the legend (:func:`print_pages`).
 Examples
 --------
 >>> from trackkit.models import Stage
->>> from trackkit.validate import validate
+>>> from trackkit.checks.pipeline import validate
 >>> report = validate(Stage.model_validate({"format": "trackkit-stage/1",
 ...     "tiles": [{"tile": "202a"}, {"tile": "217b", "turn": "left"}, {"tile": "203a"}]}))
 >>> job = print_pages(report, report.layout, paper="a4")
@@ -29,17 +29,9 @@ from typing import Any
 import svgwrite
 from svgwrite.container import Group
 
-from trackkit import hexgrid
-from trackkit.assemble import Layout
-from trackkit.geometry import (
-    ROAD_WIDTH_RATIO,
-    centre_line,
-    local_polygon,
-    to_world,
-)
-from trackkit.render.convert import SvgDoc, svg_to_pdf
+from trackkit.checks.pipeline import Report
 from trackkit.render.draw import TileArt, clean_text, fmt, svg_id
-from trackkit.render.gt import road_lines
+from trackkit.render.gt_road import road_lines
 from trackkit.render.paging import (
     DEFAULT_OVERLAP_MM,
     MARGINS,
@@ -60,6 +52,7 @@ from trackkit.render.paging import (
     road_shapes,
     token_footprints,
 )
+from trackkit.render.raster import SvgDoc, svg_to_pdf
 from trackkit.render.svg import (
     Box,
     card_size,
@@ -72,7 +65,14 @@ from trackkit.render.svg import (
 )
 from trackkit.render.theme import Theme, make_theme
 from trackkit.render.tile import draw_tile
-from trackkit.validate import Report
+from trackkit.road import hexgrid
+from trackkit.road.geometry import (
+    ROAD_WIDTH_RATIO,
+    centre_line,
+    local_polygon,
+    to_world,
+)
+from trackkit.stage.assemble import Layout
 from trackkit.words import plural
 
 __all__ = [

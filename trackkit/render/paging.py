@@ -62,18 +62,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trackkit import hexgrid
-from trackkit.assemble import Layout
-from trackkit.geometry import (
-    to_world,
-)
 from trackkit.render.draw import GtArt, TileArt
-from trackkit.render.gt import piece_outline
+from trackkit.render.gt_road import piece_outline
 from trackkit.render.labels import local_road
 from trackkit.render.svg import (
     Box,
 )
 from trackkit.render.tile import mark_spots
+from trackkit.road import hexgrid
+from trackkit.road.geometry import (
+    to_world,
+)
+from trackkit.stage.assemble import Layout
 from trackkit.words import ordinal
 
 __all__ = [
@@ -679,7 +679,7 @@ def pull_list(layout: Layout) -> dict[str, list[tuple[str, int]]]:
     needed twice. Boxes in name order, faces by piece number; tiles missing from the
     library are listed under the box ``""``, last.
 
-    >>> from trackkit.assemble import lay_out
+    >>> from trackkit.stage.assemble import lay_out
     >>> from trackkit.models import Stage
     >>> stage = Stage.model_validate({"format": "trackkit-stage/1", "tiles": [
     ...     {"tile": "202a"}, {"tile": "205a"}, {"tile": "205a"}, {"tile": "203a"}]})

@@ -3,8 +3,8 @@
 The document is in millimetres (``width``/``height`` in mm, ``viewBox`` in mm): the map
 is true to scale, so a tile of the default size (240 mm) is 240 units wide. What the
 stage graph knows (effective corner limits, climb lines, node ids) comes from the graph;
-shapes come from :mod:`trackkit.geometry`. Rallyman: GT pieces are drawn by
-:mod:`trackkit.render.gt`, their marks over every tile; the title block and legend of a
+shapes come from :mod:`trackkit.road.geometry`. Rallyman: GT pieces are drawn by
+:mod:`trackkit.render.gt_road`, their marks over every tile; the title block and legend of a
 GT track give its lap, laps, lanes, corners and boxes.
 
 Examples
@@ -29,10 +29,8 @@ from typing import Any
 import svgwrite
 from svgwrite.container import Group
 
-from trackkit import hexgrid
-from trackkit.assemble import Layout, PlacedTile, lay_out
-from trackkit.geometry import DEFAULT_TILE_SIZE_MM
-from trackkit.library import TileLibrary
+from trackkit.checks.pipeline import Report, validate
+from trackkit.checks.text import title_lines
 from trackkit.models.stage import Stage
 from trackkit.models.summary import StageSummary
 from trackkit.render.arts import stage_arts
@@ -42,7 +40,7 @@ from trackkit.render.draw import (
     clean_text,
     fmt,
 )
-from trackkit.render.gt import overtake_layer
+from trackkit.render.gt_road import overtake_layer
 from trackkit.render.heat import Heat
 from trackkit.render.legend import (
     CARD_SCALE,
@@ -53,8 +51,10 @@ from trackkit.render.legend import (
 )
 from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
 from trackkit.render.tile import draw_tile, look
-from trackkit.validate import Report, validate
-from trackkit.validate.text import title_lines
+from trackkit.road import hexgrid
+from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM
+from trackkit.stage.assemble import Layout, PlacedTile, lay_out
+from trackkit.tiles.library import TileLibrary
 from trackkit.words import plural
 
 __all__ = [
@@ -233,7 +233,7 @@ def new_drawing(
 
 def summary_lines(summary: StageSummary, report: Report | None = None) -> list[str]:
     """The title block's lines under the name and author (both series:
-    :func:`trackkit.validate.text.title_lines`)."""
+    :func:`trackkit.checks.text.title_lines`)."""
     return title_lines(summary, report)
 
 
@@ -376,7 +376,7 @@ class RenderedMap:
 
 def desc_text(report: Report) -> str:
     """The text embedded in the map's ``<desc>``: the stage summary, as validate prints it."""
-    from trackkit.validate.text import summary_text
+    from trackkit.checks.text import summary_text
 
     head = report.summary.name or "Untitled stage"
     if report.summary.author:
@@ -404,7 +404,7 @@ def map_svg(
     Parameters
     ----------
     report : Report
-        From :func:`trackkit.validate.validate`: its graph and summary are drawn.
+        From :func:`trackkit.checks.pipeline.validate`: its graph and summary are drawn.
     layout : Layout, optional
         The stage laid out at another tile size (default: the report's own layout).
     theme : dict, optional
@@ -416,7 +416,7 @@ def map_svg(
         see :func:`trackkit.render.heat.read_heat`): those spaces are tinted from pale
         yellow to red (class ``heat``), and a colour scale tells what the colours mean.
         A GT race's overtakes (``Heat.overtakes``) are rings on the spaces (class
-        ``overtakes``, :func:`trackkit.render.gt.overtake_layer`), in the scale too.
+        ``overtakes``, :func:`trackkit.render.gt_road.overtake_layer`), in the scale too.
     """
     layout = layout or report.layout
     theme = theme or make_theme()

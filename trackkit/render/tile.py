@@ -5,7 +5,7 @@ One drawer for Rallyman: DIRT and Rallyman: GT: :func:`draw_tile` walks what a t
 shows (:class:`~trackkit.render.draw.TileArt`) the same way for both, and draws each
 space and each mark by its kind (:mod:`trackkit.render.marks`). What differs between the
 series' printed tiles is read by the series' :class:`Look`
-(:data:`trackkit.render.dirt.DIRT`, :data:`trackkit.render.gt.GT`): which spaces there
+(:data:`trackkit.render.dirt_road.DIRT`, :data:`trackkit.render.gt_road.GT`): which spaces there
 are and their classes, where the marks of each road go, where the label goes when the
 map did not choose, and whether the marks are drawn in the tile's own group (DIRT) or in
 a second group drawn over every tile (GT: a space cut by a skew edge is drawn whole by
@@ -25,7 +25,7 @@ Ids and classes (for tests and users' CSS)::
 Examples
 --------
 >>> import svgwrite
->>> from trackkit.library import default_library
+>>> from trackkit.tiles.library import default_library
 >>> from trackkit.render.sheet import face_art
 >>> lib = default_library()
 >>> [len(draw_tile(svgwrite.Drawing(), face_art(lib.get(i)), size=240.0)) for i in ("202a", "117a")]
@@ -41,8 +41,7 @@ from typing import Protocol
 import svgwrite
 from svgwrite.container import Group
 
-from trackkit.geometry import local_point
-from trackkit.render.dirt import DIRT
+from trackkit.render.dirt_road import DIRT
 from trackkit.render.draw import (
     TileArt,
     draw_label,
@@ -56,9 +55,10 @@ from trackkit.render.draw import (
     svg_id,
     upright_text,
 )
-from trackkit.render.gt import GT
+from trackkit.render.gt_road import GT
 from trackkit.render.marks import Ink, Mark, SpacePath
 from trackkit.render.tokens import TOKEN_RADIUS, draw_tokens, placed_tokens, token_spots
+from trackkit.road.geometry import local_point
 
 __all__ = ["Look", "corners", "draw_tile", "look", "mark_spots"]
 

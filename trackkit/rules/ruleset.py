@@ -16,10 +16,10 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, model_validator
 
 from trackkit.errors import TileLibraryError
-from trackkit.library import library_dir, ruleset_data
 from trackkit.models.base import StrictModel
 from trackkit.models.car import Column
-from trackkit.track_tokens import TrackTokenRules
+from trackkit.stage.track_tokens import TrackTokenRules
+from trackkit.tiles.library import library_dir, ruleset_data
 
 __all__ = [
     "Column",
@@ -188,7 +188,7 @@ class Ruleset(StrictModel):
     track_tokens: TrackTokenRules = Field(
         default_factory=lambda: TrackTokenRules(jump=4, chicane_limit=4),
         description="Copilot track tokens' numbers (JUMP-1, CORNER-1); the stage's layout "
-        "reads them (trackkit.track_tokens).",
+        "reads them (trackkit.stage.track_tokens).",
     )
     cars: dict[str, CarSpec] = Field(description="Dashboards by car id (DASH-1, DASH-2).")
     gt: GtRules | None = Field(default=None, description="Rallyman: GT's own rules.")

@@ -42,7 +42,7 @@ from trackkit.models.simreport import (
 
 if TYPE_CHECKING:
     from trackkit.rules.dashboard import UnlimitedDashboard
-    from trackkit.sim.gt import GtRace
+    from trackkit.sim.gt_race import GtRace
     from trackkit.sim.race import Settings
 
 __all__ = [
@@ -84,11 +84,11 @@ class GtSummary:
     """None: not asked (no winner, a race of one lap or none, one car)."""
     gaps: tuple[int | None, ...]
     laps_driven: int = 0
-    """The laps the leader began (:attr:`~trackkit.sim.gt.GtRace.laps_driven`)."""
+    """The laps the leader began (:attr:`~trackkit.sim.gt_race.GtRace.laps_driven`)."""
 
 
 def gt_summary(race: GtRace) -> GtSummary:
-    """The :class:`GtSummary` of a race's :class:`~trackkit.sim.gt.GtRace`."""
+    """The :class:`GtSummary` of a race's :class:`~trackkit.sim.gt_race.GtRace`."""
     return GtSummary(
         laps=race.laps,
         grid=tuple(race.grid),

@@ -5,7 +5,8 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping
 
-from trackkit.catalogue import finding
+from trackkit.checks.catalogue import finding
+from trackkit.checks.pipeline import Report
 from trackkit.models.findings import Finding, Location
 from trackkit.models.simreport import SimReport, TileCount
 from trackkit.models.stage import Kind
@@ -24,7 +25,6 @@ from trackkit.sim.garage import stage_profile, unlimited_bound
 from trackkit.sim.par import par_time
 from trackkit.sim.race import MAX_ROUNDS, Settings, default_bots, prepare
 from trackkit.sim.stats import run_many, summarize_races
-from trackkit.validate import Report
 from trackkit.words import plural
 
 __all__ = ["PAR_TIME_NOTE", "findings_from", "gt_findings", "gt_playability", "playability"]
@@ -63,7 +63,7 @@ def playability(
     in turn on a hillclimb.
 
     A Rallyman: GT track is raced as GT races (:func:`gt_playability`). ``max_rounds``
-    None: 200 (a GT track: as many as its laps need, :func:`~trackkit.sim.gt.gt_round_cap`).
+    None: 200 (a GT track: as many as its laps need, :func:`~trackkit.sim.gt_race.gt_round_cap`).
     """
     if report.layout.series == "gt":
         return gt_playability(
@@ -231,7 +231,7 @@ def gt_playability(
     overtakes per lap and where, the corners where control is lost most, how many races
     were decided on lap 1.
     """
-    from trackkit.sim.gt import GtOptions, gt_round_cap
+    from trackkit.sim.gt_race import GtOptions, gt_round_cap
 
     laps = report.layout.laps if report.layout.circuit else None
     track = Track.from_graph(report.graph, report.layout)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from trackkit.checks.pipeline import Report, validate
 from trackkit.errors import InputError, TrackkitError
 from trackkit.formats.source import StageSource
 from trackkit.models.car import CarFile
@@ -18,7 +19,6 @@ from trackkit.sim.figures import RaceSummary
 from trackkit.sim.race import MAX_ROUNDS, Settings, default_bots, prepare, run_race
 from trackkit.sim.replay import replay_document
 from trackkit.sim.stats import race_seed, run_many, summarize_races
-from trackkit.validate import Report, validate
 
 __all__ = ["NotAGtCar", "SimulationError", "simulate_files"]
 
@@ -96,12 +96,12 @@ def simulate_files(
     driver's SISU token, once flipped, stays flipped on the later stages
     (``sisu_once_per: rally``, LOC-7).
 
-    A Rallyman: GT track is raced alone, as a GT race (:mod:`trackkit.sim.gt`): ``laps``
+    A Rallyman: GT track is raced alone, as a GT race (:mod:`trackkit.sim.gt_race`): ``laps``
     (default: the file's), ``weather`` (``dry`` or ``rain``; default: the ruleset's) and
     ``grid`` (``drawn`` or ``given``; None: drawn); ``cars`` are GT cars (``gt4``, ``gt5``,
     ``gt6``). A point-to-point GT track has no laps: ``laps`` is refused there. ``max_rounds`` None:
     200 rounds, and on a GT track as many as its laps need
-    (:func:`~trackkit.sim.gt.gt_round_cap`).
+    (:func:`~trackkit.sim.gt_race.gt_round_cap`).
 
     Raises
     ------
@@ -276,7 +276,7 @@ def _simulate_gt(
 ) -> tuple[SimReport, str | None]:
     """Race one GT track (:func:`simulate_files` with a GT track)."""
     from trackkit.rules.ruleset import load_ruleset
-    from trackkit.sim.gt import GtOptions, gt_round_cap
+    from trackkit.sim.gt_race import GtOptions, gt_round_cap
 
     if len(stages) != 1:
         raise InputError(

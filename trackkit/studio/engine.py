@@ -22,15 +22,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from trackkit.assemble import Layout, PlacedTile
+from trackkit.checks.pipeline import Report
 from trackkit.formats import StageSource
 from trackkit.formats.files import StageFormat
-from trackkit.library import TileLibrary
 from trackkit.models.findings import Finding
 from trackkit.models.simreport import SimReport
 from trackkit.models.stage import Kind, Stage
 from trackkit.models.tile import FaceKind, TileFace
-from trackkit.validate import Report
+from trackkit.stage.assemble import Layout, PlacedTile
+from trackkit.tiles.library import TileLibrary
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -79,7 +79,7 @@ EXPORT_FORMATS: dict[str, tuple[StageFormat, str]] = {
 
 def library() -> TileLibrary:
     """The tile library the studio builds with (the shipped one)."""
-    from trackkit.library import default_library
+    from trackkit.tiles.library import default_library
 
     return default_library()
 
@@ -156,7 +156,7 @@ def rewrite(source: StageSource | None, stage: Stage, fmt: StageFormat) -> str:
     order kept), or, for a new file, ``stage`` in ``fmt``."""
     if source is None:
         return dump(stage, fmt)
-    from trackkit.rewrite import rewrite_text
+    from trackkit.formats.rewrite import rewrite_text
 
     return rewrite_text(source, stage)
 
@@ -165,14 +165,14 @@ def editor_losses(source: StageSource | None, stage: Stage, text: str) -> list[s
     """What an editor file written from ``stage`` does not keep (the kind, boxes...)."""
     if source is None or source.format == "native":
         return []
-    from trackkit.rewrite import editor_losses as losses
+    from trackkit.formats.rewrite import editor_losses as losses
 
     return losses(source, stage, text)
 
 
 def dump(stage: Stage, fmt: StageFormat) -> str:
     """``stage`` as a file of ``fmt`` (*Export*; a new file's first save)."""
-    from trackkit.convert import dump_stage
+    from trackkit.formats.write import dump_stage
 
     return dump_stage(stage, fmt)
 
@@ -192,7 +192,7 @@ def write_atomic(path: Path, text: str) -> None:
 
 def rewalk(stage: Stage) -> Stage:
     """An editor file's stage after an edit, its driving order walked again."""
-    from trackkit.fixes import rewalk as walk
+    from trackkit.checks.fixes import rewalk as walk
 
     return walk(stage)
 
@@ -218,9 +218,9 @@ class Checked:
 def check(stage: Stage, kind: Kind | None = None, *, file: str | None = None) -> Checked:
     """Validate ``stage`` and draw its map (the SVG ``trackkit render`` draws, without the
     title card: the page shows the summary beside it)."""
+    from trackkit.checks.pipeline import validate
+    from trackkit.checks.text import summary_text
     from trackkit.render.svg import map_svg
-    from trackkit.validate import validate
-    from trackkit.validate.text import summary_text
 
     report = validate(stage, kind=kind, file=file)
     drawn = map_svg(report, legend=False)
@@ -229,14 +229,14 @@ def check(stage: Stage, kind: Kind | None = None, *, file: str | None = None) ->
 
 def lay_out(stage: Stage) -> Layout:
     """``stage`` laid out (no graph, no checks): to try where a new tile fits."""
-    from trackkit.assemble import lay_out as place
+    from trackkit.stage.assemble import lay_out as place
 
     return place(stage)
 
 
 def face_roads(face: TileFace) -> list[tuple[str, int, int]]:
     """A face's roads: (road id, local end edge, local end edge)."""
-    from trackkit.spaces import face_roads as roads
+    from trackkit.road.spaces import face_roads as roads
 
     return list(roads(face))
 
@@ -251,14 +251,14 @@ def _svg_id(layout: Layout, tile: PlacedTile) -> str:
 
 
 def _corners(hex_: tuple[int, int], size: float) -> list[list[float]]:
-    from trackkit import hexgrid
+    from trackkit.road import hexgrid
 
     return [[round(x, 2), round(y, 2)] for x, y in hexgrid.corners_mm(hex_, size)]
 
 
 def _edge_line(hex_: tuple[int, int], edge: int, size: float) -> list[float]:
     """The segment of ``hex_``'s side in world direction ``edge`` (pointy-top, y down)."""
-    from trackkit import hexgrid
+    from trackkit.road import hexgrid
 
     cx, cy = hexgrid.centre_mm(hex_, size)
     r = size / math.sqrt(3.0)
@@ -271,8 +271,8 @@ def _edge_line(hex_: tuple[int, int], edge: int, size: float) -> list[float]:
 
 def tile_facts(checked: Checked) -> list[dict[str, Any]]:
     """Every stage tile as placed: its place in the file's list, map group, hex, turn."""
-    from trackkit import hexgrid
-    from trackkit.geometry import road_turn
+    from trackkit.road import hexgrid
+    from trackkit.road.geometry import road_turn
 
     layout = checked.layout
     explicit = {i for i, t in enumerate(checked.stage.tiles) if t.at is not None}
@@ -304,7 +304,7 @@ def tile_facts(checked: Checked) -> list[dict[str, Any]]:
 def targets(checked: Checked) -> list[dict[str, Any]]:
     """Where a tile can go: the open road ends (``end``: ``exit`` or ``entry``) and the
     empty hexes around the tiles (``free``), each with its hexagon on the map."""
-    from trackkit import hexgrid
+    from trackkit.road import hexgrid
 
     layout = checked.layout
     size = layout.size
@@ -454,7 +454,7 @@ def face_palette() -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=1)
 def _palette() -> tuple[dict[str, Any], ...]:
-    from trackkit.describe import corner_limits, face_facts, face_shapes
+    from trackkit.tiles.describe import corner_limits, face_facts, face_shapes
 
     out = []
     faces = sorted(
@@ -489,7 +489,7 @@ def copies_left(checked: Checked) -> dict[str, int] | None:
     its copies); None when the stage names no boxes."""
     from collections import Counter
 
-    from trackkit.validate.inventory import pieces_used
+    from trackkit.checks.inventory import pieces_used
 
     owned = checked.stage.boxes
     if owned is None:
@@ -521,11 +521,11 @@ def flip_face(face_id: str) -> str | None:
 @lru_cache(maxsize=512)
 def face_picture(face_id: str) -> str | None:
     """A face drawn on its own as the maps draw it (an SVG document), or None."""
-    from trackkit.geometry import DEFAULT_TILE_SIZE_MM
     from trackkit.render.sheet import face_art
     from trackkit.render.svg import Box, new_drawing
     from trackkit.render.theme import make_theme
     from trackkit.render.tile import draw_tile
+    from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM
 
     face = library().get(face_id)
     if face is None:
@@ -608,9 +608,9 @@ def print_pdf(checked: Checked, paper: str) -> bytes:
     trackkit.errors.InputError
         If the user's settings file is unusable (the message names it).
     """
-    from trackkit.assemble import lay_out as place
     from trackkit.config import tile_size
     from trackkit.render.pages import print_pages
+    from trackkit.stage.assemble import lay_out as place
 
     size = tile_size()  # the user's tiles (trackkit config tile-size), as print draws them
     layout = checked.layout if size == checked.layout.size else place(checked.stage, size=size)
