@@ -14,9 +14,11 @@ from trackkit.commands.common import (
     ForceOption,
     KindOption,
     OutputFormat,
+    SchedulerOption,
     SeedOption,
     fail,
     fail_json,
+    jobs_on,
     kind_of,
 )
 from trackkit.errors import InputError, TrackkitError
@@ -72,6 +74,7 @@ def simulate(
     jobs: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes (same result as 1).")
     ] = 1,
+    scheduler: SchedulerOption = None,
     replay: Annotated[
         Path | None,
         typer.Option(help="Write the full turn log of the first race to this JSON file."),
@@ -170,12 +173,16 @@ def simulate(
         stages = [s.stage for s in sources]
     except InputError as exc:
         raise failed(exc.message, file=exc.file) from None
+    from trackkit.parallel import SchedulerError
     from trackkit.rules.cars import CarMismatch
 
     show = races >= 20 and sys.stderr.isatty()
-    with typer.progressbar(
-        length=races * len(stages), label="racing", file=sys.stderr, hidden=not show
-    ) as bar:
+    with (
+        jobs_on(scheduler, jobs, failed) as workers,
+        typer.progressbar(
+            length=races * len(stages), label="racing", file=sys.stderr, hidden=not show
+        ) as bar,
+    ):
         try:
             doc, replay_text = simulate_files(
                 stages,
@@ -185,7 +192,7 @@ def simulate(
                 seed=seed,
                 cars=cars,
                 bots=bots,
-                jobs=jobs,
+                jobs=workers,
                 progress=bar.update,
                 want_replay=replay is not None,
                 sources=sources,
@@ -213,6 +220,8 @@ def simulate(
         except CarMismatch as exc:  # a car file for other surfaces (DASH-3): unusable input
             path = next((p for m, p in car_files if m is exc.car), exc.car.name)
             raise failed(exc.message, file=path) from None
+        except SchedulerError:  # the cluster was lost: jobs_on says so
+            raise
         except TrackkitError as exc:  # a replay too long to be read back (ReplayError)
             raise failed(str(exc), file=replay) from None
     if replay is not None and replay_text is not None:
