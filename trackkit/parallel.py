@@ -426,8 +426,9 @@ class OnCluster(Generic[C]):
 
     def _lost(self, exc: BaseException) -> SchedulerError:
         return SchedulerError(
-            f"the Dask cluster at {self.cluster.address} stopped the run "
-            f"({type(exc).__name__}: {exc}): the races were not all run"
+            f"the Dask cluster at {self.cluster.address} stopped the run: the connection, "
+            f"its scheduler or a worker was lost ({type(exc).__name__}), and not every race "
+            "was run; see the logs of its scheduler and workers, and run again"
         )
 
     def map(

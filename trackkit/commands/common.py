@@ -168,10 +168,17 @@ def jobs_on(
     if not address:
         yield jobs
         return
+    import logging
+
     from trackkit.parallel import SchedulerError, cluster
 
     try:
         with cluster(address) as on:
+            # Dask's client (imported now: it sets its logging up) logs a lost connection
+            # with a traceback, on its own thread and until it is closed: the error below
+            # says it, once (the command's process ends after it)
+            for name in ("distributed", "distributed.client"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
             yield on
     except SchedulerError as exc:
         raise failed(f"--scheduler: {exc}") from None
