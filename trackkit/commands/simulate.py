@@ -137,6 +137,8 @@ def simulate(
     "error" object (file, message, exit_status), and for invalid stages their findings
     ("files", as 'trackkit validate --format json' lists them). A run of 20 races or more
     shows a progress bar on stderr when stderr is a terminal; Ctrl-C stops it (exit 130).
+    --scheduler (or TRACKKIT_SCHEDULER) races on a Dask cluster instead, with the same
+    document.
     """
     from trackkit.formats import load_source, write_text_atomic
     from trackkit.sim.bots import BOTS
