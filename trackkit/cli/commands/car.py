@@ -12,9 +12,11 @@ from trackkit import limits
 from trackkit.cli.commands.common import (
     ForceOption,
     KindOption,
+    SchedulerOption,
     SeedOption,
     echo_kind_note,
     fail,
+    jobs_on,
     kind_of,
 )
 from trackkit.errors import InputError
@@ -64,6 +66,7 @@ def suggest(
     jobs: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes (same result as 1).")
     ] = 1,
+    scheduler: SchedulerOption = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -103,7 +106,7 @@ def suggest(
     losses of control per attempt. Each race has --players drivers, all on the
     board being tried, with the bots of --bot in turn, and every board meets
     the same seeded races: the same --seed gives the same report, byte for
-    byte, with any --jobs. A progress bar shows on stderr when it is a
+    byte, with any --jobs or --scheduler. A progress bar shows on stderr when it is a
     terminal; Ctrl-C stops the search (exit 130, nothing written).
 
     A stage that is not a hillclimb is refused (exit 2): --kind hillclimb
@@ -149,16 +152,17 @@ def suggest(
     rounds = schedule(len(search_space(profile)), top, races)
     total = _races_in(rounds)
     show = total >= 20 and sys.stderr.isatty()
-    with typer.progressbar(
-        length=total, label="searching", file=sys.stderr, hidden=not show
-    ) as bar:
+    with (
+        jobs_on(scheduler, jobs) as workers,
+        typer.progressbar(length=total, label="searching", file=sys.stderr, hidden=not show) as bar,
+    ):
         found = run_suggest(
             prepared,
             players=players,
             races=races,
             seed=seed,
             top=top,
-            jobs=jobs,
+            jobs=workers,
             bots=bots,
             progress=bar.update,
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable, Iterator
 
     from trackkit.models.findings import Finding
     from trackkit.models.stage import Kind
@@ -17,15 +18,18 @@ if TYPE_CHECKING:
 __all__ = [
     "FLAG",
     "MAX_SEED",
+    "SCHEDULER_ENV",
     "FileSetForceOption",
     "ForceOption",
     "KindOption",
     "OutputFormat",
+    "SchedulerOption",
     "SeedOption",
     "StageKind",
     "echo_kind_note",
     "fail",
     "fail_json",
+    "jobs_on",
     "kind_of",
 ]
 
@@ -100,6 +104,25 @@ SeedOption = Annotated[
 ]
 
 
+#: The environment variable that gives ``--scheduler`` when the option is not given.
+SCHEDULER_ENV = "TRACKKIT_SCHEDULER"
+
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDRESS",
+        envvar=SCHEDULER_ENV,
+        show_envvar=True,
+        help="Run the races on a Dask cluster: the address of its scheduler, "
+        "tcp://HOST:PORT ('dask scheduler' listens on 8786). Its workers run the races, with "
+        "the same result as --jobs 1 (--jobs is not used). Default: the environment "
+        f"variable {SCHEDULER_ENV}; empty: this machine. Needs the package distributed "
+        "(pip install 'trackkit[dask]'), and the same trackkit on every worker.",
+        show_default=False,
+    ),
+]
+
+
 def kind_of(option: StageKind | None) -> Kind | None:
     """The model's kind for a ``--kind`` option value."""
     from trackkit.models.stage import Kind
@@ -131,3 +154,31 @@ def fail_json(
     doc = {"error": {"file": where, "message": message, "exit_status": code}, **(extra or {})}
     typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
     return fail(f"{where}: {message}" if where is not None else message, code)
+
+
+@contextlib.contextmanager
+def jobs_on(
+    scheduler: str | None, jobs: int, failed: Callable[[str], typer.Exit] = fail
+) -> Iterator[int]:
+    """The jobs of a run: ``jobs`` (``--jobs``) on this machine, or, given a ``--scheduler``
+    address, the Dask cluster there (:func:`trackkit.parallel.cluster`), connected for the
+    ``with`` block. A scheduler that cannot be used, or is lost during the run, is an
+    error (exit 2) through ``failed``, which returns the Exit to raise."""
+    address = (scheduler or "").strip()
+    if not address:
+        yield jobs
+        return
+    import logging
+
+    from trackkit.parallel import SchedulerError, cluster
+
+    try:
+        with cluster(address) as on:
+            # Dask's client (imported now: it sets its logging up) logs a lost connection
+            # with a traceback, on its own thread and until it is closed: the error below
+            # says it, once (the command's process ends after it)
+            for name in ("distributed", "distributed.client"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
+            yield on
+    except SchedulerError as exc:
+        raise failed(f"--scheduler: {exc}") from None

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from trackkit import limits
-from trackkit.cli.commands.common import FLAG, FileSetForceOption, StageKind, fail
+from trackkit.cli.commands.common import (
+    FLAG,
+    FileSetForceOption,
+    SchedulerOption,
+    StageKind,
+    fail,
+    jobs_on,
+)
 from trackkit.errors import InputError
 
 if TYPE_CHECKING:
@@ -258,6 +265,7 @@ def generate(
     jobs: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes for the races (same files).")
     ] = 1,
+    scheduler: SchedulerOption = None,
     force: FileSetForceOption = False,
 ) -> None:
     """Generate stages from the boxes you own: valid by construction, scored by their
@@ -308,7 +316,8 @@ def generate(
         check_outputs(output, [*planned, "index.md", "index.json"], force=force)
         bars = _Bars(sys.stderr.isatty())
         try:
-            generation = generate(request, jobs=jobs, progress=bars)
+            with jobs_on(scheduler if races else None, jobs) as workers:  # races: the cluster's
+                generation = generate(request, jobs=workers, progress=bars)
         finally:
             bars.close()
         files, index = _files(generation, names, fmt, maps, px)

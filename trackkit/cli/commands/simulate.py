@@ -14,9 +14,11 @@ from trackkit.cli.commands.common import (
     ForceOption,
     KindOption,
     OutputFormat,
+    SchedulerOption,
     SeedOption,
     fail,
     fail_json,
+    jobs_on,
     kind_of,
 )
 from trackkit.errors import InputError, TrackkitError
@@ -71,6 +73,7 @@ def simulate(
     jobs: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes (same result as 1).")
     ] = 1,
+    scheduler: SchedulerOption = None,
     replay: Annotated[
         Path | None,
         typer.Option(help="Write the full turn log of the first race to this JSON file."),
@@ -133,6 +136,8 @@ def simulate(
     "error" object (file, message, exit_status), and for invalid stages their findings
     ("files", as 'trackkit validate --format json' lists them). A run of 20 races or more
     shows a progress bar on stderr when stderr is a terminal; Ctrl-C stops it (exit 130).
+    --scheduler (or TRACKKIT_SCHEDULER) races on a Dask cluster instead, with the same
+    document.
     """
     from trackkit.formats import load_source, write_text_atomic
     from trackkit.sim.bots import BOTS
@@ -169,12 +174,16 @@ def simulate(
         stages = [s.stage for s in sources]
     except InputError as exc:
         raise failed(exc.message, file=exc.file) from None
+    from trackkit.parallel import SchedulerError
     from trackkit.rules.cars import CarMismatch
 
     show = races >= 20 and sys.stderr.isatty()
-    with typer.progressbar(
-        length=races * len(stages), label="racing", file=sys.stderr, hidden=not show
-    ) as bar:
+    with (
+        jobs_on(scheduler, jobs, failed) as workers,
+        typer.progressbar(
+            length=races * len(stages), label="racing", file=sys.stderr, hidden=not show
+        ) as bar,
+    ):
         try:
             doc, replay_text = simulate_files(
                 stages,
@@ -184,7 +193,7 @@ def simulate(
                 seed=seed,
                 cars=cars,
                 bots=bots,
-                jobs=jobs,
+                jobs=workers,
                 progress=bar.update,
                 want_replay=replay is not None,
                 sources=sources,
@@ -212,6 +221,8 @@ def simulate(
         except CarMismatch as exc:  # a car file for other surfaces (DASH-3): unusable input
             path = next((p for m, p in car_files if m is exc.car), exc.car.name)
             raise failed(exc.message, file=path) from None
+        except SchedulerError:  # the cluster was lost: jobs_on says so
+            raise
         except TrackkitError as exc:  # a replay too long to be read back (ReplayError)
             raise failed(str(exc), file=replay) from None
     if replay is not None and replay_text is not None:

@@ -13,15 +13,18 @@ from trackkit.cli.commands.common import (
     FLAG,
     KindOption,
     OutputFormat,
+    SchedulerOption,
     SeedOption,
     fail,
     fail_json,
+    jobs_on,
     kind_of,
 )
 from trackkit.errors import InputError, TrackkitError
 
 
 def validate(
+    ctx: typer.Context,
     files: Annotated[
         list[Path],
         typer.Argument(
@@ -83,6 +86,7 @@ def validate(
             show_default=False,
         ),
     ] = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Check stages against the rules and report every problem with a code and a place.
 
@@ -104,6 +108,10 @@ def validate(
             if unknown is not None:
                 message = f"--boxes: {unknown} (the boxes: {', '.join(lib.boxes())})"
                 raise fail_json(message) if output is OutputFormat.json else fail(message)
+    jobs = 1
+    if simulate:  # --scheduler: the races on a Dask cluster, connected for the command
+        failed = fail_json if output is OutputFormat.json else fail
+        jobs = ctx.with_resource(jobs_on(scheduler, jobs, failed))
     status = 0
     entries: list[dict[str, object]] = []
     for path in files:
@@ -134,7 +142,11 @@ def validate(
                 from trackkit.sim.playability import playability
 
                 found, extras = playability(
-                    report, races=simulate, seed=seed, players=players or limits.DEFAULT_PLAYERS
+                    report,
+                    races=simulate,
+                    seed=seed,
+                    players=players or limits.DEFAULT_PLAYERS,
+                    jobs=jobs,
                 )
                 report.add(found, extras)
         except TrackkitError as exc:  # unusable input, or a broken tile library
