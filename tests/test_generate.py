@@ -20,13 +20,13 @@ from trackkit.checks.pipeline import Report, validate
 from trackkit.cli.app import app
 from trackkit.formats import load_stage, parse_stage
 from trackkit.formats.write import dump_stage
-from trackkit.generate import Difficulty, GenerateError, Request, generate
-from trackkit.generate import run as run_module
-from trackkit.generate.decorate import oxygen_values
-from trackkit.generate.request import parse_surface_mix, parse_tokens
-from trackkit.generate.score import Aim, Band, difficulty, difficulty_range
-from trackkit.generate.search import ChainGoal, Placer, SearchFailed, build_road
-from trackkit.generate.series import check_request
+from trackkit.generator import Difficulty, GenerateError, Request, generate
+from trackkit.generator import run as run_module
+from trackkit.generator.decorate import oxygen_values
+from trackkit.generator.request import parse_surface_mix, parse_tokens
+from trackkit.generator.score import Aim, Band, difficulty, difficulty_range
+from trackkit.generator.search import ChainGoal, Placer, SearchFailed, build_road
+from trackkit.generator.series import check_request
 from trackkit.models.stage import Kind, Stage, TileToken
 from trackkit.road import hexgrid
 from trackkit.sim.simulate import simulate_files
@@ -340,7 +340,7 @@ def test_finalists_are_raced_and_the_lowest_total_wins() -> None:
 
 
 def fit_of_finalist(generation: Any, finalist: Any) -> Any:
-    from trackkit.generate.fit import fit_of
+    from trackkit.generator.fit import fit_of
 
     band = generation.aim.band
     return fit_of(generation.request, band, finalist.candidate.structure.difficulty, finalist.sim)
@@ -556,8 +556,8 @@ def test_the_generator_sits_below_render_and_the_command_line() -> None:
 def test_check_request_takes_the_check_of_the_requests_series() -> None:
     # one interface over the two series' request checks (issue 20): the GT check settles
     # the players and refuses DIRT options; the DIRT check refuses GT options and boxes
-    from trackkit.generate.gt_pieces import check_gt_request
-    from trackkit.generate.pieces import check_dirt_request
+    from trackkit.generator.gt_pieces import check_gt_request
+    from trackkit.generator.pieces import check_dirt_request
 
     dirt = Request(boxes=("dirt-core",), tiles=9)
     gt = Request(boxes=("gt-core",), ruleset="gt", tiles=10)

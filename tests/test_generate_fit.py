@@ -4,7 +4,7 @@ The usage guide's own ``generate ... --difficulty hard --par 300 --count 3`` (th
 README) wrote stages below
 the hard band and up to 495 s against the 300 s asked, and said nothing. Now the terminal,
 each stage's report and the index say which stage misses which target and by how much
-(:mod:`trackkit.generate.fit`), a finalist that fits goes before one that misses, and
+(:mod:`trackkit.generator.fit`), a finalist that fits goes before one that misses, and
 ``--tries N`` searches again for the stages that miss. An 8-player GT request blamed
 ``--tiles`` (not given) and told the user to add gt-core (named): it names the players.
 """
@@ -23,8 +23,8 @@ from typer.testing import CliRunner
 
 from trackkit.cli.app import app
 from trackkit.cli.commands.generate import PAR_PERCENT
-from trackkit.generate import Difficulty, Request, generate
-from trackkit.generate.fit import PAR_TOLERANCE, fit_of
+from trackkit.generator import Difficulty, Request, generate
+from trackkit.generator.fit import PAR_TOLERANCE, fit_of
 
 runner = CliRunner()
 

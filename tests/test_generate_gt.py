@@ -18,14 +18,14 @@ from trackkit.checks.pipeline import Report, validate
 from trackkit.cli.app import app
 from trackkit.formats import parse_stage
 from trackkit.formats.write import dump_stage
-from trackkit.generate import Difficulty, GenerateError, Request, generate
-from trackkit.generate.circuit import CircuitGoal
-from trackkit.generate.gt_pieces import GT_BOXES, check_gt_request, gt_palette
-from trackkit.generate.gt_score import GT_BANDS, gt_aim
-from trackkit.generate.pieces import Palette
-from trackkit.generate.refine import GtSimResult, gt_sim_score, race_gt_finalist
-from trackkit.generate.run import Candidate, Finalist
-from trackkit.generate.search import Placer, Road, build_road
+from trackkit.generator import Difficulty, GenerateError, Request, generate
+from trackkit.generator.circuit import CircuitGoal
+from trackkit.generator.gt_pieces import GT_BOXES, check_gt_request, gt_palette
+from trackkit.generator.gt_score import GT_BANDS, gt_aim
+from trackkit.generator.pieces import Palette
+from trackkit.generator.refine import GtSimResult, gt_sim_score, race_gt_finalist
+from trackkit.generator.run import Candidate, Finalist
+from trackkit.generator.search import Placer, Road, build_road
 from trackkit.models.stage import Kind, Stage
 from trackkit.road import hexgrid
 from trackkit.sim.playability import gt_playability

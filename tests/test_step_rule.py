@@ -27,8 +27,8 @@ CORNER: list[str | dict[str, Any]] = ["202a", "205a", {"tile": "217b", "turn": "
 
 
 def _contexts() -> list[tuple[str, PlanContext]]:
-    out = [(p["name"], DIRT_PERFT.context(p)) for p in DIRT_PERFT.POSITIONS]
-    out += [(p["name"], GT_PERFT.context(p)) for p in GT_PERFT.POSITIONS]
+    out = [(p["name"], DIRT_PERFT.SUITE.context(p)) for p in DIRT_PERFT.POSITIONS]
+    out += [(p["name"], GT_PERFT.SUITE.context(p)) for p in GT_PERFT.POSITIONS]
     return out
 
 
@@ -102,7 +102,7 @@ def test_a_stage_without_gt_marks_plans_the_same_in_a_gt_turn(name: str) -> None
     # DIRT stage has no dotted line, warning sign, triangle or lap line, so a turn with no
     # last lap, yellow flag or flying start plans exactly as a DIRT turn (CORNER-1, CORNER-4,
     # CORNER-5, BOARD-3)
-    ctx = DIRT_PERFT.context(next(p for p in DIRT_PERFT.POSITIONS if p["name"] == name))
+    ctx = DIRT_PERFT.SUITE.context(next(p for p in DIRT_PERFT.POSITIONS if p["name"] == name))
     plain = replace(ctx, gt=GtTurn(final_lap=False, yellow=False, flying=False))
     assert [str(p) for p in legal_plans(plain)] == [str(p) for p in legal_plans(ctx)]
 
@@ -114,7 +114,7 @@ def test_a_circuits_marks_count_without_a_gt_turn(name: str) -> None:
     # rule: CORNER-4, CORNER-5 (a dotted line's number and warning sign, a warning
     # triangle), BOARD-3 (the lap line): features of the circuit, read by the one rule
     # whatever the turn; a turn with no last lap, yellow flag or flying start plans alike
-    ctx = GT_PERFT.context(next(p for p in GT_PERFT.POSITIONS if p["name"] == name))
+    ctx = GT_PERFT.SUITE.context(next(p for p in GT_PERFT.POSITIONS if p["name"] == name))
     assert ctx.gt is not None
     plain = replace(ctx, gt=GtTurn(final_lap=False, yellow=False, flying=False))
     bare = replace(ctx, gt=None)

@@ -132,7 +132,7 @@ def test_the_statistics_and_reports_of_the_two_series_import_no_cycle() -> None:
         "trackkit.models.summary",
         "trackkit.models.simreport",
         "trackkit.checks.text",
-        "trackkit.generate.report",
+        "trackkit.generator.report",
     ]
     assert ("trackkit.sim.gtstats", "trackkit.sim.stats") not in graph.edges
     for name in mine:

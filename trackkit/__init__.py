@@ -1,13 +1,25 @@
-"""trackkit: design, validate, print and simulate stages for Rallyman: DIRT.
+"""trackkit: design, validate, print, simulate and generate stages and tracks for the
+Rallyman board games: Rallyman: DIRT rally stages (and The Climb's hillclimbs) and
+Rallyman: GT circuits.
 
-The public API: read a stage, lay it out, build its space graph, validate it. Names are
-imported on first use, so that ``trackkit --help`` starts fast.
+The scripting API is five functions (:mod:`trackkit.api`): :func:`load` a stage file of any
+format, :func:`validate` it (every problem at once, as coded findings), :func:`render_map`
+(SVG), :func:`simulate` races with bots (a :class:`SimReport`) and :func:`generate` new
+stages from owned boxes; beside them the models (:class:`Stage`, :class:`StageSummary`,
+:class:`Finding`) and the one exception tree (:class:`TrackkitError`). Lower layers are
+public too (``trackkit.rules`` to script a position and its dice, ``trackkit.sim`` to race
+from it). Names are imported on first use, so that ``trackkit --help`` starts fast.
 
 >>> import trackkit
 >>> stage = trackkit.Stage.model_validate({"format": "trackkit-stage/1", "tiles": [
 ...     {"tile": "202a"}, {"tile": "203a"}]})
->>> trackkit.validate_stage(stage).valid
-True
+>>> report = trackkit.validate(stage)
+>>> report.valid, report.summary.series
+(True, 'dirt')
+>>> typo = trackkit.Stage.model_validate({"format": "trackkit-stage/1", "tiles": [
+...     {"tile": "202a"}, {"tile": "999z"}]})
+>>> trackkit.validate(typo).codes[0]
+'S101'
 """
 
 from __future__ import annotations
@@ -18,6 +30,11 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
+    "generate": "trackkit.api",
+    "load": "trackkit.api",
+    "render_map": "trackkit.api",
+    "simulate": "trackkit.api",
+    "validate": "trackkit.api",
     "Layout": "trackkit.stage.assemble",
     "PlacedTile": "trackkit.stage.assemble",
     "lay_out": "trackkit.stage.assemble",
@@ -63,13 +80,19 @@ __all__ = [
     "TrackkitError",
     "build_graph",
     "default_library",
+    "generate",
     "has_path_to_finish",
     "lay_out",
+    "load",
     "load_stage",
+    "render_map",
+    "simulate",
+    "validate",
     "validate_stage",
 ]
 
 if TYPE_CHECKING:
+    from trackkit.api import generate, load, render_map, simulate, validate
     from trackkit.checks.pipeline import Report, validate_stage
     from trackkit.errors import (
         InputError,
@@ -98,5 +121,4 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'trackkit' has no attribute {name!r}")
-    # ``trackkit.checks`` is the subpackage; its main function is ``validate_stage``.
     return getattr(importlib.import_module(module), name)

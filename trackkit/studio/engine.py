@@ -3,8 +3,8 @@ draw, race, print and write a stage goes through this module.
 
 The rest of :mod:`trackkit.studio` sees only these functions and the models
 (:class:`~trackkit.models.Stage`, :class:`~trackkit.models.findings.FixEdit`), so when the
-core's public scripting API lands (``trackkit.load``, ``validate``, ``render_map``,
-``simulate``, ``generate``) only this module changes.
+core changes only this module does; it checks, draws and races through the public
+scripting API (:mod:`trackkit.api`: ``validate``, ``render_map``, ``simulate``).
 
 Examples
 --------
@@ -218,13 +218,12 @@ class Checked:
 def check(stage: Stage, kind: Kind | None = None, *, file: str | None = None) -> Checked:
     """Validate ``stage`` and draw its map (the SVG ``trackkit render`` draws, without the
     title card: the page shows the summary beside it)."""
-    from trackkit.checks.pipeline import validate
+    from trackkit.api import render_map, validate
     from trackkit.checks.text import summary_text
-    from trackkit.render.svg import map_svg
 
     report = validate(stage, kind=kind, file=file)
-    drawn = map_svg(report, legend=False)
-    return Checked(stage, report, drawn.svg, summary_text(report.summary))
+    svg = render_map(report, legend=False)
+    return Checked(stage, report, svg, summary_text(report.summary))
 
 
 def lay_out(stage: Stage) -> Layout:
@@ -561,23 +560,20 @@ def simulate(
     trackkit.errors.TrackkitError
         If the stage cannot be raced (its errors, cars or options that do not fit).
     """
-    from trackkit.sim.simulate import simulate_files
+    from trackkit.api import simulate as race
 
     gt = checked.layout.series == "gt"
-    doc, _replay = simulate_files(
-        [checked.stage],
-        [checked.stage.name],
-        players=players,
+    return race(
+        checked.stage,
         races=races,
+        players=players,
         seed=seed,
-        cars=None,
         bots=bots,
         progress=progress,
         kind=checked.report.kind,
         laps=laps if gt and checked.layout.circuit else None,
-        weather=weather if gt else None,
+        weather=weather if gt else None,  # type: ignore[arg-type]  # the page sends dry|rain
     )
-    return doc
 
 
 def simulation_text(report: SimReport) -> str:
@@ -589,11 +585,9 @@ def simulation_text(report: SimReport) -> str:
 
 def heat_map(checked: Checked, report: SimReport) -> str:
     """The map of the stage coloured by a simulation's losses of control (and overtakes)."""
-    from trackkit.render.heat import read_heat
-    from trackkit.render.svg import map_svg
+    from trackkit.api import render_map
 
-    heat = read_heat(report.to_json(), checked.report, source="the simulation")
-    return map_svg(checked.report, legend=False, heat=heat).svg
+    return render_map(checked.report, heat=report, legend=False)
 
 
 def print_pdf(checked: Checked, paper: str) -> bytes:

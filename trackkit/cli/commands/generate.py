@@ -22,12 +22,12 @@ from trackkit.errors import InputError
 
 if TYPE_CHECKING:
     from trackkit.formats.fileset import FileSetPlan
-    from trackkit.generate.request import Request
-    from trackkit.generate.run import Generation, Outcome
+    from trackkit.generator.request import Request
+    from trackkit.generator.run import Generation, Outcome
 
 
 class Level(StrEnum):
-    """Difficulty levels (``trackkit.generate.request.Difficulty``)."""
+    """Difficulty levels (``trackkit.generator.request.Difficulty``)."""
 
     easy = "easy"
     medium = "medium"
@@ -61,7 +61,7 @@ _MAPS = {"svg": ("svg",), "png": ("png",), "both": ("svg", "png"), "none": ()}
 _LABELS = {"building": "building roads", "racing": "racing finalists"}
 #: The most searches per stage ``--tries`` takes.
 MAX_TRIES = 50
-#: ``--par``'s tolerance in per cent (trackkit.generate.fit.PAR_TOLERANCE, repeated here so
+#: ``--par``'s tolerance in per cent (trackkit.generator.fit.PAR_TOLERANCE, repeated here so
 #: that ``--help`` does not import the generator; a test keeps the two equal).
 PAR_PERCENT = 10
 
@@ -279,11 +279,11 @@ def generate(
     other file with a name this run writes stops the run (exit 2, naming it) unless
     --force, and files trackkit did not write are never removed.
     """
-    from trackkit.generate import GenerateError, Request, generate
-    from trackkit.generate.output import check_outputs, write_outputs
-    from trackkit.generate.refine import GT_FINALISTS
-    from trackkit.generate.report import file_names
-    from trackkit.generate.request import Difficulty, parse_surface_mix, parse_tokens
+    from trackkit.generator import GenerateError, Request, generate
+    from trackkit.generator.output import check_outputs, write_outputs
+    from trackkit.generator.refine import GT_FINALISTS
+    from trackkit.generator.report import file_names
+    from trackkit.generator.request import Difficulty, parse_surface_mix, parse_tokens
     from trackkit.models.stage import Kind
 
     fmt, maps = file_format.value, _MAPS[map_format.value]
@@ -358,7 +358,7 @@ def _what(request: Request) -> str:
 
 def _facts(request: Request, outcome: Outcome) -> str:
     """What the terminal says of a stage written: size, and what its races showed."""
-    from trackkit.generate.refine import GtSimResult
+    from trackkit.generator.refine import GtSimResult
 
     s = outcome.chosen.candidate.structure
     sim = outcome.chosen.sim
@@ -400,7 +400,7 @@ def _files(
     """Every file of the run by name (stages, maps, reports, index.md), and the document
     of index.json (written last, with the hashes of the others)."""
     from trackkit.formats.write import dump_stage
-    from trackkit.generate.report import index_json, index_markdown, stage_report
+    from trackkit.generator.report import index_json, index_markdown, stage_report
     from trackkit.render.raster import SvgDoc, svg_to_png
     from trackkit.render.svg import map_svg
 

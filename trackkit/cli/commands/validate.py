@@ -99,15 +99,13 @@ def validate(
     from trackkit.formats import load_source
 
     if boxes:
-        from trackkit.formats.suggest import unknown_box
-        from trackkit.tiles.library import default_library
+        from trackkit.api import check_boxes
 
-        lib = default_library()
-        for box in boxes:
-            unknown = unknown_box(box, lib)
-            if unknown is not None:
-                message = f"--boxes: {unknown} (the boxes: {', '.join(lib.boxes())})"
-                raise fail_json(message) if output is OutputFormat.json else fail(message)
+        try:
+            check_boxes(boxes)
+        except InputError as exc:
+            message = f"--boxes: {exc.message}"
+            raise fail_json(message) if output is OutputFormat.json else fail(message) from None
     jobs = 1
     if simulate:  # --scheduler: the races on a Dask cluster, connected for the command
         failed = fail_json if output is OutputFormat.json else fail

@@ -18,7 +18,7 @@ Examples
 --------
 >>> file_names(3, "native", ("svg", "png"))
 {'stage': 'stage-03.yaml', 'report': 'stage-03.md', 'maps': ['stage-03.svg', 'stage-03.png']}
->>> from trackkit.generate.request import Request
+>>> from trackkit.generator.request import Request
 >>> command_line(Request(boxes=("dirt-core", "dirt-core"), tiles=12, count=2, seed=7))
 'trackkit generate --boxes dirt-core --boxes dirt-core --tiles 12 --kind rally \
 --difficulty medium --count 2 --seed 7'
@@ -30,11 +30,11 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from trackkit.checks.text import summary_text
-from trackkit.generate.gt_score import OVERTAKE_SPACES, TILES_PER_CHANCE, GtStructure
-from trackkit.generate.refine import BOTS, GT_OVERTAKES_PER_LAP, GtSimResult, SimResult
-from trackkit.generate.request import Request
-from trackkit.generate.run import Finalist, Generation, Outcome
-from trackkit.generate.score import Band
+from trackkit.generator.gt_score import OVERTAKE_SPACES, TILES_PER_CHANCE, GtStructure
+from trackkit.generator.refine import BOTS, GT_OVERTAKES_PER_LAP, GtSimResult, SimResult
+from trackkit.generator.request import Request
+from trackkit.generator.run import Finalist, Generation, Outcome
+from trackkit.generator.score import Band
 from trackkit.models.stage import TileToken
 from trackkit.models.summary import StageSummary
 from trackkit.words import plural
@@ -292,7 +292,7 @@ class _Dirt:
         return [
             f"Scores are lower for better; the chosen stage's parts: {_parts(chosen.parts)}.",
             "Difficulty is in losses of control per driver per 10 tiles (the structure's "
-            "estimate, and what the races showed); see `trackkit/generate/score.py`.",
+            "estimate, and what the races showed); see `trackkit/generator/score.py`.",
         ]
 
     def races(self, chosen: Finalist) -> list[str]:
@@ -455,7 +455,7 @@ class _Gt:
         return [
             f"Scores are lower for better; the chosen track's parts: {_parts(chosen.parts)}. "
             "Losses of control are per driver per 10 tiles driven; the demand is the "
-            "structure's estimate of them (see `trackkit/generate/gt_score.py`)."
+            "structure's estimate of them (see `trackkit/generator/gt_score.py`)."
         ]
 
     def races(self, chosen: Finalist) -> list[str]:

@@ -9,7 +9,7 @@ What is measured:
 
 - **loss-of-control rate**: losses of control per driver and run (a hillclimb has three
   runs, HILLCLIMB-2) per 10 tiles, the unit of the difficulty measure
-  (:mod:`trackkit.generate.score`);
+  (:mod:`trackkit.generator.score`);
 - **careful time**: the cautious bot's median stage time, the time ``--par`` asks for
   ("about 3 minutes for a careful driver"); the par time itself is the lower bound of a
   risk-free run, reported beside it;
@@ -182,7 +182,7 @@ def sim_score(result: SimResult, band_distance: float, par: float | None) -> dic
     """The parts of a finalist's simulation score (see the module docstring).
 
     ``band_distance`` is the distance of the simulated rate from the difficulty band's
-    centre (:meth:`trackkit.generate.score.Band.distance`).
+    centre (:meth:`trackkit.generator.score.Band.distance`).
     """
     parts = {"difficulty": WEIGHTS["difficulty"] * band_distance}
     if par:
@@ -350,10 +350,10 @@ def _race_each(_context: None, tasks: list[tuple[Stage, int, int, int]]) -> list
 
 
 def gt_sim_score(result: GtSimResult, band_distance: float) -> dict[str, float]:
-    """The parts of a GT finalist's race score (see :mod:`trackkit.generate.gt_score`).
+    """The parts of a GT finalist's race score (see :mod:`trackkit.generator.gt_score`).
 
     ``band_distance`` is the distance of the simulated loss-of-control rate from the
-    difficulty band's centre (:meth:`trackkit.generate.score.Band.distance`).
+    difficulty band's centre (:meth:`trackkit.generator.score.Band.distance`).
     """
     w = GT_WEIGHTS
     parts = {"difficulty": w["difficulty"] * band_distance}

@@ -2,7 +2,7 @@
 
 A :class:`Request` is plain data: the boxes owned, the size of the stage (tiles or road
 length), its kind, the surface mix, the difficulty, the par time, the tokens and fillers,
-and how hard to search. :func:`trackkit.generate.pieces.palette` checks it against what
+and how hard to search. :func:`trackkit.generator.pieces.palette` checks it against what
 the boxes hold; every impossible request is a :class:`GenerateError` that names the
 option and says what would work.
 
@@ -15,7 +15,7 @@ Examples
 >>> parse_surface_mix("gravel=70%")
 Traceback (most recent call last):
 ...
-trackkit.generate.request.GenerateError: --surface: 'gravel=70%': a share is a number \
+trackkit.generator.request.GenerateError: --surface: 'gravel=70%': a share is a number \
 from 0 to 1, e.g. gravel=0.7
 """
 
@@ -61,7 +61,7 @@ class GenerateError(TrackkitError):
 
 
 class Difficulty(StrEnum):
-    """How hard a stage should be to drive (:mod:`trackkit.generate.score`)."""
+    """How hard a stage should be to drive (:mod:`trackkit.generator.score`)."""
 
     EASY = "easy"
     MEDIUM = "medium"
@@ -99,7 +99,7 @@ class Request:
         Scenery tiles (fillers) to put beside the road.
     ruleset : str
         ``dirt`` (rallies and hillclimbs) or ``gt`` (Rallyman: GT circuits, closed on their
-        start/finish tile, and point-to-point tracks; :mod:`trackkit.generate.circuit`).
+        start/finish tile, and point-to-point tracks; :mod:`trackkit.generator.circuit`).
         DIRT options (surfaces, tokens, fillers, par) are refused with ``gt``, GT ones
         (laps, players, pit, crossings) with ``dirt``.
     laps : int, optional
@@ -119,7 +119,7 @@ class Request:
         Races per finalist (0: no simulation; the structure alone decides).
     tries : int
         Searches per stage at most: a stage that misses what was asked for
-        (:mod:`trackkit.generate.fit`) is searched again, ``candidates`` new roads and
+        (:mod:`trackkit.generator.fit`) is searched again, ``candidates`` new roads and
         their finalists raced, until it fits or it has had ``tries`` searches.
     """
 

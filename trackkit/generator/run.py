@@ -1,16 +1,16 @@
 """One run of the generator: candidates by search, finalists by simulation, K stages.
 
 For each stage asked for, :func:`generate` builds ``candidates`` roads
-(:func:`trackkit.generate.search.build_road`, none the same as a road already built in
+(:func:`trackkit.generator.search.build_road`, none the same as a road already built in
 the run; round by round, one for each stage in turn), puts the tokens and fillers on
 them, validates each one (a candidate with any error or warning is dropped and counted:
 none should be) and scores it by structure. The
 ``finalists`` best of each stage are then raced, all stages' finalists in one batch (so
 ``jobs`` worker processes share them), and each stage keeps its finalist with the lowest
 total score: the structural score with its difficulty part replaced by the simulation
-score (:mod:`trackkit.generate.refine`). Without races the structure alone decides. A
+score (:mod:`trackkit.generator.refine`). Without races the structure alone decides. A
 finalist that fits what was asked for (the difficulty band, ``--par``:
-:mod:`trackkit.generate.fit`) goes before any that misses; with ``Request.tries`` a
+:mod:`trackkit.generator.fit`) goes before any that misses; with ``Request.tries`` a
 stage whose finalists all miss is searched again (new roads, their finalists raced)
 until one fits or the tries are spent.
 
@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trackkit.checks.pipeline import Report, validate
-from trackkit.generate.fit import Fit, fit_of
-from trackkit.generate.gt_score import GtStructure
-from trackkit.generate.pieces import Palette, Way
-from trackkit.generate.refine import GtSimResult, SimResult
-from trackkit.generate.request import GenerateError, Request
-from trackkit.generate.score import Aim, Structure
-from trackkit.generate.search import Goal, Placer, Road, SearchFailed, build_road
-from trackkit.generate.series import Job, SeriesRun, series_of
+from trackkit.generator.fit import Fit, fit_of
+from trackkit.generator.gt_score import GtStructure
+from trackkit.generator.pieces import Palette, Way
+from trackkit.generator.refine import GtSimResult, SimResult
+from trackkit.generator.request import GenerateError, Request
+from trackkit.generator.score import Aim, Structure
+from trackkit.generator.search import Goal, Placer, Road, SearchFailed, build_road
+from trackkit.generator.series import Job, SeriesRun, series_of
 from trackkit.models.stage import Kind, Stage
 from trackkit.tiles.library import default_library
 
@@ -145,7 +145,7 @@ def _candidate(
     """The candidate of a road, or None if it is not clean (counted by the caller).
 
     What goes on the road (DIRT tokens) and beside it (DIRT fillers, the GT pit), and the
-    structure measured, are the series' (:class:`~trackkit.generate.series.SeriesRun`);
+    structure measured, are the series' (:class:`~trackkit.generator.series.SeriesRun`);
     the road must validate clean, laid on the hexes the search laid it on.
     """
     ways = tuple(road.ways)

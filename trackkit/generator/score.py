@@ -27,7 +27,7 @@ fit beside the numbers in use.
 between the value of the least risky and of the most risky pieces owned
 (:func:`difficulty_range`); ``easy`` aims at the lowest third of that range, ``medium``
 at the middle third, ``hard`` at the top third (:class:`Band`). The simulation then checks
-the stage's real rate in the same units (:mod:`trackkit.generate.refine`). That check
+the stage's real rate in the same units (:mod:`trackkit.generator.refine`). That check
 matters most where the structure says least: the pieces of dirt-core alone differ little
 in risk, and their structure tells ``easy`` from ``medium`` but hardly ``medium`` from
 ``hard``; chosen with the races, four stages of each level raced again with other seeds
@@ -60,15 +60,15 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from trackkit.generate.request import Difficulty, Request
+from trackkit.generator.request import Difficulty, Request
 from trackkit.models.stage import Kind
 from trackkit.models.tile import ChicaneSection, CornerSection, TileFace
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
-    from trackkit.generate.pieces import Palette, Way
-    from trackkit.generate.search import Road
+    from trackkit.generator.pieces import Palette, Way
+    from trackkit.generator.search import Road
     from trackkit.models.stage import TileToken
     from trackkit.models.summary import StageSummary
 

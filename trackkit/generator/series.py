@@ -1,14 +1,14 @@
 """What a run of the generator does per series: a DIRT stage or a Rallyman: GT track.
 
-One run (:mod:`trackkit.generate.run`) builds roads, makes candidates of them, races the
+One run (:mod:`trackkit.generator.run`) builds roads, makes candidates of them, races the
 finalists and keeps the best, the same way for both series; what differs is behind one
 interface, :class:`SeriesRun`, with one implementation per series (:data:`DIRT`,
 :data:`GT`), chosen by the request's ruleset (:func:`series_of`):
 
 - the request checks (they are truly different rules: DIRT's surfaces, tokens and
   fillers; GT's grid, laps, pit and circuits that must close):
-  :func:`trackkit.generate.pieces.check_dirt_request` and
-  :func:`trackkit.generate.gt_pieces.check_gt_request`, both behind :func:`check_request`;
+  :func:`trackkit.generator.pieces.check_dirt_request` and
+  :func:`trackkit.generator.gt_pieces.check_gt_request`, both behind :func:`check_request`;
 - the aim and the goal of the search (a chain from start to finish, or a circuit);
 - what goes on the road (DIRT tokens; a GT track's ruleset and laps) and beside it (DIRT
   fillers; the GT pit);
@@ -16,7 +16,7 @@ interface, :class:`SeriesRun`, with one implementation per series (:data:`DIRT`,
 
 Examples
 --------
->>> from trackkit.generate.request import Request
+>>> from trackkit.generator.request import Request
 >>> series_of(Request(boxes=("gt-core",), ruleset="gt")).name
 'gt'
 >>> request, pal = check_request(Request(boxes=("dirt-core",), tiles=8))
@@ -25,7 +25,7 @@ Examples
 >>> check_request(Request(boxes=("dirt-core",), ruleset="chess"))
 Traceback (most recent call last):
 ...
-trackkit.generate.request.GenerateError: --ruleset: 'chess': the rulesets are dirt and gt
+trackkit.generator.request.GenerateError: --ruleset: 'chess': the rulesets are dirt and gt
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from trackkit.checks.pipeline import Report, validate
-from trackkit.generate.circuit import CircuitGoal, no_circuit
-from trackkit.generate.decorate import place_fillers, stage_of, token_plan
-from trackkit.generate.gt_pieces import check_gt_request, place_pit, tiles_for_length
-from trackkit.generate.gt_score import GtStructure, gt_aim, gt_structure_of, gt_structure_score
-from trackkit.generate.pieces import Palette, Way, check_dirt_request
-from trackkit.generate.refine import (
+from trackkit.generator.circuit import CircuitGoal, no_circuit
+from trackkit.generator.decorate import place_fillers, stage_of, token_plan
+from trackkit.generator.gt_pieces import check_gt_request, place_pit, tiles_for_length
+from trackkit.generator.gt_score import GtStructure, gt_aim, gt_structure_of, gt_structure_score
+from trackkit.generator.pieces import Palette, Way, check_dirt_request
+from trackkit.generator.refine import (
     GtSimResult,
     SimResult,
     gt_sim_score,
@@ -49,9 +49,9 @@ from trackkit.generate.refine import (
     sim_score,
     simulate_finalists,
 )
-from trackkit.generate.request import GenerateError, Request
-from trackkit.generate.score import Aim, Structure, structure_of, structure_score
-from trackkit.generate.search import ChainGoal, Goal, Road
+from trackkit.generator.request import GenerateError, Request
+from trackkit.generator.score import Aim, Structure, structure_of, structure_score
+from trackkit.generator.search import ChainGoal, Goal, Road
 from trackkit.models.stage import Kind, Stage, TileToken
 from trackkit.tiles.library import TileLibrary
 
@@ -155,11 +155,11 @@ class DirtRun:
     what = "stages"
 
     def check(self, request: Request, library: TileLibrary | None) -> tuple[Request, Palette]:
-        """:func:`trackkit.generate.pieces.check_dirt_request`."""
+        """:func:`trackkit.generator.pieces.check_dirt_request`."""
         return check_dirt_request(request, library)
 
     def aim(self, request: Request, pal: Palette) -> Aim:
-        """:meth:`trackkit.generate.score.Aim.of`."""
+        """:meth:`trackkit.generator.score.Aim.of`."""
         return Aim.of(request, pal)
 
     def goal(self, job: Job, asked: Request) -> Goal:
@@ -181,7 +181,7 @@ class DirtRun:
         )
 
     def on_road(self, job: Job, ways: Sequence[Way], name: str) -> tuple[Stage, Tokens]:
-        """The tokens asked for, drawn (:func:`trackkit.generate.decorate.token_plan`)."""
+        """The tokens asked for, drawn (:func:`trackkit.generator.decorate.token_plan`)."""
         request = job.request
         tokens = token_plan(ways, request.tokens, job.rng)
         stage = stage_of(ways, name=name, kind=request.kind, boxes=request.boxes, tokens=tokens)
@@ -190,7 +190,7 @@ class DirtRun:
     def beside(
         self, job: Job, stage: Stage, report: Report, road: Road
     ) -> tuple[Stage, Report] | None:
-        """The fillers asked for (:func:`trackkit.generate.decorate.place_fillers`)."""
+        """The fillers asked for (:func:`trackkit.generator.decorate.place_fillers`)."""
         count = job.request.fillers
         if not count:
             return stage, report
@@ -203,20 +203,20 @@ class DirtRun:
         return (placed, checked) if checked.clean else None
 
     def structure(self, job: Job, report: Report, ways: Sequence[Way], tokens: Tokens) -> Scored:
-        """:func:`trackkit.generate.score.structure_of` and its score."""
+        """:func:`trackkit.generator.score.structure_of` and its score."""
         hexes = [t.hex for t in report.layout.chain]
         structure = structure_of(report.summary, ways, tokens, hexes)
         return structure, structure_score(structure, job.aim)
 
     def race(self, job: Job, finalists: Sequence[Sequence[Stage]], jobs: int, step: Step) -> Raced:
-        """:func:`trackkit.generate.refine.simulate_finalists`."""
+        """:func:`trackkit.generator.refine.simulate_finalists`."""
         stages = [s for group in finalists for s in group]
         seeds = _seeds(job.rng, len(stages))
         races = job.request.races
         return [*simulate_finalists(stages, seeds, races=races, jobs=jobs, progress=step)]
 
     def sim_parts(self, job: Job, sim: SimResult | GtSimResult) -> dict[str, float]:
-        """:func:`trackkit.generate.refine.sim_score`."""
+        """:func:`trackkit.generator.refine.sim_score`."""
         assert isinstance(sim, SimResult)
         return sim_score(sim, job.aim.band.distance(sim.loc_rate), job.request.par)
 
@@ -228,16 +228,16 @@ class GtRun:
     what = "tracks"
 
     def check(self, request: Request, library: TileLibrary | None) -> tuple[Request, Palette]:
-        """:func:`trackkit.generate.gt_pieces.check_gt_request`."""
+        """:func:`trackkit.generator.gt_pieces.check_gt_request`."""
         return check_gt_request(request, library)
 
     def aim(self, request: Request, pal: Palette) -> Aim:
-        """:func:`trackkit.generate.gt_score.gt_aim`."""
+        """:func:`trackkit.generator.gt_score.gt_aim`."""
         return gt_aim(request, pal)
 
     def goal(self, job: Job, asked: Request) -> Goal:
         """A circuit closing on its start/finish tile (refused up front when the pieces
-        cannot close one: :func:`trackkit.generate.circuit.no_circuit`), or a
+        cannot close one: :func:`trackkit.generator.circuit.no_circuit`), or a
         point-to-point track from its start to its finish."""
         request, pal = job.request, job.pal
         tiles = request.tiles or tiles_for_length(request, pal)
@@ -261,19 +261,19 @@ class GtRun:
     def beside(
         self, job: Job, stage: Stage, report: Report, road: Road
     ) -> tuple[Stage, Report] | None:
-        """The pit, when asked for (:func:`trackkit.generate.gt_pieces.place_pit`)."""
+        """The pit, when asked for (:func:`trackkit.generator.gt_pieces.place_pit`)."""
         if not job.request.pit:
             return stage, report
         players = job.request.players
         return place_pit(stage, report, job.pal, job.rng, library=job.library, players=players)
 
     def structure(self, job: Job, report: Report, ways: Sequence[Way], tokens: Tokens) -> Scored:
-        """:func:`trackkit.generate.gt_score.gt_structure_of` and its score."""
+        """:func:`trackkit.generator.gt_score.gt_structure_of` and its score."""
         structure = gt_structure_of(report.summary, report.graph, report.layout, ways)
         return structure, gt_structure_score(structure, job.aim)
 
     def race(self, job: Job, finalists: Sequence[Sequence[Stage]], jobs: int, step: Step) -> Raced:
-        """:func:`trackkit.generate.refine.refine_gt`, then the likeliest finalists raced
+        """:func:`trackkit.generator.refine.refine_gt`, then the likeliest finalists raced
         again (:meth:`race_again`)."""
         stages = [s for group in finalists for s in group]
         seeds = _seeds(job.rng, len(stages))
@@ -322,7 +322,7 @@ class GtRun:
         return out
 
     def sim_parts(self, job: Job, sim: SimResult | GtSimResult) -> dict[str, float]:
-        """:func:`trackkit.generate.refine.gt_sim_score`."""
+        """:func:`trackkit.generator.refine.gt_sim_score`."""
         assert isinstance(sim, GtSimResult)
         return gt_sim_score(sim, job.aim.band.distance(sim.loc_rate))
 
@@ -354,8 +354,8 @@ def check_request(request: Request, library: TileLibrary | None = None) -> tuple
     ------
     GenerateError
         Naming the option at fault and what would work
-        (:func:`trackkit.generate.pieces.check_dirt_request`,
-        :func:`trackkit.generate.gt_pieces.check_gt_request`).
+        (:func:`trackkit.generator.pieces.check_dirt_request`,
+        :func:`trackkit.generator.gt_pieces.check_gt_request`).
 
     Examples
     --------

@@ -11,7 +11,7 @@ naming the option and what would work), before any search.
 
 Examples
 --------
->>> from trackkit.generate.request import Request
+>>> from trackkit.generator.request import Request
 >>> request, pal = check_dirt_request(Request(boxes=("dirt-core",), tiles=12))
 >>> len(pal.starts), len(pal.finishes), pal.max_tiles
 (2, 2, 31)
@@ -28,8 +28,8 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from trackkit.formats.suggest import unknown_box
-from trackkit.generate.request import GenerateError, Request
-from trackkit.generate.score import SECONDS_PER_TILE, face_risk
+from trackkit.generator.request import GenerateError, Request
+from trackkit.generator.score import SECONDS_PER_TILE, face_risk
 from trackkit.models.stage import Kind, Stage, StageTile, TileToken
 from trackkit.models.tile import FaceKind, RoadShape, TileFace
 from trackkit.stage.assemble import Series, lay_out
@@ -63,7 +63,7 @@ class Way:
     length_mm: float = 0.0
     """Length of its road along the centre line as laid out (``Layout.road_length``)."""
     risk: float = 0.0
-    """Its share of the difficulty measure (:func:`trackkit.generate.score.face_risk`)."""
+    """Its share of the difficulty measure (:func:`trackkit.generator.score.face_risk`)."""
     enter: int | None = None
     """GT: the ``enter`` edge the stage-file line names (None: ``turn`` or the default)."""
     road: str | None = None
@@ -216,7 +216,7 @@ def check_boxes(boxes: tuple[str, ...], library: TileLibrary, series: Series) ->
     >>> check_boxes(("gt-core",), default_library(), "dirt")
     Traceback (most recent call last):
     ...
-    trackkit.generate.request.GenerateError: --boxes: gt-core is a Rallyman: GT box: add \
+    trackkit.generator.request.GenerateError: --boxes: gt-core is a Rallyman: GT box: add \
 --ruleset gt for a GT track (from GT boxes only), or name DIRT boxes: dirt-climb, \
 dirt-copilot, dirt-core, dirt-monte-carlo
     """
@@ -306,11 +306,11 @@ def check_dirt_request(
     request: Request, library: TileLibrary | None = None
 ) -> tuple[Request, Palette]:
     """The DIRT request with its size settled, and the palette of its boxes, once the
-    request is known to be possible (:func:`trackkit.generate.series.check_request` picks
-    this check or the GT one, :func:`trackkit.generate.gt_pieces.check_gt_request`).
+    request is known to be possible (:func:`trackkit.generator.series.check_request` picks
+    this check or the GT one, :func:`trackkit.generator.gt_pieces.check_gt_request`).
 
     A request with neither ``tiles`` nor ``length_mm`` gets 12 tiles, or with ``par``
-    about ``par / SECONDS_PER_TILE`` (:data:`trackkit.generate.score.SECONDS_PER_TILE`),
+    about ``par / SECONDS_PER_TILE`` (:data:`trackkit.generator.score.SECONDS_PER_TILE`),
     within what the boxes hold.
 
     Raises

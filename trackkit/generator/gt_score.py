@@ -2,7 +2,7 @@
 
 A GT track is scored twice: first by its structure, read off the validated track (its
 summary and stage graph, :mod:`trackkit.stage.graph`), then its finalists by GT races
-(:func:`trackkit.generate.refine.refine_gt`; "scored by overtaking chances and grid
+(:func:`trackkit.generator.refine.refine_gt`; "scored by overtaking chances and grid
 fairness", measured in races).
 
 **Measures of the structure** (:class:`GtStructure`, in each report and ``index.json``):
@@ -37,7 +37,7 @@ fairness", measured in races).
 
 **Difficulty** (``--difficulty``) is, for GT as for DIRT, the losses of control a driver
 can expect per 10 tiles driven (laps x tiles) — here measured in the GT races, where the
-finalist nearest the level's band is preferred (:mod:`trackkit.generate.refine`). The
+finalist nearest the level's band is preferred (:mod:`trackkit.generator.refine`). The
 bands are absolute (:data:`GT_BANDS`): the thirds of what 160 random circuits of
 gt-core alone and with Championship, World Tour or Adrenaline showed in seeded races
 (four GT bots, 3 laps, 16 races each; 0.08 at the 10th percentile, 0.13 the median, 0.19
@@ -57,7 +57,7 @@ reported but neither steers the search nor scores. The level is the races' alone
 finalists' rates differ between circuits for real (two sets of 40 races agree with a
 correlation of 0.75; spread 0.027 between circuits round a mean of 0.14), and the two
 finalists nearest the band are raced again, twice as often, with fresh seeds, the
-choice made on those races (:meth:`trackkit.generate.series.GtRun.race_again`). Without
+choice made on those races (:meth:`trackkit.generator.series.GtRun.race_again`). Without
 races (``--races 0``) the level is not measured, and the reports say so.
 
 Examples
@@ -81,11 +81,11 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from trackkit.generate.request import Request
-from trackkit.generate.score import Aim, Band
+from trackkit.generator.request import Request
+from trackkit.generator.score import Aim, Band
 
 if TYPE_CHECKING:
-    from trackkit.generate.pieces import Palette, Way
+    from trackkit.generator.pieces import Palette, Way
     from trackkit.models.summary import StageSummary
     from trackkit.road.spaces import DrivenRoad
     from trackkit.stage.assemble import Layout
@@ -138,7 +138,7 @@ TILES_PER_CHANCE = 6
 GRID_MOVES = 6
 #: One corner wanted per this many tiles.
 TILES_PER_CORNER = 4
-#: The bell of :func:`trackkit.generate.score.way_weights` this wide is flat: every way
+#: The bell of :func:`trackkit.generator.score.way_weights` this wide is flat: every way
 #: as likely whatever its demand.
 NO_STEERING = 1000.0
 

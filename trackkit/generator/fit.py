@@ -3,7 +3,7 @@
 Two targets are checked, each where it can be measured:
 
 - **difficulty**: the losses of control per driver per 10 tiles lie inside the level's
-  band (:class:`~trackkit.generate.score.Band`). A DIRT stage is judged on its races when
+  band (:class:`~trackkit.generator.score.Band`). A DIRT stage is judged on its races when
   it was raced, else on its structure's estimate; a GT track only on its races (its
   structure's demand is another measure).
 - **par** (``--par``, DIRT): the careful driver's time (the cautious bot's median in the
@@ -12,7 +12,7 @@ Two targets are checked, each where it can be measured:
 
 A stage :attr:`Fit.fits` when it misses neither (what was not measured is not a miss,
 and the reports say it was not measured). ``generate`` keeps, of a stage's finalists,
-the best one that fits (:func:`trackkit.generate.run.generate`), and with ``--tries``
+the best one that fits (:func:`trackkit.generator.run.generate`), and with ``--tries``
 searches again for the stages that miss.
 
 Examples
@@ -32,9 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from trackkit.generate.refine import GtSimResult, SimResult
-from trackkit.generate.request import Request
-from trackkit.generate.score import Band
+from trackkit.generator.refine import GtSimResult, SimResult
+from trackkit.generator.request import Request
+from trackkit.generator.score import Band
 
 __all__ = ["PAR_TOLERANCE", "Fit", "Miss", "difficulty_miss", "fit_of", "par_miss"]
 

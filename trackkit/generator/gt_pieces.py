@@ -2,7 +2,7 @@
 
 The GT boxes' faces (``gt-core``, ``gt-championship``, ``gt-world-tour``,
 ``gt-team-challenge``, ``gt-adrenaline``) become ways as DIRT faces do
-(:mod:`trackkit.generate.pieces`): every road of a face, driven from either end. A bend or
+(:mod:`trackkit.generator.pieces`): every road of a face, driven from either end. A bend or
 hairpin is written ``turn: left|right``, a straight driven the other way round
 ``enter: E``, a face with several roads ``road: R`` and ``enter: E``. The pieces 122, 124
 and 125 come in two boxes (Championship and World Tour, ``TileFace.also_in``): either box
@@ -12,13 +12,13 @@ the starts (and, point to point, the finishes); they are laid with their grid be
 line, in the race direction, as a stage file's first tile is.
 
 :func:`check_gt_request` is where an impossible GT request stops (the DIRT one is
-:func:`trackkit.generate.pieces.check_dirt_request`; both behind
-:func:`trackkit.generate.series.check_request`); :func:`place_pit` lays the pit tile
-beside a track. The goal that closes a circuit is :mod:`trackkit.generate.circuit`'s.
+:func:`trackkit.generator.pieces.check_dirt_request`; both behind
+:func:`trackkit.generator.series.check_request`); :func:`place_pit` lays the pit tile
+beside a track. The goal that closes a circuit is :mod:`trackkit.generator.circuit`'s.
 
 Examples
 --------
->>> from trackkit.generate.request import Request
+>>> from trackkit.generator.request import Request
 >>> request, pal = check_gt_request(Request(boxes=("gt-core",), ruleset="gt", tiles=12))
 >>> [w.face.id for w in pal.starts], pal.max_tiles
 (['102a', '102b'], 32)
@@ -36,9 +36,9 @@ from functools import lru_cache
 
 from trackkit import limits
 from trackkit.checks.pipeline import Report, validate
-from trackkit.generate.gt_score import gt_road_risk
-from trackkit.generate.pieces import Palette, Piece, Way, box_list, check_boxes, series_boxes
-from trackkit.generate.request import GenerateError, Request
+from trackkit.generator.gt_score import gt_road_risk
+from trackkit.generator.pieces import Palette, Piece, Way, box_list, check_boxes, series_boxes
+from trackkit.generator.request import GenerateError, Request
 from trackkit.models.stage import Kind, Stage, StageTile
 from trackkit.models.tile import FaceKind, TileFace
 from trackkit.road import hexgrid

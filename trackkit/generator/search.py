@@ -10,7 +10,7 @@ per run. Every candidate stage is laid out whole again and validated: its tiles 
 where the search put them.
 
 At each step the ways the boxes still hold are tried in a weighted random order (one
-generator passed in; the weights come from :func:`trackkit.generate.score.way_weights`:
+generator passed in; the weights come from :func:`trackkit.generator.score.way_weights`:
 the surface mix still wanted, the difficulty aimed at, the climb tiles a hillclimb needs).
 A tile is refused when its hex is taken, when the hex its road leads to is taken, or when
 fewer free hexes lie beyond than tiles remain (a flood fill); when every way is refused
@@ -25,9 +25,9 @@ the same search.
 Examples
 --------
 >>> import random
->>> from trackkit.generate.pieces import check_dirt_request
->>> from trackkit.generate.request import Request
->>> from trackkit.generate.score import Aim
+>>> from trackkit.generator.pieces import check_dirt_request
+>>> from trackkit.generator.request import Request
+>>> from trackkit.generator.score import Aim
 >>> request = Request(boxes=("dirt-core",), tiles=8)
 >>> request, pal = check_dirt_request(request)
 >>> aim = Aim.of(request, pal)
@@ -44,9 +44,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from trackkit.generate.circuit import CircuitGoal
-from trackkit.generate.pieces import Palette, Piece, Way
-from trackkit.generate.score import Aim, way_weights
+from trackkit.generator.circuit import CircuitGoal
+from trackkit.generator.pieces import Palette, Piece, Way
+from trackkit.generator.score import Aim, way_weights
 from trackkit.models.stage import Stage, StageTile
 from trackkit.road import hexgrid
 from trackkit.stage.assemble import lay_out
@@ -192,7 +192,7 @@ class Road:
     length_mm: float = 0.0
     climbs: int = 0
     risk: float = 0.0
-    """The sum of the laid ways' risks (:func:`trackkit.generate.score.way_risk`)."""
+    """The sum of the laid ways' risks (:func:`trackkit.generator.score.way_risk`)."""
     bend: int = 0
     """The sum of the laid ways' bends (:attr:`Way.bend`): the heading at the road end,
     from the start tile's entry, in 60 degree steps."""

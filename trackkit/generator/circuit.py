@@ -1,7 +1,7 @@
 """Rallyman: GT circuits: the goal that closes one, and why some boxes cannot.
 
 The pieces of the GT boxes and the checks of a GT request are in
-:mod:`trackkit.generate.gt_pieces`.
+:mod:`trackkit.generator.gt_pieces`.
 
 **Closing the loop** (:class:`CircuitGoal`). The circuit's last tile must sit on the hex
 before the start tile (the one its entry faces) and lead into it with the same lanes and
@@ -10,7 +10,7 @@ free hexes (a breadth-first search round the road already laid): a road end furt
 than the tiles still to lay cannot close, and the search steps back at once. The ways
 are weighted toward the start as the slack (tiles left minus that distance) runs out,
 and the last tile is accepted only when :func:`trackkit.stage.assemble.lay_out` itself snaps
-the start tile onto it where it lies (:class:`~trackkit.generate.search.Placer`), so the
+the start tile onto it where it lies (:class:`~trackkit.generator.search.Placer`), so the
 lanes and skew edges meet there as at every other edge. Before a way is laid, the
 pieces left are asked whether they can still close the road at all (their bends, the
 edges they join, and near the end the pieces themselves tried to the start:
@@ -19,8 +19,8 @@ asked at all fail at once, saying what they hold (:meth:`CircuitGoal.why_not`).
 
 Examples
 --------
->>> from trackkit.generate.gt_pieces import check_gt_request
->>> from trackkit.generate.request import Request
+>>> from trackkit.generator.gt_pieces import check_gt_request
+>>> from trackkit.generator.request import Request
 >>> request, pal = check_gt_request(Request(boxes=("gt-core",), ruleset="gt", tiles=10))
 >>> goal = CircuitGoal.of(10, pal)
 >>> goal.why_not(pal) is None  # gt-core's pieces can close a circuit of 10 tiles
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from trackkit.generate.gt_pieces import (
+from trackkit.generator.gt_pieces import (
     DEFAULT_PLAYERS,
     GT_BOXES,
     LEAST_TILES,
@@ -44,15 +44,15 @@ from trackkit.generate.gt_pieces import (
     grid_slots,
     gt_palette,
 )
-from trackkit.generate.pieces import Palette, Piece, Way
-from trackkit.generate.request import GenerateError, Request
+from trackkit.generator.pieces import Palette, Piece, Way
+from trackkit.generator.request import GenerateError, Request
 from trackkit.models.stage import Stage
 from trackkit.road import hexgrid
 from trackkit.stage.assemble import lay_out
 from trackkit.tiles.library import TileLibrary
 
 if TYPE_CHECKING:
-    from trackkit.generate.search import Placer, Road
+    from trackkit.generator.search import Placer, Road
 
 __all__ = ["CircuitGoal", "no_circuit"]
 
@@ -79,7 +79,7 @@ def no_circuit(
     asked : Request
         The request as given (to tell a size asked for from the default one).
     request, pal : Request, Palette
-        As :func:`~trackkit.generate.gt_pieces.check_gt_request` settled them.
+        As :func:`~trackkit.generator.gt_pieces.check_gt_request` settled them.
     goal : CircuitGoal
         The circuit of the size asked (or of the default size).
     """
@@ -214,7 +214,7 @@ def _turned(h: hexgrid.Hex, steps: int) -> hexgrid.Hex:
 class CircuitGoal:
     """A GT circuit of ``tiles`` tiles: a start/finish tile, the road back to it.
 
-    Besides the distance left to the start (:mod:`trackkit.generate.circuit`), a way is
+    Besides the distance left to the start (:mod:`trackkit.generator.circuit`), a way is
     laid only where the pieces still in the box can close the road (:meth:`can_close`):
 
     - **bends**: a circuit that does not cross itself turns once round, its

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from trackkit.generate.pieces import Palette, Way
+from trackkit.generator.pieces import Palette, Way
 from trackkit.models.stage import Kind, Stage, StageTile, TileToken
 from trackkit.models.tile import TileFace
 from trackkit.road import hexgrid

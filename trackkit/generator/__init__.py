@@ -25,14 +25,14 @@ refine
     Races of the best candidates and the simulation score.
 series
     What a run does per series (DIRT stages, GT tracks), behind one interface, and
-    :func:`~trackkit.generate.series.check_request`, where an impossible request stops.
+    :func:`~trackkit.generator.series.check_request`, where an impossible request stops.
 run
     One run: candidates, finalists, the stages chosen (:func:`generate`).
 report
     The report of each stage and the index, as text and JSON.
 """
 
-from trackkit.generate.request import Difficulty, GenerateError, Request
-from trackkit.generate.run import Generation, Outcome, generate
+from trackkit.generator.request import Difficulty, GenerateError, Request
+from trackkit.generator.run import Generation, Outcome, generate
 
 __all__ = ["Difficulty", "GenerateError", "Generation", "Outcome", "Request", "generate"]
