@@ -171,8 +171,8 @@ def test_a_ctrl_c_that_native_code_turns_into_an_import_error_still_exits_130(
 ) -> None:
     """numpy's C import catches the Ctrl-C, prints it through sys.excepthook and raises an
     ImportError of its own (seen when Ctrl-C landed while print first imported shapely)."""
+    from trackkit import interrupt
     from trackkit.cli import app as cli
-    from trackkit.cli import interrupt
 
     def app() -> None:
         try:
@@ -194,8 +194,8 @@ def test_the_same_inside_a_real_command_where_typer_has_its_own_excepthook(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import trackkit.formats
+    from trackkit import interrupt
     from trackkit.cli import app as cli
-    from trackkit.cli import interrupt
 
     def load_source(*args: object, **kwargs: object) -> None:
         try:
@@ -232,7 +232,7 @@ def test_a_ctrl_c_that_native_code_could_not_raise_prints_no_traceback() -> None
     interruption (the run still stops, exit 130) and passes anything else on."""
     from types import SimpleNamespace
 
-    from trackkit.cli import interrupt
+    from trackkit import interrupt
     from trackkit.cli.app import _quiet_unraisable
 
     seen: list[object] = []

@@ -17,8 +17,7 @@ from typing import Annotated, Any, TextIO, cast
 
 import typer
 
-from trackkit import __version__
-from trackkit.cli import interrupt
+from trackkit import __version__, interrupt
 from trackkit.cli.commands import (
     car,
     config,
@@ -162,7 +161,7 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def _quiet_interrupts(previous: Callable[..., object]) -> Callable[..., object]:
-    """An excepthook that prints nothing for :class:`~trackkit.cli.interrupt.Interrupted`.
+    """An excepthook that prints nothing for :class:`~trackkit.interrupt.Interrupted`.
 
     A C extension being imported when Ctrl-C lands (numpy under shapely) prints the
     exception through ``sys.excepthook`` and raises an ImportError of its own instead.
@@ -176,11 +175,11 @@ def _quiet_interrupts(previous: Callable[..., object]) -> Callable[..., object]:
 
 
 def _quiet_unraisable(previous: Callable[[Any], object]) -> Callable[[Any], object]:
-    """An unraisablehook that prints nothing for :class:`~trackkit.cli.interrupt.Interrupted`.
+    """An unraisablehook that prints nothing for :class:`~trackkit.interrupt.Interrupted`.
 
     A Ctrl-C landing while C code runs a Python check it cannot pass an exception out of
     (numpy asking a number for its array interface) is "ignored" there with a traceback;
-    the interruption is still asked for, and :func:`trackkit.cli.interrupt.check` raises it
+    the interruption is still asked for, and :func:`trackkit.interrupt.check` raises it
     before any output is written.
     """
 

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from trackkit.cli import interrupt
+from trackkit import interrupt
 from trackkit.errors import InputError
 from trackkit.formats.native import FORMAT_ID, read_native
 from trackkit.formats.source import StageSource, decode_bytes, parse_document, read_bytes

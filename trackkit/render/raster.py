@@ -22,7 +22,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trackkit.cli import interrupt
+from trackkit import interrupt
 from trackkit.formats.files import check_output, check_output_folder, write_bytes_atomic
 
 __all__ = [

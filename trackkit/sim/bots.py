@@ -161,7 +161,7 @@ def greedy(
     >>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
     >>> plan, read = greedy(ctx, DirtRoad.of(ctx.track), max_risk=0.35)
     >>> str(plan), len(read)
-    ('1:1.2L G3 > 1:1.3L G4 > 2:1.1L G5 > 2:1.2L G6 > 2:1.3L C > 3:1.1L C', 12)
+    ('1:1.2L G3 > 1:1.3L G4 > 2:1.1L G5 > 2:1.2L G6 > 2:1.3L C > 3:1.1L C', 7)
     """
     keep, keep_move = road.pruners()
     builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=road.moves_key)
