@@ -27,14 +27,14 @@ from typer.testing import CliRunner
 from trackkit.cli.app import app
 from trackkit.errors import InputError
 from trackkit.formats import load_stage
-from trackkit.formats.source import (
-    MAX_DEPTH,
+from trackkit.formats.reading import (
     MAX_FILE_BYTES,
     MAX_REPLAY_BYTES,
     MAX_SIMULATION_BYTES,
     MAX_THEME_BYTES,
     read_input,
 )
+from trackkit.formats.source import MAX_DEPTH
 from trackkit.render.heat import load_simulation
 from trackkit.render.theme import load_theme
 from trackkit.sim.replay import load_replay
@@ -221,7 +221,7 @@ def test_brackets_inside_strings_do_not_count_as_depth(tmp_path: Path) -> None:
 
 #: Modules that may open files themselves: the one reader, and the package's own data.
 OWN_READERS = {
-    "trackkit/formats/source.py",  # read_input: every file a user names
+    "trackkit/formats/reading.py",  # read_input: every file a user names
     "trackkit/tiles/library.py",  # the shipped tile files (its cache goes through read_input)
     "trackkit/studio/app.py",  # the studio's own page (package data, trackkit/studio/static)
     # (the shipped ruleset files are read by library.ruleset_data)

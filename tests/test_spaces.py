@@ -6,7 +6,8 @@ import networkx as nx
 import pytest
 
 from trackkit.models.tile import TileFace
-from trackkit.road.spaces import DrivenRoad, drive
+from trackkit.road.driven import DrivenRoad
+from trackkit.road.spaces import drive
 from trackkit.tiles.library import default_library
 
 LIB = default_library()

@@ -41,7 +41,7 @@ from pathlib import Path
 from pydantic import Field, ValidationError
 
 from trackkit.errors import InputError
-from trackkit.formats.source import read_input
+from trackkit.formats.reading import read_input
 from trackkit.models.base import StrictModel
 from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM
 

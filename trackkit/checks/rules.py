@@ -10,7 +10,7 @@ from trackkit.checks.catalogue import finding
 from trackkit.models.findings import Finding, Location
 from trackkit.models.stage import MAX_TILE_TOKENS, TileToken, TokenKind
 from trackkit.models.tile import FaceKind
-from trackkit.road.spaces import TokenSpot
+from trackkit.road.driven import TokenSpot
 from trackkit.stage.assemble import Layout, PlacedTile
 
 __all__ = ["check_rules", "check_tokens"]

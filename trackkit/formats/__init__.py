@@ -23,7 +23,8 @@ from trackkit.formats.files import (
     write_bytes_atomic,
     write_text_atomic,
 )
-from trackkit.formats.source import MAX_FILE_BYTES, MAX_YAML_EVENTS, MAX_YAML_NODES, StageSource
+from trackkit.formats.reading import MAX_FILE_BYTES
+from trackkit.formats.source import MAX_YAML_EVENTS, MAX_YAML_NODES, StageSource
 
 __all__ = [
     "ACCEPTED_FORMATS",

@@ -28,7 +28,8 @@ from typing import Any, Literal
 from trackkit import interrupt
 from trackkit.errors import InputError
 from trackkit.formats.native import FORMAT_ID, read_native
-from trackkit.formats.source import StageSource, decode_bytes, parse_document, read_bytes
+from trackkit.formats.reading import decode_bytes, read_bytes
+from trackkit.formats.source import StageSource, parse_document
 from trackkit.models.stage import Stage
 from trackkit.tiles.library import TileLibrary
 

@@ -56,7 +56,7 @@ from typing import Any
 
 from trackkit.errors import InputError
 from trackkit.formats.files import check_output, folder_lock, is_read_only, write_bytes_atomic
-from trackkit.formats.source import read_input
+from trackkit.formats.reading import read_input
 from trackkit.words import plural
 
 __all__ = [

@@ -24,8 +24,9 @@ import yaml
 from pydantic import ValidationError
 
 from trackkit.errors import InputError
-from trackkit.formats.source import Document, validation_message
+from trackkit.formats.source import Document
 from trackkit.formats.tokens import short_place, short_turn
+from trackkit.formats.validation_messages import validation_message
 from trackkit.models.stage import Stage
 
 __all__ = ["FORMAT_ID", "dump_native", "read_native", "represent_text"]

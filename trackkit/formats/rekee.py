@@ -19,13 +19,14 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from trackkit.errors import InputError
-from trackkit.formats.source import Document, StageSource, validation_message
+from trackkit.formats.source import Document, StageSource
 from trackkit.formats.tokens import (
     MAX_TOKEN_OFFSET,
     MAX_TOKEN_TURN,
     rekee_token_id,
     token_from_id,
 )
+from trackkit.formats.validation_messages import validation_message
 from trackkit.formats.walk import MAP_RANGE, EditorModel, Placement, check_on_map, editor_stage
 from trackkit.models.stage import MAX_STAGE_TILES, Stage, TileToken
 from trackkit.tiles.library import TileLibrary

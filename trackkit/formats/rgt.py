@@ -46,7 +46,7 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from trackkit.errors import InputError
-from trackkit.formats.source import Document, StageSource, validation_message
+from trackkit.formats.source import Document, StageSource
 from trackkit.formats.tokens import (
     MAX_RGT_DEGREES,
     MAX_RGT_OFFSET,
@@ -56,6 +56,7 @@ from trackkit.formats.tokens import (
     rgt_token_id,
     token_from_id,
 )
+from trackkit.formats.validation_messages import validation_message
 from trackkit.formats.walk import MAP_RANGE, EditorModel, Placement, check_on_map, editor_stage
 from trackkit.models.stage import MAX_STAGE_TILES, Stage, Surface, TileToken
 from trackkit.road import hexgrid

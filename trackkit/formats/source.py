@@ -1,4 +1,11 @@
-"""Reading stage files as text, and turning what is wrong with them into clear messages.
+"""Stage text into data: safe YAML and JSON parsing, and the way back from a place to a line.
+
+:func:`parse_document` parses stage text (:class:`Document`: the data, and the line of a key
+path); :class:`StageSource` is a stage as read from a file, with the way back from its parts
+to the file's lines; :func:`read_json` reads and parses a JSON input that is not a stage.
+Alias bombs, duplicate keys, deep nesting and values Python cannot convert are refused.
+The bytes are read by :mod:`trackkit.formats.reading`; pydantic's errors become messages in
+:mod:`trackkit.formats.validation_messages`.
 
 Everything here raises :class:`~trackkit.errors.InputError` (never anything else) for input
 that cannot be used: the message names the file and, when it can, the line.
@@ -18,13 +25,8 @@ trackkit.errors.InputError: s.json: not valid JSON: Expecting ',' delimiter (lin
 
 from __future__ import annotations
 
-import difflib
 import json
-import os
 import re
-import stat
-import types
-import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,41 +34,22 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 import yaml
-from pydantic import BaseModel, ValidationError
 
 from trackkit.errors import InputError
+from trackkit.formats.reading import MAX_FILE_BYTES, decode_bytes, format_size, read_input
+from trackkit.formats.validation_messages import Loc, format_loc
 from trackkit.models.stage import MAX_STAGE_TILES, MAX_TILE_TOKENS, Stage
 
 __all__ = [
     "MAX_DEPTH",
-    "MAX_ERRORS_SHOWN",
-    "MAX_FILE_BYTES",
-    "MAX_REPLAY_BYTES",
-    "MAX_SIMULATION_BYTES",
-    "MAX_THEME_BYTES",
     "MAX_YAML_EVENTS",
     "MAX_YAML_NODES",
     "Document",
     "StageSource",
-    "decode_bytes",
     "parse_document",
-    "read_bytes",
-    "read_input",
     "read_json",
-    "validation_message",
 ]
 
-#: Stage files bigger than this are refused before they are parsed (a real stage is a few
-#: kB; the largest stage trackkit accepts, 1000 tiles with tokens, well under 1 MB).
-MAX_FILE_BYTES = 5 * 1024 * 1024
-#: Replay files (``simulate --replay``) bigger than this are refused before they are read:
-#: a replay of a 1000-tile stage with 6 drivers is about 6 MB, and reading one of 16 MB
-#: takes about 160 MB of memory. ``simulate`` refuses to write a longer one.
-MAX_REPLAY_BYTES = 16 * 1024 * 1024
-#: Simulation documents (``render --heat``) bigger than this are refused.
-MAX_SIMULATION_BYTES = 16 * 1024 * 1024
-#: Theme files (``--theme``) bigger than this are refused (a full theme is about 2 kB).
-MAX_THEME_BYTES = 1024 * 1024
 #: JSON and YAML nested deeper than this (lists or mappings inside each other) are refused:
 #: trackkit's own files nest 7 levels at most.
 MAX_DEPTH = 64
@@ -82,150 +65,11 @@ MAX_YAML_EVENTS = MAX_STAGE_TILES * _EVENTS_PER_TILE + 1_000
 MAX_YAML_NODES = MAX_YAML_EVENTS
 #: JSON bigger than this gets no line numbers in validation messages (finding them is slow).
 MAX_JSON_LINES_CHARS = 200_000
-#: At most this many validation problems are listed in one message.
-MAX_ERRORS_SHOWN = 20
-
-Loc = tuple[int | str, ...]
 
 
 def _yaml_loader() -> type[yaml.SafeLoader]:
     """The fastest safe YAML loader available (never an unsafe one)."""
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _size(n: int) -> str:
-    return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"
-
-
-def _plural(what: str) -> str:
-    return what[:-1] + "ies" if what.endswith("y") else what + "s"
-
-
-def _not_regular(mode: int) -> str | None:
-    """What a file that is not a regular file is (None: a regular file)."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
-
-def _open_error(file: str, exc: OSError) -> InputError:
-    if isinstance(exc, FileNotFoundError):
-        return InputError(file, "no such file")
-    if isinstance(exc, NotADirectoryError):
-        return InputError(file, "no such file (a part of the path is a file, not a folder)")
-    reason = exc.strerror or type(exc).__name__
-    return InputError(file, f"cannot read the file: {reason.lower()}")
-
-
-def read_input(
-    path: str | Path, *, what: str = "stage file", limit: int = MAX_FILE_BYTES
-) -> tuple[str, bytes]:
-    """Read the bytes of an input file: the one way trackkit reads a file it is given.
-
-    Only a regular file is read (a symlink to one is fine): a folder, a named pipe, a
-    device or a socket is refused before anything is read from it, so ``/dev/zero`` or a
-    FIFO can neither hang a command nor fill its memory. At most ``limit`` bytes are read.
-
-    Parameters
-    ----------
-    path : str or Path
-        The file.
-    what : str
-        What the file is, for messages (``"stage file"``, ``"replay file"``).
-    limit : int
-        Largest size accepted, in bytes.
-
-    Returns
-    -------
-    tuple of (str, bytes)
-        The file name as it will appear in messages, and the bytes.
-
-    Raises
-    ------
-    InputError
-        Missing, unreadable, not a regular file, or larger than ``limit``.
-
-    Examples
-    --------
-    >>> read_input("/dev/zero", what="replay file")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    trackkit.errors.InputError: /dev/zero: is a character device, not a replay file ...
-    """
-    file = str(path)
-    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        # stat before open: opening some devices does something (a tape rewinds)
-        kind = _not_regular(os.stat(path).st_mode)
-        if kind is None:
-            # non-blocking, so that a file swapped for a FIFO since the stat cannot hang us
-            fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise _open_error(file, exc) from None
-    except ValueError:  # a NUL character in the name
-        raise InputError(file, "not a usable file name") from None
-    if kind is not None:
-        raise _not_regular_error(file, kind, what)
-    with os.fdopen(fd, "rb") as fh:
-        try:
-            st = os.fstat(fh.fileno())
-            kind = _not_regular(st.st_mode)
-            if kind is not None:
-                raise _not_regular_error(file, kind, what)
-            if st.st_size > limit:
-                raise _too_large(file, what, limit, st.st_size)
-            raw = fh.read(limit + 1)
-        except OSError as exc:
-            raise _open_error(file, exc) from None
-    if len(raw) > limit:  # it grew since the stat
-        raise _too_large(file, what, limit)
-    return file, raw
-
-
-def _not_regular_error(file: str, kind: str, what: str) -> InputError:
-    if kind == "a folder":
-        return InputError(file, f"is a folder, not a {what}")
-    return InputError(file, f"is {kind}, not a {what} (only regular files are read)")
-
-
-def _too_large(file: str, what: str, limit: int, size: int | None = None) -> InputError:
-    got = f" ({_size(size)})" if size is not None else ""
-    return InputError(file, f"file is too large{got}: {_plural(what)} are at most {_size(limit)}")
-
-
-def read_bytes(path: str | Path) -> tuple[str, bytes]:
-    """Read a stage file's bytes (:func:`read_input` with the stage file limit).
-
-    Returns the file name as it will appear in messages, and the bytes.
-    """
-    return read_input(path, what="stage file", limit=MAX_FILE_BYTES)
-
-
-def decode_bytes(raw: bytes, *, file: str, what: str = "stage file") -> str:
-    """UTF-8 text of a file (a byte-order mark is dropped); binary data is refused."""
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise InputError(file, "the file is UTF-16 text: save it as UTF-8")
-    nul = raw.find(b"\x00")
-    if nul >= 0:
-        raise InputError(file, f"binary data (a NUL byte at byte {nul}): not a {what}")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise InputError(
-            file,
-            f"not UTF-8 text (byte {exc.start}, line {line}): save the file as UTF-8",
-        ) from exc
 
 
 def read_json(path: str | Path, *, what: str, limit: int) -> Any:
@@ -686,7 +530,7 @@ def parse_document(text: str, *, file: str) -> Document:
     """
     if len(text) > MAX_FILE_BYTES:
         raise InputError(
-            file, f"text is too large: stage files are at most {_size(MAX_FILE_BYTES)}"
+            file, f"text is too large: stage files are at most {format_size(MAX_FILE_BYTES)}"
         )
     text = text.removeprefix("\ufeff")
     if "\x00" in text:
@@ -718,99 +562,3 @@ def parse_document(text: str, *, file: str) -> Document:
             f"found {_kind_of(doc.data)}",
         )
     return doc
-
-
-# --- validation errors ------------------------------------------------------------------
-
-
-def format_loc(loc: Loc) -> str:
-    """``('tiles', 3, 'turn')`` -> ``tiles[3].turn``."""
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out
-
-
-def _models_in(annotation: object) -> Iterator[type[BaseModel]]:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        yield annotation
-        return
-    origin = typing.get_origin(annotation)
-    if origin is not None or isinstance(annotation, types.UnionType):
-        for arg in typing.get_args(annotation):
-            yield from _models_in(arg)
-
-
-def _model_at(root: type[BaseModel] | None, loc: Loc) -> type[BaseModel] | None:
-    """The model that validates the mapping at ``loc`` (for listing its keys)."""
-    model = root
-    for part in loc:
-        if model is None:
-            return None
-        if isinstance(part, int):
-            continue
-        info = next((f for n, f in model.model_fields.items() if part in (n, f.alias)), None)
-        if info is None:
-            return None
-        model = next(_models_in(info.annotation), None)
-    return model
-
-
-def _keys_of(model: type[BaseModel]) -> list[str]:
-    return [f.alias or n for n, f in model.model_fields.items()]
-
-
-def _short(value: object) -> str | None:
-    if not isinstance(value, str | int | float | bool) and value is not None:
-        return None
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _one_error(err: Any, where: Callable[[Loc], int | None], model: type[BaseModel] | None) -> str:
-    loc: Loc = tuple(err["loc"])
-    kind = err["type"]
-    line = where(loc)
-    at = f" (line {line})" if line else ""
-    if kind == "extra_forbidden" and loc:
-        parent, key = format_loc(loc[:-1]), loc[-1]
-        text = f"unknown key {str(key)!r}"
-        owner = _model_at(model, loc[:-1])
-        if owner is not None:
-            keys = _keys_of(owner)
-            close = difflib.get_close_matches(str(key), keys, n=1)
-            text += f": did you mean {close[0]!r}?" if close else f" (keys: {', '.join(keys)})"
-        return f"{parent}: {text}{at}" if parent else f"{text}{at}"
-    if kind == "missing" and loc:
-        parent = format_loc(loc[:-1])
-        text = f"missing key {str(loc[-1])!r}"
-        return f"{parent}: {text}{at}" if parent else f"{text}{at}"
-    ctx = err.get("ctx") or {}
-    if kind == "too_long" and "actual_length" in ctx:
-        what = "tiles" if loc and str(loc[-1]).lower() in ("tiles", "tuiles") else "items"
-        text = f"too many {what}: {ctx['actual_length']}, at most {ctx['max_length']} allowed"
-        return f"{format_loc(loc)}: {text}{at}" if loc else f"{text}{at}"
-    msg = str(err["msg"]).removeprefix("Value error, ")
-    got = _short(err.get("input")) if kind not in ("value_error", "too_long") else None
-    if got is not None:
-        msg += f", got {got}"
-    path = format_loc(loc)
-    return f"{path}: {msg}{at}" if path else f"{msg}{at}"
-
-
-def validation_message(
-    exc: ValidationError,
-    where: Callable[[Loc], int | None] = lambda loc: None,
-    model: type[BaseModel] | None = None,
-) -> str:
-    """One line per pydantic error: key path, what is wrong, and the line when known."""
-    errors = exc.errors()
-    lines = [_one_error(e, where, model) for e in errors[:MAX_ERRORS_SHOWN]]
-    if len(errors) > MAX_ERRORS_SHOWN:
-        lines.append(f"... and {len(errors) - MAX_ERRORS_SHOWN} more problems")
-    if len(errors) == 1:
-        return lines[0]
-    return f"{len(errors)} problems:\n  " + "\n  ".join(lines)

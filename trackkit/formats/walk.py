@@ -36,7 +36,8 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from trackkit.errors import InputError
-from trackkit.formats.source import Document, StageSource, validation_message
+from trackkit.formats.source import Document, StageSource
+from trackkit.formats.validation_messages import validation_message
 from trackkit.models.stage import Stage, StageTile, TileToken
 from trackkit.models.tile import TileFace
 from trackkit.road import hexgrid

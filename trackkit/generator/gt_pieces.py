@@ -42,8 +42,9 @@ from trackkit.generator.request import GenerateError, Request
 from trackkit.models.stage import Kind, Stage, StageTile
 from trackkit.models.tile import FaceKind, TileFace
 from trackkit.road import hexgrid
+from trackkit.road.driven import DrivenRoad
 from trackkit.road.geometry import road_turn
-from trackkit.road.spaces import DrivenRoad, drive, face_roads
+from trackkit.road.spaces import drive, face_roads
 from trackkit.stage.assemble import lay_out
 from trackkit.tiles.library import TileLibrary, default_library
 

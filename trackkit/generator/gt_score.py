@@ -87,7 +87,7 @@ from trackkit.generator.score import Aim, Band
 if TYPE_CHECKING:
     from trackkit.generator.pieces import Palette, Way
     from trackkit.models.summary import StageSummary
-    from trackkit.road.spaces import DrivenRoad
+    from trackkit.road.driven import DrivenRoad
     from trackkit.stage.assemble import Layout
 
 __all__ = [

@@ -39,13 +39,13 @@ from trackkit.render.marks import (
     Slide,
     SpacePath,
 )
+from trackkit.road.driven import DrivenRoad
 from trackkit.road.geometry import (
     ROAD_WIDTH_RATIO,
     CentreLine,
     centre_line,
     space_polygon,
 )
-from trackkit.road.spaces import DrivenRoad
 
 __all__ = ["DIRT", "DirtLook", "kerb_spots", "road_marks", "shortcut_spots", "space_paths"]
 

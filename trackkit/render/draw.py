@@ -33,8 +33,8 @@ from svgwrite.container import Group
 
 from trackkit.models.stage import TileToken
 from trackkit.models.tile import TileFace
+from trackkit.road.driven import DrivenRoad
 from trackkit.road.geometry import CentreLine
-from trackkit.road.spaces import DrivenRoad
 
 __all__ = [
     "LABEL_AT",

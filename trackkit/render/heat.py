@@ -37,7 +37,8 @@ from typing import Any, cast
 
 from trackkit.checks.pipeline import Report
 from trackkit.errors import InputError
-from trackkit.formats.source import MAX_SIMULATION_BYTES, read_json
+from trackkit.formats.reading import MAX_SIMULATION_BYTES
+from trackkit.formats.source import read_json
 from trackkit.words import plural
 
 __all__ = ["HEAT_SHOW", "Heat", "load_simulation", "read_heat"]

@@ -40,8 +40,8 @@ from trackkit.render.draw import (
 )
 from trackkit.render.gt_road import label_keep_out
 from trackkit.render.tile import corners, mark_spots
+from trackkit.road.driven import DrivenRoad
 from trackkit.road.geometry import space_polygon, to_world
-from trackkit.road.spaces import DrivenRoad
 
 __all__ = [
     "label_box",

@@ -27,7 +27,8 @@ import tinycss2
 import tinycss2.color3
 
 from trackkit.errors import InputError
-from trackkit.formats.source import MAX_THEME_BYTES, read_json
+from trackkit.formats.reading import MAX_THEME_BYTES
+from trackkit.formats.source import read_json
 
 __all__ = ["CSS_PARTS", "DEFAULT_THEME", "Theme", "css", "load_theme", "make_theme"]
 

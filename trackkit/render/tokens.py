@@ -27,8 +27,8 @@ from svgwrite.container import Group
 from trackkit.models.stage import MAX_TILE_TOKENS, TileToken, TokenKind
 from trackkit.render.draw import TileArt, clean_text, off, place, svg_id, turned, upright_text
 from trackkit.render.marks import Ink, chevron, limit_sign, waves
+from trackkit.road.driven import DrivenRoad, TokenSpot
 from trackkit.road.geometry import ROAD_WIDTH_RATIO, local_point
-from trackkit.road.spaces import DrivenRoad, TokenSpot
 
 __all__ = ["TOKENS_AT", "TOKEN_RADIUS", "draw_tokens", "placed_tokens", "token_spots"]
 

@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING
 
 from trackkit.models.lanes import LaneRoad
 from trackkit.models.tile import RoadShape
+from trackkit.road.driven import DrivenRoad, LocalSpace
 from trackkit.road.lanes import cut_road
-from trackkit.road.spaces import DrivenRoad, LocalSpace
 
 if TYPE_CHECKING:  # shapely (and numpy) load only when polygons are drawn
     from shapely.geometry import Polygon

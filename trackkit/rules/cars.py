@@ -1,11 +1,11 @@
 """Car files: read them, check their dashboards, and turn them into :class:`Dashboard` s.
 
 A car file (``format: trackkit-car/1``, :class:`~trackkit.models.car.CarFile`) is read
-through the project's one input reader (:mod:`trackkit.formats.source`: size limit,
-regular files, YAML line numbers). What the file model cannot say alone -- track-type
-tokens filling the top row from the right, one gear token per value, room in each region,
-a gear die on every surface (DASH-3, DASH-4) -- is checked here, and every problem names
-the file, the space and the line.
+through the project's one input reader (:mod:`trackkit.formats.reading`: size limit,
+regular files) and parser (:mod:`trackkit.formats.source`: YAML line numbers). What the file
+model cannot say alone -- track-type tokens filling the top row from the right, one gear
+token per value, room in each region, a gear die on every surface (DASH-3, DASH-4) -- is
+checked here, and every problem names the file, the space and the line.
 
 Examples
 --------
@@ -40,14 +40,9 @@ from pydantic import ValidationError
 
 from trackkit.errors import InputError, TrackkitError
 from trackkit.formats.native import represent_text
-from trackkit.formats.source import (
-    Document,
-    decode_bytes,
-    format_loc,
-    parse_document,
-    read_bytes,
-    validation_message,
-)
+from trackkit.formats.reading import decode_bytes, read_bytes
+from trackkit.formats.source import Document, parse_document
+from trackkit.formats.validation_messages import format_loc, validation_message
 from trackkit.models.car import CAR_FORMAT, REGION_SIZES, TRACK_TYPES, CarFile, UnlimitedLayout
 from trackkit.rules.dashboard import (
     Dashboard,

@@ -3,7 +3,7 @@
 What ``simulate --replay`` writes, ``replay`` reads: the seeds ``--seed`` accepts
 (:data:`MAX_SEED`) give race seeds a replay file accepts (:data:`MAX_RACE_SEED`), and a
 replay is never written larger than a replay file may be
-(:data:`~trackkit.formats.source.MAX_REPLAY_BYTES`).
+(:data:`~trackkit.formats.reading.MAX_REPLAY_BYTES`).
 
 Each turn of the log (``trackkit-replay/2``) holds the round, driver and attempt, where
 the car stood and in which gear (``start``, ``gear``), its plan as text (``plan``) and as
@@ -26,7 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 
 from trackkit.checks.pipeline import validate
 from trackkit.errors import TrackkitError
-from trackkit.formats.source import MAX_REPLAY_BYTES, format_loc, read_json
+from trackkit.formats.reading import MAX_REPLAY_BYTES
+from trackkit.formats.source import read_json
+from trackkit.formats.validation_messages import format_loc
 from trackkit.models.car import CarFile
 from trackkit.models.stage import Stage
 from trackkit.rules.cars import car_problems
@@ -288,7 +290,7 @@ def load_replay(path: str | Path) -> Any:
     Raises
     ------
     InputError
-        Missing, not a regular file, over :data:`~trackkit.formats.source.MAX_REPLAY_BYTES`,
+        Missing, not a regular file, over :data:`~trackkit.formats.reading.MAX_REPLAY_BYTES`,
         not JSON, or nested too deeply.
     """
     return read_json(path, what="replay file", limit=MAX_REPLAY_BYTES)

@@ -56,9 +56,10 @@ from trackkit.models.stage import (
 )
 from trackkit.models.tile import FaceKind, TileFace
 from trackkit.road import hexgrid
+from trackkit.road.driven import DrivenRoad
 from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM, centre_line, road_turn
 from trackkit.road.meeting import check_meeting
-from trackkit.road.spaces import DrivenRoad, drive, face_roads, start_entry
+from trackkit.road.spaces import drive, face_roads, start_entry
 from trackkit.stage.track_tokens import place_tokens
 from trackkit.tiles.library import TileLibrary, default_library, ruleset_data
 

@@ -55,7 +55,9 @@ import networkx as nx
 from trackkit.models.stage import TokenKind
 from trackkit.models.tile import FaceKind
 from trackkit.road import hexgrid
-from trackkit.road.spaces import DrivenRoad, Step, crosses_line, join
+from trackkit.road.dirt_cut import crosses_line
+from trackkit.road.driven import DrivenRoad, Step
+from trackkit.road.spaces import join
 from trackkit.stage.assemble import Layout, PlacedTile
 
 __all__ = [

@@ -49,8 +49,9 @@ from pydantic import Field, ValidationError
 from trackkit.errors import TileLibraryError
 from trackkit.models.base import StrictModel
 from trackkit.models.stage import TileToken, TokenKind
+from trackkit.road.driven import DrivenRoad, RowChange, TokenSpot, Unit
 from trackkit.road.geometry import centre_line, local_axial, local_point, space_polygon
-from trackkit.road.spaces import DrivenRoad, RowChange, TokenSpot, Unit, with_changes
+from trackkit.road.token_changes import with_changes
 from trackkit.tiles.library import library_dir, ruleset_data
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ def place_tokens(
     DrivenRoad
         ``road`` itself when no token has a place or is a track token, or when it is a GT
         road (Rallyman: GT has no such tokens: the validator reports them, R202); otherwise
-        a new road (:func:`trackkit.road.spaces.with_changes`, the road cut again in the lane
+        a new road (:func:`trackkit.road.token_changes.with_changes`, the road cut again in the lane
         model) whose ``tokens`` say where each of them lies.
     """
     if road.series == "gt" or not any(t.at is not None or _on_track(t) for t in tokens):

@@ -115,7 +115,7 @@ def read_file(path: Path) -> bytes:
     trackkit.errors.InputError
         For a file that is missing, unreadable, not a regular file or too large.
     """
-    from trackkit.formats.source import read_bytes
+    from trackkit.formats.reading import read_bytes
 
     return read_bytes(path)[1]
 
@@ -128,7 +128,7 @@ def parse_bytes(raw: bytes, path: Path) -> StageSource:
     trackkit.errors.InputError
         For bytes that are not a stage file.
     """
-    from trackkit.formats.source import decode_bytes
+    from trackkit.formats.reading import decode_bytes
 
     return parse(decode_bytes(raw, file=str(path)), str(path))
 

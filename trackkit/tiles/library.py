@@ -215,7 +215,7 @@ def _read_cache(cache_file: Path) -> bytes:
     ValueError
         (an InputError) if it is missing, unreadable, not a regular file or too big.
     """
-    from trackkit.formats.source import read_input  # formats import the library
+    from trackkit.formats.reading import read_input  # formats import the library
 
     return read_input(cache_file, what="cache file", limit=_MAX_CACHE_BYTES)[1]
 
