@@ -21,14 +21,15 @@ from trackkit.formats.write import dump_stage
 from trackkit.generator import Difficulty, GenerateError, Request, generate
 from trackkit.generator.circuit import CircuitGoal
 from trackkit.generator.gt_pieces import GT_BOXES, check_gt_request, gt_palette
-from trackkit.generator.gt_score import GT_BANDS, gt_aim
+from trackkit.generator.gt_score import GT_BANDS
 from trackkit.generator.pieces import Palette
-from trackkit.generator.refine import GtSimResult, gt_sim_score, race_gt_finalist
+from trackkit.generator.refine import GtSimResult, race_gt_finalist, sim_score
 from trackkit.generator.run import Candidate, Finalist
 from trackkit.generator.search import Placer, Road, build_road
+from trackkit.generator.series import GT
 from trackkit.models.stage import Kind, Stage
 from trackkit.road import hexgrid
-from trackkit.sim.playability import gt_playability
+from trackkit.sim.playability import playability
 from trackkit.tiles.library import default_library
 
 runner = CliRunner()
@@ -143,7 +144,7 @@ def test_point_to_point_tracks_start_and_finish_on_two_lines() -> None:
 def test_the_last_tile_leads_into_the_start_tiles_entry() -> None:
     request, pal = check_gt_request(Request(boxes=("gt-core",), ruleset="gt", tiles=10))
     goal = CircuitGoal.of(10, pal)
-    road = build_road(pal, goal, gt_aim(request, pal), random.Random(5), Placer())
+    road = build_road(pal, goal, GT.aim(request, pal), random.Random(5), Placer())
     start = LIB.get(road.ways[0].face.id)
     assert start is not None and start.layout is not None and start.layout.start_finish
     target, _rotation = goal.ends[road.ways[0].key]
@@ -157,7 +158,7 @@ def test_the_search_refuses_a_road_end_too_far_to_close() -> None:
     # with one tile left the road end must be the target itself
     request, pal = check_gt_request(Request(boxes=("gt-core",), ruleset="gt", tiles=8))
     goal = CircuitGoal.of(8, pal)
-    road = build_road(pal, goal, gt_aim(request, pal), random.Random(2), Placer())
+    road = build_road(pal, goal, GT.aim(request, pal), random.Random(2), Placer())
     target = goal.ends[road.ways[0].key][0]
     for k in range(1, 7):  # after tile k, 8 - k tiles are left: the end is within reach
         ahead = hexgrid.neighbour(road.hexes[k - 1], road.exits[k - 1])
@@ -207,7 +208,7 @@ def test_refinement_measures_what_validate_simulate_measures() -> None:
         # the same races as validate --simulate with that seed (and as many: 6, or 12
         # for the finalists nearest the band, raced again)
         assert sim.races in (6, 12)
-        _found, extras = gt_playability(
+        _found, extras = playability(
             validate(f.candidate.stage, players=4), races=sim.races, seed=sim.seed, players=4
         )
         doc = extras.simulation
@@ -223,7 +224,19 @@ def test_refinement_measures_what_validate_simulate_measures() -> None:
 
 def _sim(per_lap: float, pole: float, lap_1: float) -> GtSimResult:
     slots = {"1": pole, "2": (1 - pole) / 3, "3": (1 - pole) / 3, "4": (1 - pole) / 3}
-    return GtSimResult(20, 1, 4, 3, 0.13, 1.5, 1.0, per_lap, slots, lap_1, ())
+    return GtSimResult(
+        races=20,
+        seed=1,
+        loc_rate=0.13,
+        loc_per_race=1.5,
+        finish_rate=1.0,
+        findings=(),
+        players=4,
+        laps=3,
+        overtakes_per_lap=per_lap,
+        win_rate_by_slot=slots,
+        decided_on_lap_1=lap_1,
+    )
 
 
 def test_races_overturn_the_structures_choice_on_grid_fairness() -> None:
@@ -237,13 +250,13 @@ def test_races_overturn_the_structures_choice_on_grid_fairness() -> None:
     structure = base.chosen.candidate.structure
     good = Candidate(1, 1, (), stage, structure, {"overtaking": 0.0, "grid": 0.0}, report)
     poor = Candidate(1, 2, (), stage, structure, {"overtaking": 1.0, "grid": 0.9}, report)
-    band = gt_aim(request, pal).band.distance(0.13)
+    band = GT.aim(request, pal).band.distance(0.13)
     closed = _sim(1.0, 0.8, 0.9)
     open_ = _sim(4.0, 0.25, 0.4)
     by_structure = min((good, poor), key=lambda c: c.total)
     raced = [
-        Finalist(good, closed, gt_sim_score(closed, band)),
-        Finalist(poor, open_, gt_sim_score(open_, band)),
+        Finalist(good, closed, sim_score(closed, band)),
+        Finalist(poor, open_, sim_score(open_, band)),
     ]
     assert by_structure is good
     assert min(raced, key=lambda f: f.total).candidate is poor
@@ -388,7 +401,7 @@ def _unpruned_roads(
         goal = CircuitGoal.of(tiles, pal)
         goal.opens.clear()
         rng, placer = random.Random(tiles), Placer()
-        roads = [build_road(pal, goal, gt_aim(request, pal), rng, placer) for _ in range(n)]
+        roads = [build_road(pal, goal, GT.aim(request, pal), rng, placer) for _ in range(n)]
     return roads, pal
 
 
@@ -506,7 +519,7 @@ def test_point_to_point_figures_are_per_race(tmp_path: Path) -> None:
         raced.overtakes_per_lap * raced.laps, abs=1e-3
     )
     assert raced.point_to_point and raced.loc_rate == pytest.approx(raced.loc_per_race / 4 / 7 * 10)
-    assert "lap_1" not in gt_sim_score(raced, 0.0)
+    assert "lap_1" not in sim_score(raced, 0.0)
 
 
 @pytest.mark.parametrize(

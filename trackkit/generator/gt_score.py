@@ -2,7 +2,7 @@
 
 A GT track is scored twice: first by its structure, read off the validated track (its
 summary and stage graph, :mod:`trackkit.stage.graph`), then its finalists by GT races
-(:func:`trackkit.generator.refine.refine_gt`; "scored by overtaking chances and grid
+(:func:`trackkit.generator.refine.race_gt_finalist`; "scored by overtaking chances and grid
 fairness", measured in races).
 
 **Measures of the structure** (:class:`GtStructure`, in each report and ``index.json``):
@@ -25,7 +25,8 @@ fairness", measured in races).
   the last slot of the grid. A longer run to the first corner lets the field spread over
   the lanes before anyone brakes; a short run to a tight corner favours pole.
 
-**The structural score** (lower is better, :func:`gt_structure_score`) adds up:
+**The structural score** (lower is better, :func:`trackkit.generator.score.structure_score`,
+:meth:`GtStructure.parts`) adds up:
 
 - ``length`` (``--length-mm``): 4 x the relative difference of the lap length;
 - ``overtaking``: 2 x how far the overtaking chances fall short of one per 6 tiles
@@ -81,11 +82,11 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from trackkit.generator.request import Request
-from trackkit.generator.score import Aim, Band
+from trackkit.generator.request import Difficulty
+from trackkit.generator.score import WEIGHTS, Aim, Band, footprint, shares
 
 if TYPE_CHECKING:
-    from trackkit.generator.pieces import Palette, Way
+    from trackkit.generator.pieces import Way
     from trackkit.models.summary import StageSummary
     from trackkit.road.driven import DrivenRoad
     from trackkit.stage.assemble import Layout
@@ -98,11 +99,10 @@ __all__ = [
     "TILES_PER_CHANCE",
     "GtStructure",
     "Straight",
-    "gt_aim",
+    "gt_band",
     "gt_features",
     "gt_road_risk",
     "gt_structure_of",
-    "gt_structure_score",
     "straights",
 ]
 
@@ -121,8 +121,6 @@ GT_RISK: dict[str, float] = {
 #: A corner whose lowest limit is this or less is slow (a hairpin or tight bend).
 SLOW_LIMIT = 2
 
-#: Weights of the parts of the structural score.
-WEIGHTS = {"length": 4.0, "overtaking": 2.0, "lanes": 1.0, "grid": 0.3, "corners": 0.5}
 #: The difficulty bands, in losses of control per driver per 10 tiles driven in GT races
 #: (see the module docstring).
 GT_BANDS: dict[str, tuple[float, float]] = {
@@ -139,7 +137,10 @@ GRID_MOVES = 6
 #: One corner wanted per this many tiles.
 TILES_PER_CORNER = 4
 #: The bell of :func:`trackkit.generator.score.way_weights` this wide is flat: every way
-#: as likely whatever its demand.
+#: as likely whatever its demand. A GT search is not steered by the demand measure:
+#: across random gt-core circuits it ran against the races (correlation -0.51 with the
+#: raced rate, 30 circuits x 80 races), slow corners slowing the bots down more than
+#: they cost them control.
 NO_STEERING = 1000.0
 
 
@@ -174,27 +175,13 @@ def gt_road_risk(road: DrivenRoad) -> float:
     return sum(GT_RISK[k] * v for k, v in gt_features(road).items())
 
 
-def gt_aim(request: Request, pal: Palette) -> Aim:
-    """The aim of a GT request: the band of its level (:data:`GT_BANDS`), the size."""
-    low, high = GT_BANDS[request.difficulty.value]
-    return Aim(
-        request.tiles,
-        request.length_mm,
-        (),
-        Band(request.difficulty.value, low, high),
-        False,
-        # no steering by the demand measure: across random gt-core circuits it ran
-        # against the races (correlation -0.51 with the raced rate, 30 circuits x 80
-        # races), slow corners slowing the bots down more than they cost them control
-        spread=NO_STEERING,
-    )
+def gt_band(level: Difficulty) -> Band:
+    """The band of a GT level (:data:`GT_BANDS`): absolute, in raced losses of control.
 
-
-def _tiles_for(request: Request, pal: Palette) -> int:
-    if request.length_mm is not None:
-        lengths = sorted(w.length_mm for w in pal.middles)
-        return max(3, round(request.length_mm / lengths[len(lengths) // 2]))
-    return 12
+    >>> gt_band(Difficulty.HARD).words()
+    'hard (0.15 to 0.20)'
+    """
+    return Band(level.value, *GT_BANDS[level.value])
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +251,18 @@ class GtStructure:
     footprint: tuple[int, int]
     surfaces: dict[str, float] = field(default_factory=dict)
     """Share of the tiles per surface (every GT face is asphalt)."""
+
+    def parts(self, aim: Aim) -> dict[str, float]:
+        """The GT parts of the structural score: ``overtaking``, ``lanes``, ``grid`` and
+        ``corners`` (:func:`trackkit.generator.score.structure_score` adds ``length``)."""
+        wanted = max(1.0, self.tiles / TILES_PER_CHANCE)
+        parts = {"overtaking": WEIGHTS["overtaking"] * max(0.0, 1.0 - self.overtaking / wanted)}
+        parts["lanes"] = WEIGHTS["lanes"] * (1.0 - self.lanes_share)
+        to_corner = self.pole_to_corner if self.pole_to_corner is not None else GRID_MOVES
+        parts["grid"] = WEIGHTS["grid"] * max(0, GRID_MOVES - to_corner)
+        corners = max(0.0, self.tiles / TILES_PER_CORNER - self.corners)
+        parts["corners"] = WEIGHTS["corners"] * corners
+        return parts
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready fields."""
@@ -378,9 +377,6 @@ def gt_structure_of(
     pole = _to_corner(graph, grid[0], corner) if grid else (None, None)
     back = _to_corner(graph, grid[-1], corner) if grid else (None, None)
     runs = straights(graph, layout)
-    hexes = [t.hex for t in layout.chain]
-    qs = [q for q, _ in hexes]
-    rs = [r for _, r in hexes]
     dotted = gt.sharp_corners
     circuit = gt.lap_length_mm is not None
     length = gt.lap_length_mm if circuit else summary.length_mm
@@ -403,20 +399,6 @@ def gt_structure_of(
         difficulty=sum(w.risk for w in ways) / len(ways) if ways else 0.0,
         driven_twice=len(gt.driven_twice),
         pit=bool(gt.pit),
-        footprint=(max(qs) - min(qs) + 1, max(rs) - min(rs) + 1) if hexes else (0, 0),
-        surfaces={k: v / tiles for k, v in summary.surfaces.items()} if tiles else {},
+        footprint=footprint([t.hex for t in layout.chain]),
+        surfaces=shares(summary),
     )
-
-
-def gt_structure_score(s: GtStructure, aim: Aim) -> dict[str, float]:
-    """The parts of a GT track's structural score (their sum is the score)."""
-    parts: dict[str, float] = {}
-    if aim.length_mm:
-        parts["length"] = WEIGHTS["length"] * abs(s.length_mm - aim.length_mm) / aim.length_mm
-    wanted = max(1.0, s.tiles / TILES_PER_CHANCE)
-    parts["overtaking"] = WEIGHTS["overtaking"] * max(0.0, 1.0 - s.overtaking / wanted)
-    parts["lanes"] = WEIGHTS["lanes"] * (1.0 - s.lanes_share)
-    to_corner = s.pole_to_corner if s.pole_to_corner is not None else GRID_MOVES
-    parts["grid"] = WEIGHTS["grid"] * max(0, GRID_MOVES - to_corner)
-    parts["corners"] = WEIGHTS["corners"] * max(0.0, s.tiles / TILES_PER_CORNER - s.corners)
-    return {k: round(v, 4) for k, v in parts.items()}

@@ -39,15 +39,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
-from trackkit.checks.pipeline import validate
-from trackkit.models.findings import Severity
+from trackkit.checks.pipeline import Report, validate
+from trackkit.models.findings import Finding, Severity
 from trackkit.models.stage import Kind, Stage
 from trackkit.parallel import executor
 from trackkit.rules.track import Track
 from trackkit.sim.par import par_time
-from trackkit.sim.playability import findings_from
+from trackkit.sim.playability import findings_from, playability
 from trackkit.sim.race import prepare
 from trackkit.sim.simulate import simulate_files
 
@@ -55,26 +55,36 @@ __all__ = [
     "BOTS",
     "GT_FINALISTS",
     "GtSimResult",
+    "RaceResult",
     "SimResult",
-    "gt_sim_score",
+    "Task",
+    "race_finalists",
     "race_gt_finalist",
-    "refine_gt",
     "sim_score",
     "simulate_finalist",
-    "simulate_finalists",
 ]
+
+#: What a worker races: ``(stage, races, seed, players)``.
+Task = tuple[Stage, int, int, int]
+R = TypeVar("R")
 
 #: One driver per bot: the spread between them is one of the measures.
 BOTS = ("cautious", "aggressive", "planner")
-#: Weights of the parts of the simulation score.
+#: Weights of the parts of the simulation score, of both series (a DIRT stage's ``par``
+#: and ``spread``, a GT track's ``overtaking``, ``pole`` and ``lap_1``).
 WEIGHTS = {
     "difficulty": 3.0,
     "par": 3.0,
+    "overtaking": 2.0,
+    "pole": 3.0,
+    "lap_1": 1.5,
     "warning": 1.0,
     "error": 5.0,
     "finish": 10.0,
     "spread": 0.5,
 }
+#: The order of the parts of a simulation score (each series has some of them).
+PARTS = ("difficulty", "par", "overtaking", "pole", "lap_1", "playability", "finish", "spread")
 #: Finish rate below which the ``finish`` part counts.
 FINISH_RATE = 0.95
 #: Spread between bots beyond which the ``spread`` part counts.
@@ -82,15 +92,51 @@ SPREAD = 0.35
 
 
 @dataclass(frozen=True, slots=True)
-class SimResult:
-    """What the races of one finalist showed."""
+class RaceResult:
+    """What the races of one finalist showed, either series (:class:`SimResult`, a DIRT
+    stage's; :class:`GtSimResult`, a GT track's): the figures both have, and the hooks
+    of :func:`sim_score` and :meth:`to_json` (the series' own parts and figures)."""
 
     races: int
     seed: int
     loc_rate: float
-    """Losses of control per driver and run, per 10 tiles."""
+    """Losses of control per driver and run (GT: per lap driven), per 10 tiles."""
     loc_per_race: float
     finish_rate: float
+    findings: tuple[tuple[str, str, str], ...]
+    """Playability findings: (code, severity, message)."""
+    measured: ClassVar[tuple[str, ...]] = ()
+    """Warnings the series' own parts measure (:func:`sim_score` counts them once)."""
+    head: ClassVar[tuple[str, ...]] = ()
+    """Fields :meth:`to_json` writes after the seed."""
+
+    def parts(self, par: float | None) -> dict[str, float]:
+        """The series' own parts of the simulation score (``par``: ``--par``)."""
+        raise NotImplementedError
+
+    def figures(self) -> dict[str, Any]:
+        """The series' own JSON-ready figures, between the finish rate and the findings."""
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready fields."""
+        return {
+            "races": self.races,
+            "seed": self.seed,
+            **{name: getattr(self, name) for name in self.head},
+            "bots": list(BOTS),
+            "loss_of_control_rate": round(self.loc_rate, 4),
+            "losses_per_race": self.loc_per_race,
+            "finish_rate": self.finish_rate,
+            **self.figures(),
+            "findings": [{"code": c, "severity": s, "message": m} for c, s, m in self.findings],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult(RaceResult):
+    """What the races of one DIRT finalist showed (:func:`simulate_finalist`)."""
+
     careful_time: float | None
     """The cautious bot's median stage time (seconds)."""
     par_time: int | None
@@ -98,31 +144,43 @@ class SimResult:
     times: dict[str, float | None]
     """Median stage time per bot."""
     spread: float | None
-    findings: tuple[tuple[str, str, str], ...]
-    """Playability findings: (code, severity, message)."""
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready fields."""
+    def parts(self, par: float | None) -> dict[str, float]:
+        """The DIRT parts of the simulation score: ``par`` (``--par``) and ``spread``."""
+        parts: dict[str, float] = {}
+        if par:
+            careful = self.careful_time
+            off = 1.0 if careful is None else abs(careful - par) / par
+            parts["par"] = WEIGHTS["par"] * off
+        spread = self.spread if self.spread is not None else 2 * SPREAD
+        parts["spread"] = WEIGHTS["spread"] * max(0.0, spread - SPREAD) / SPREAD
+        return parts
+
+    def figures(self) -> dict[str, Any]:
+        """The careful time, par time, median time by bot and the spread between them."""
         return {
-            "races": self.races,
-            "seed": self.seed,
-            "bots": list(BOTS),
-            "loss_of_control_rate": round(self.loc_rate, 4),
-            "losses_per_race": self.loc_per_race,
-            "finish_rate": self.finish_rate,
             "careful_time": self.careful_time,
             "par_time": self.par_time,
             "median_time_by_bot": self.times,
             "spread": None if self.spread is None else round(self.spread, 4),
-            "findings": [{"code": c, "severity": s, "message": m} for c, s, m in self.findings],
         }
 
 
-def simulate_finalist(task: tuple[Stage, int, int]) -> SimResult:
-    """Race one stage: ``(stage, races, seed)``. A plain function, for worker processes."""
-    stage, races, seed = task
+def _rows(found: Sequence[Finding]) -> tuple[tuple[str, str, str], ...]:
+    """Findings as (code, severity, message), as a result keeps them."""
+    return tuple((f.code, f.severity.value, f.message) for f in found)
+
+
+def _rate(per_race: float, report: Report, *, players: int, runs: int) -> float:
+    """Losses of control per driver and run per 10 tiles of ``report``'s road."""
+    return per_race / players / runs / max(1, len(report.layout.chain)) * 10
+
+
+def simulate_finalist(task: Task) -> SimResult:
+    """Race one stage: ``(stage, races, seed, players)`` (players: one per bot,
+    ``len(BOTS)``). A plain function, for worker processes."""
+    stage, races, seed, players = task
     report = validate(stage)
-    players = len(BOTS)
     doc, _ = simulate_files(
         [stage],
         [stage.name],
@@ -133,7 +191,6 @@ def simulate_finalist(task: tuple[Stage, int, int]) -> SimResult:
         bots=BOTS,
     )
     runs = 3 if report.kind is Kind.HILLCLIMB else 1
-    tiles = max(1, len(report.layout.chain))
     per_race = doc.loss_of_control.per_race
     times: dict[str, float | None] = {}
     for driver in doc.drivers:
@@ -148,68 +205,64 @@ def simulate_finalist(task: tuple[Stage, int, int]) -> SimResult:
     return SimResult(
         races=races,
         seed=seed,
-        loc_rate=per_race / players / runs / tiles * 10,
+        loc_rate=_rate(per_race, report, players=players, runs=runs),
         loc_per_race=per_race,
         finish_rate=doc.finish_rate,
         careful_time=times.get("cautious"),
         par_time=par_time(prepare(Track.from_graph(report.graph, report.layout))),
         times=times,
         spread=spread,
-        findings=tuple((f.code, f.severity.value, f.message) for f in findings),
+        findings=_rows(findings),
     )
 
 
-def simulate_finalists(
+def race_finalists(
+    race: Callable[[Task], R],
     stages: Sequence[Stage],
     seeds: Sequence[int],
     *,
     races: int,
+    players: int,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
-) -> list[SimResult]:
-    """Race every stage with its seed; in ``jobs`` worker processes, with the same results."""
-    tasks = [(stage, races, seed) for stage, seed in zip(stages, seeds, strict=True)]
-    with executor(None, jobs=jobs, items=len(tasks)) as ex:
-        return ex.map(_simulate_each, tasks, progress=progress)
+) -> list[R]:
+    """Race every stage with its seed, by ``race`` (:func:`simulate_finalist`, a DIRT
+    stage; :func:`race_gt_finalist`, a GT track); in ``jobs`` worker processes, with the
+    same results."""
+    tasks = [(stage, races, seed, players) for stage, seed in zip(stages, seeds, strict=True)]
+    with executor(race, jobs=jobs, items=len(tasks)) as ex:
+        return ex.map(_race_each, tasks, progress=progress)
 
 
-def _simulate_each(_context: None, tasks: list[tuple[Stage, int, int]]) -> list[SimResult]:
-    """:func:`simulate_finalist` of each task: a work function of :mod:`trackkit.parallel`."""
-    return [simulate_finalist(task) for task in tasks]
+def _race_each(race: Callable[[Task], R], tasks: list[Task]) -> list[R]:
+    """``race`` of each task: a work function of :mod:`trackkit.parallel`."""
+    return [race(task) for task in tasks]
 
 
-def sim_score(result: SimResult, band_distance: float, par: float | None) -> dict[str, float]:
-    """The parts of a finalist's simulation score (see the module docstring).
+def sim_score(
+    result: RaceResult, band_distance: float, par: float | None = None
+) -> dict[str, float]:
+    """The parts of a finalist's simulation score, either series (see the module
+    docstring; a GT track's: :mod:`trackkit.generator.gt_score`).
 
     ``band_distance`` is the distance of the simulated rate from the difficulty band's
-    centre (:meth:`trackkit.generator.score.Band.distance`).
+    centre (:meth:`trackkit.generator.score.Band.distance`); ``par`` (``--par``, DIRT)
+    the careful time asked for. The series' own parts are the result's
+    (:meth:`SimResult.parts`, :meth:`GtSimResult.parts`); the warnings they measure are
+    not counted again.
     """
-    parts = {"difficulty": WEIGHTS["difficulty"] * band_distance}
-    if par:
-        careful = result.careful_time
-        off = 1.0 if careful is None else abs(careful - par) / par
-        parts["par"] = WEIGHTS["par"] * off
-    warnings = sum(1 for _, s, _ in result.findings if s == Severity.WARNING.value)
+    parts = {"difficulty": WEIGHTS["difficulty"] * band_distance, **result.parts(par)}
+    warnings = sum(
+        1 for c, s, _ in result.findings if s == Severity.WARNING.value and c not in result.measured
+    )
     errors = sum(1 for _, s, _ in result.findings if s == Severity.ERROR.value)
     parts["playability"] = WEIGHTS["warning"] * warnings + WEIGHTS["error"] * errors
     parts["finish"] = WEIGHTS["finish"] * max(0.0, FINISH_RATE - result.finish_rate)
-    spread = result.spread if result.spread is not None else 2 * SPREAD
-    parts["spread"] = WEIGHTS["spread"] * max(0.0, spread - SPREAD) / SPREAD
-    return {k: round(v, 4) for k, v in parts.items()}
+    return {k: round(parts[k], 4) for k in PARTS if k in parts}
 
 
 # --- Rallyman: GT -------------------------------------------------------------------------
 
-#: Weights of the parts of the GT race score.
-GT_WEIGHTS = {
-    "difficulty": 3.0,
-    "overtaking": 2.0,
-    "pole": 3.0,
-    "lap_1": 1.5,
-    "warning": 1.0,
-    "error": 5.0,
-    "finish": 10.0,
-}
 #: Finalists raced per GT track by default: the structure hardly predicts how GT races
 #: go, so more are raced than for a DIRT stage.
 GT_FINALISTS = 6
@@ -221,27 +274,56 @@ GT_LAP_1_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
-class GtSimResult:
-    """What the GT races of one finalist showed (:func:`refine_gt`)."""
+class GtSimResult(RaceResult):
+    """What the GT races of one finalist showed (:func:`race_gt_finalist`); its findings
+    are P601-P603 and P606-P610, its loss-of-control rate per driver per 10 tiles
+    driven (laps x tiles)."""
 
-    races: int
-    seed: int
     players: int
     laps: int
-    loc_rate: float
-    """Losses of control per driver per 10 tiles driven (laps x tiles)."""
-    loc_per_race: float
-    finish_rate: float
     overtakes_per_lap: float
     win_rate_by_slot: dict[str, float]
     decided_on_lap_1: float | None
     """Share of the won races that the car leading after lap 1 won (None: one lap, one
     car, point to point, or no race won)."""
-    findings: tuple[tuple[str, str, str], ...]
-    """Playability findings (P601-P603, P606-P610): (code, severity, message)."""
     point_to_point: bool = False
     """A point-to-point track, raced once from start to finish: its figures are per race
     (``laps`` is the simulator's setting, not laps driven)."""
+    measured: ClassVar[tuple[str, ...]] = ("P606", "P610")
+    """P606 and P610 are what ``pole`` and ``lap_1`` measure: not counted twice."""
+    head: ClassVar[tuple[str, ...]] = ("players",)
+
+    def parts(self, par: float | None) -> dict[str, float]:
+        """The GT parts of the race score: ``overtaking``, ``pole`` and (a circuit)
+        ``lap_1`` (see :mod:`trackkit.generator.gt_score`)."""
+        w = WEIGHTS
+        # a point-to-point track: its overtakes per race, and no lap 1 to be decided on
+        parts = {
+            "overtaking": w["overtaking"] * max(0.0, 1.0 - self.overtakes / GT_OVERTAKES_PER_LAP)
+        }
+        parts["pole"] = w["pole"] * self.pole_edge
+        if not self.point_to_point:
+            lap_1 = self.decided_on_lap_1 or 0.0  # None: one lap, one car, no race won
+            parts["lap_1"] = w["lap_1"] * max(0.0, lap_1 - GT_LAP_1_SHARE) / (1.0 - GT_LAP_1_SHARE)
+        return parts
+
+    def figures(self) -> dict[str, Any]:
+        """The laps, overtakes, win rate by grid slot and pole edge (a point-to-point
+        track's overtakes per race: no laps, no lap 1)."""
+        laps: dict[str, Any] = (
+            {"overtakes_per_race": self.overtakes_per_race}
+            if self.point_to_point
+            else {
+                "laps": self.laps,
+                "overtakes_per_lap": self.overtakes_per_lap,
+                "decided_on_lap_1": self.decided_on_lap_1,
+            }
+        )
+        return {
+            **laps,
+            "win_rate_by_grid_slot": self.win_rate_by_slot,
+            "pole_edge": round(self.pole_edge, 4),
+        }
 
     @property
     def overtakes_per_race(self) -> float:
@@ -267,45 +349,17 @@ class GtSimResult:
         pole = self.win_rate_by_slot.get("1", 0.0)
         return max(0.0, pole - fair) / (1.0 - fair) if self.players > 1 else 0.0
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready fields (a point-to-point track's per race: no laps, no lap 1)."""
-        laps: dict[str, Any] = (
-            {"overtakes_per_race": self.overtakes_per_race}
-            if self.point_to_point
-            else {
-                "laps": self.laps,
-                "overtakes_per_lap": self.overtakes_per_lap,
-                "decided_on_lap_1": self.decided_on_lap_1,
-            }
-        )
-        return {
-            "races": self.races,
-            "seed": self.seed,
-            "players": self.players,
-            "bots": list(BOTS),
-            "loss_of_control_rate": round(self.loc_rate, 4),
-            "losses_per_race": self.loc_per_race,
-            "finish_rate": self.finish_rate,
-            **laps,
-            "win_rate_by_grid_slot": self.win_rate_by_slot,
-            "pole_edge": round(self.pole_edge, 4),
-            "findings": [{"code": c, "severity": s, "message": m} for c, s, m in self.findings],
-        }
 
-
-def race_gt_finalist(task: tuple[Stage, int, int, int]) -> GtSimResult:
+def race_gt_finalist(task: Task) -> GtSimResult:
     """Race one GT track: ``(stage, races, seed, players)``. A plain function, for worker
-    processes: :func:`trackkit.sim.playability.gt_playability`, as ``validate --simulate``
+    processes: :func:`trackkit.sim.playability.playability`, as ``validate --simulate``
     races it (the three bots in turn on the grid, drawn grids, the track's laps)."""
-    from trackkit.sim.playability import gt_playability
-
     stage, races, seed, players = task
     report = validate(stage, players=players)
-    found, summary = gt_playability(report, races=races, seed=seed, players=players)
+    found, summary = playability(report, races=races, seed=seed, players=players)
     sim = summary.simulation
     assert sim is not None and sim.gt is not None  # GT races
     laps = sim.gt.laps or 1  # a point-to-point run counts as one lap
-    tiles = max(1, len(report.layout.chain))
     per_race = sim.losses_per_race
     p2p = report.kind is Kind.POINT_TO_POINT
     driven = 1 if p2p else max(laps, 1)  # a point-to-point track is driven once
@@ -314,7 +368,7 @@ def race_gt_finalist(task: tuple[Stage, int, int, int]) -> GtSimResult:
         seed=seed,
         players=players,
         laps=laps,
-        loc_rate=per_race / players / driven / tiles * 10,
+        loc_rate=_rate(per_race, report, players=players, runs=driven),
         loc_per_race=per_race,
         finish_rate=sim.finish_rate,
         overtakes_per_lap=(
@@ -324,51 +378,6 @@ def race_gt_finalist(task: tuple[Stage, int, int, int]) -> GtSimResult:
         ),
         win_rate_by_slot=dict(sim.gt.win_rate_by_grid_slot),
         decided_on_lap_1=sim.gt.decided_on_lap_1,
-        findings=tuple((f.code, f.severity.value, f.message) for f in found),
+        findings=_rows(found),
         point_to_point=p2p,
     )
-
-
-def refine_gt(
-    stages: Sequence[Stage],
-    seeds: Sequence[int],
-    *,
-    races: int,
-    players: int,
-    jobs: int = 1,
-    progress: Callable[[int], None] | None = None,
-) -> list[GtSimResult]:
-    """Race every GT finalist with its seed, in ``jobs`` worker processes (same results)."""
-    tasks = [(stage, races, seed, players) for stage, seed in zip(stages, seeds, strict=True)]
-    with executor(None, jobs=jobs, items=len(tasks)) as ex:
-        return ex.map(_race_each, tasks, progress=progress)
-
-
-def _race_each(_context: None, tasks: list[tuple[Stage, int, int, int]]) -> list[GtSimResult]:
-    """:func:`race_gt_finalist` of each task: a work function of :mod:`trackkit.parallel`."""
-    return [race_gt_finalist(task) for task in tasks]
-
-
-def gt_sim_score(result: GtSimResult, band_distance: float) -> dict[str, float]:
-    """The parts of a GT finalist's race score (see :mod:`trackkit.generator.gt_score`).
-
-    ``band_distance`` is the distance of the simulated loss-of-control rate from the
-    difficulty band's centre (:meth:`trackkit.generator.score.Band.distance`).
-    """
-    w = GT_WEIGHTS
-    parts = {"difficulty": w["difficulty"] * band_distance}
-    # a point-to-point track: its overtakes per race, and no lap 1 to be decided on
-    parts["overtaking"] = w["overtaking"] * max(0.0, 1.0 - result.overtakes / GT_OVERTAKES_PER_LAP)
-    parts["pole"] = w["pole"] * result.pole_edge
-    if not result.point_to_point:
-        lap_1 = result.decided_on_lap_1 or 0.0  # None: one lap, one car, no race won
-        parts["lap_1"] = w["lap_1"] * max(0.0, lap_1 - GT_LAP_1_SHARE) / (1.0 - GT_LAP_1_SHARE)
-    # P606 and P610 are what ``pole`` and ``lap_1`` measure: not counted twice
-    counted = [(c, s) for c, s, _m in result.findings]
-    warnings = sum(
-        1 for c, s in counted if s == Severity.WARNING.value and c not in ("P606", "P610")
-    )
-    errors = sum(1 for _c, s in counted if s == Severity.ERROR.value)
-    parts["playability"] = w["warning"] * warnings + w["error"] * errors
-    parts["finish"] = w["finish"] * max(0.0, FINISH_RATE - result.finish_rate)
-    return {k: round(v, 4) for k, v in parts.items()}

@@ -29,7 +29,7 @@ from trackkit.checks.pipeline import Report, validate
 from trackkit.generator.fit import Fit, fit_of
 from trackkit.generator.gt_score import GtStructure
 from trackkit.generator.pieces import Palette, Way
-from trackkit.generator.refine import GtSimResult, SimResult
+from trackkit.generator.refine import GtSimResult, SimResult, sim_score
 from trackkit.generator.request import GenerateError, Request
 from trackkit.generator.score import Aim, Structure
 from trackkit.generator.search import Goal, Placer, Road, SearchFailed, build_road
@@ -359,7 +359,7 @@ def _race(
     stages = [[c.stage for c in group] for group in finalists]
     results = series.race(job, stages, jobs, step)
     flat = [
-        Finalist(c, sim, series.sim_parts(job, sim))
+        Finalist(c, sim, sim_score(sim, job.aim.band.distance(sim.loc_rate), job.request.par))
         for c, sim in zip((c for group in finalists for c in group), results, strict=True)
     ]
     out, start = [], 0

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from trackkit.generator.request import Difficulty, Request
 from trackkit.models.stage import Kind
@@ -77,10 +77,13 @@ __all__ = [
     "SECONDS_PER_TILE",
     "Aim",
     "Band",
+    "Shaped",
     "Structure",
     "difficulty",
     "difficulty_range",
     "face_risk",
+    "footprint",
+    "shares",
     "structure_of",
     "structure_score",
     "way_risk",
@@ -106,8 +109,20 @@ RISK: dict[str, float] = {
 #: runs: ``--par`` alone asks for about par / 24 tiles.
 SECONDS_PER_TILE = 24.0
 
-#: Weights of the parts of the structural score.
-WEIGHTS = {"difficulty": 3.0, "surfaces": 3.0, "length": 4.0, "flow": 0.5}
+#: Weights of the parts of the structural score, of both series (a GT track's
+#: ``overtaking``, ``lanes``, ``grid`` and ``corners``: :mod:`trackkit.generator.gt_score`).
+WEIGHTS = {
+    "difficulty": 3.0,
+    "surfaces": 3.0,
+    "length": 4.0,
+    "overtaking": 2.0,
+    "lanes": 1.0,
+    "grid": 0.3,
+    "corners": 0.5,
+    "flow": 0.5,
+}
+#: The order of the parts of a structural score (each series has some of them).
+PARTS = ("difficulty", "surfaces", "length", "overtaking", "lanes", "grid", "corners", "flow")
 #: Tiles in a row without a corner before ``flow`` counts.
 STRAIGHT_RUN = 3
 
@@ -229,18 +244,33 @@ class Aim:
     """The width of the search's preference around the risk still wanted per tile."""
 
     @classmethod
-    def of(cls, request: Request, pal: Palette) -> Aim:
-        """The aim of a request over the pieces of ``pal``."""
-        tiles = request.tiles or _tiles_for(request, pal)
-        low, high = difficulty_range(pal, tiles, request)
-        risks = [way_risk(w) for w in pal.middles]
+    def of(
+        cls,
+        request: Request,
+        pal: Palette,
+        *,
+        band: Band | None = None,
+        spread: float | None = None,
+    ) -> Aim:
+        """The aim of a request over the pieces of ``pal``.
+
+        ``band`` None: the third of what the pieces can make that the level asks for
+        (:func:`difficulty_range`); ``spread`` None: a third of the spread of the pieces'
+        risks. A GT track gives both (:meth:`trackkit.generator.series.GtRun.aim`).
+        """
+        if band is None:
+            tiles = request.tiles or _tiles_for(request, pal)
+            band = band_of(request.difficulty, *difficulty_range(pal, tiles, request))
+        if spread is None:
+            risks = [way_risk(w) for w in pal.middles]
+            spread = 0.35 * (max(risks) - min(risks)) + 0.05
         return cls(
             request.tiles,
             request.length_mm,
             request.surfaces,
-            band_of(request.difficulty, low, high),
+            band,
             request.kind is Kind.HILLCLIMB,
-            spread=0.35 * (max(risks) - min(risks)) + 0.05,
+            spread=spread,
         )
 
     @property
@@ -325,6 +355,16 @@ class Structure:
     footprint: tuple[int, int]
     """Width and height of the map in hexes."""
 
+    def parts(self, aim: Aim) -> dict[str, float]:
+        """The DIRT parts of the structural score: ``difficulty``, ``surfaces``, ``flow``."""
+        parts = {"difficulty": WEIGHTS["difficulty"] * aim.band.distance(self.difficulty)}
+        if aim.surfaces:
+            parts["surfaces"] = WEIGHTS["surfaces"] * sum(
+                abs(self.surfaces.get(name, 0.0) - share) for name, share in aim.surfaces
+            )
+        parts["flow"] = WEIGHTS["flow"] * max(0, self.straight_run - STRAIGHT_RUN)
+        return parts
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready fields."""
         return {
@@ -350,14 +390,11 @@ def structure_of(
     dirt = summary.dirt
     assert dirt is not None  # a DIRT stage's
     tiles = summary.tiles
-    surfaces = {k: v / tiles for k, v in summary.surfaces.items()} if tiles else {}
     corner_tiles = {c.tile_index for c in dirt.corners}
     run = best = 0
     for i in range(1, tiles + 1):
         run = 0 if i in corner_tiles else run + 1
         best = max(best, run)
-    qs = [q for q, _ in hexes]
-    rs = [r for _, r in hexes]
     features = {"shortcuts": dirt.shortcuts, "jumps": dirt.jumps, "fords": dirt.fords}
     features["climb_up"] = dirt.climb.up
     features["climb_down"] = dirt.climb.down
@@ -366,24 +403,49 @@ def structure_of(
     return Structure(
         tiles=tiles,
         length_mm=float(summary.length_mm or 0.0),
-        surfaces=surfaces,
+        surfaces=shares(summary),
         corners=len(dirt.corners),
         corner_limits=tuple(int(c.outer or 0) for c in dirt.corners),
         features=features,
         difficulty=difficulty(ways, tokens),
         straight_run=best,
-        footprint=(max(qs) - min(qs) + 1, max(rs) - min(rs) + 1) if hexes else (0, 0),
+        footprint=footprint(hexes),
     )
 
 
-def structure_score(s: Structure, aim: Aim) -> dict[str, float]:
-    """The parts of a candidate's structural score (their sum is the score)."""
-    parts = {"difficulty": WEIGHTS["difficulty"] * aim.band.distance(s.difficulty)}
-    if aim.surfaces:
-        parts["surfaces"] = WEIGHTS["surfaces"] * sum(
-            abs(s.surfaces.get(name, 0.0) - share) for name, share in aim.surfaces
-        )
+class Shaped(Protocol):
+    """A candidate's structure, either series (:class:`Structure`,
+    :class:`trackkit.generator.gt_score.GtStructure`)."""
+
+    @property
+    def length_mm(self) -> float:
+        """The road's (a circuit's: the lap's) length."""
+        ...
+
+    def parts(self, aim: Aim) -> dict[str, float]:
+        """The series' own parts of the structural score."""
+        ...
+
+
+def structure_score(s: Shaped, aim: Aim) -> dict[str, float]:
+    """The parts of a candidate's structural score, either series (their sum is the
+    score): ``length`` (``--length-mm``) and the series' own (``s.parts``)."""
+    parts = s.parts(aim)
     if aim.length_mm:
         parts["length"] = WEIGHTS["length"] * abs(s.length_mm - aim.length_mm) / aim.length_mm
-    parts["flow"] = WEIGHTS["flow"] * max(0, s.straight_run - STRAIGHT_RUN)
-    return {k: round(v, 4) for k, v in parts.items()}
+    return {k: round(parts[k], 4) for k in PARTS if k in parts}
+
+
+def footprint(hexes: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """Width and height in hexes of a map over ``hexes``."""
+    if not hexes:
+        return (0, 0)
+    qs = [q for q, _ in hexes]
+    rs = [r for _, r in hexes]
+    return (max(qs) - min(qs) + 1, max(rs) - min(rs) + 1)
+
+
+def shares(summary: StageSummary) -> dict[str, float]:
+    """Share of the road tiles per surface."""
+    tiles = summary.tiles
+    return {k: v / tiles for k, v in summary.surfaces.items()} if tiles else {}

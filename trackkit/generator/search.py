@@ -73,6 +73,11 @@ class Step:
     rotation: int
 
 
+#: A question :class:`Placer` asks: a DIRT way's (the way before, its rotation, the way
+#: tried) or a GT way's (the edge the way before leaves by, the way tried).
+Question = tuple[str, int, str] | tuple[tuple[int, int, str], str]
+
+
 class Placer:
     """Where the next tile lands, as :func:`~trackkit.stage.assemble.lay_out` places it.
 
@@ -88,10 +93,9 @@ class Placer:
 
     def __init__(self, library: TileLibrary | None = None) -> None:
         self.library = library
-        self._memo: dict[tuple[str, int, str], Step | None] = {}
+        self._memo: dict[Question, Step | None] = {}
         self._first: dict[str, Step | None] = {}
-        self._gt: dict[tuple[tuple[int, int, str], str], Step | None] = {}
-        self._pairs: set[tuple[tuple[int, int, str], str]] = set()
+        self._asked: set[Question] = set()
         self._exits: dict[str, tuple[int, int, str]] = {}
         self.layouts = 0
         """How many small stages were laid out (for the benchmark)."""
@@ -119,52 +123,52 @@ class Placer:
     def after(self, prev: Way, rotation: int, way: Way) -> Step | None:
         """Where ``way`` lands after ``prev`` laid with ``rotation``.
 
-        A GT answer is asked once per way and edge the tile before leaves by (its
-        number, lanes and skew hand, ``prev`` laid unturned: nothing else of it changes
-        where the next one lands), and turned with it: auto-snap is the same in every
-        direction (the hex the road leads to, the turn that meets it), and GT pieces are
-        asked about far more often (every way is placed before the search picks one,
-        :func:`_close`). The answers of the shipped library are shared by the process;
-        ``layouts`` counts the questions of this placer all the same, so the run's
-        figures do not depend on what ran before.
+        The answer is asked once per question (:meth:`question`) and counted once in
+        ``layouts``. A GT answer is asked once per way and edge the tile before leaves by
+        (its number, lanes and skew hand, ``prev`` laid unturned: nothing else of it
+        changes where the next one lands), and turned with it: auto-snap is the same in
+        every direction (the hex the road leads to, the turn that meets it), and GT
+        pieces are asked about far more often (every way is placed before the search
+        picks one, :func:`_close`). The answers of GT pieces of the shipped library are
+        shared by the process; ``layouts`` counts the questions of this placer all the
+        same, so the run's figures do not depend on what ran before.
         """
-        if prev.face.series == "gt":
-            return self._gt_after(prev, rotation, way)
-        key = (prev.key, rotation, way.key)
-        if key not in self._memo:
-            before = prev.probe().model_copy(update={"at": (0, 0), "dir": rotation})
-            self._memo[key] = self._lay([before, way.tile()])
-        return self._memo[key]
+        key, laid, turned = self.question(prev, rotation, way)
+        if key not in self._asked:
+            self._asked.add(key)
+            self.layouts += 1
+        shared = turned and (self.library is None or self.library is default_library())
+        memo = _GT_STEPS if shared else self._memo
+        if key not in memo:
+            before = prev.probe().model_copy(update={"at": (0, 0), "dir": laid})
+            memo[key] = self._lay([before, way.tile()], counted=False)
+        base = memo[key]
+        if base is None or rotation == laid:
+            return base
+        turn = rotation - laid
+        d = hexgrid.DIRECTIONS.index(base.offset)
+        return Step(
+            hexgrid.DIRECTIONS[(d + turn) % 6],
+            (base.exit + turn) % 6,
+            (base.rotation + turn) % 6,
+        )
 
-    def _gt_after(self, prev: Way, rotation: int, way: Way) -> Step | None:
+    def question(self, prev: Way, rotation: int, way: Way) -> tuple[Question, int, bool]:
+        """What :meth:`after` asks, the rotation ``prev`` is laid with to ask it, and
+        whether the answer is turned with ``prev`` (then shared by the process): a GT
+        piece's (:attr:`TileFace.series`) unturned, by the edge it leaves by
+        (:func:`_exit_of`); a DIRT piece's as it lies, by its way."""
+        if prev.face.series != "gt":
+            return (prev.key, rotation, way.key), rotation, False
         leaves = self._exits.get(prev.key)
         if leaves is None:
             leaves = self._exits[prev.key] = _exit_of(prev)
-        pair = (leaves, way.key)
-        if pair not in self._pairs:
-            self._pairs.add(pair)
-            self.layouts += 1
-        shared = self.library is None or self.library is default_library()
-        memo = _GT_STEPS if shared else self._gt
-        if pair not in memo:
-            before = prev.probe().model_copy(update={"at": (0, 0), "dir": 0})
-            memo[pair] = self._lay([before, way.tile()], counted=False)
-        base = memo[pair]
-        if base is None:
-            return None
-        if rotation == 0:
-            return base
-        d = hexgrid.DIRECTIONS.index(base.offset)
-        return Step(
-            hexgrid.DIRECTIONS[(d + rotation) % 6],
-            (base.exit + rotation) % 6,
-            (base.rotation + rotation) % 6,
-        )
+        return (leaves, way.key), 0, True
 
 
 #: GT placement answers of the shipped library, by the edge a way leaves by and the key
 #: of the way after it (see Placer.after).
-_GT_STEPS: dict[tuple[tuple[int, int, str], str], Step | None] = {}
+_GT_STEPS: dict[Question, Step | None] = {}
 
 
 def _exit_of(way: Way) -> tuple[int, int, str]:

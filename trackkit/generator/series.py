@@ -12,7 +12,8 @@ interface, :class:`SeriesRun`, with one implementation per series (:data:`DIRT`,
 - the aim and the goal of the search (a chain from start to finish, or a circuit);
 - what goes on the road (DIRT tokens; a GT track's ruleset and laps) and beside it (DIRT
   fillers; the GT pit);
-- the structure measured and its score, the races and their score.
+- the structure measured and its score, the races (their score is one for both series:
+  :func:`trackkit.generator.refine.sim_score`).
 
 Examples
 --------
@@ -39,15 +40,20 @@ from trackkit.checks.pipeline import Report, validate
 from trackkit.generator.circuit import CircuitGoal, no_circuit
 from trackkit.generator.decorate import place_fillers, stage_of, token_plan
 from trackkit.generator.gt_pieces import check_gt_request, place_pit, tiles_for_length
-from trackkit.generator.gt_score import GtStructure, gt_aim, gt_structure_of, gt_structure_score
+from trackkit.generator.gt_score import (
+    NO_STEERING,
+    GtStructure,
+    gt_band,
+    gt_structure_of,
+)
 from trackkit.generator.pieces import Palette, Way, check_dirt_request
 from trackkit.generator.refine import (
+    BOTS,
     GtSimResult,
     SimResult,
-    gt_sim_score,
-    refine_gt,
-    sim_score,
-    simulate_finalists,
+    race_finalists,
+    race_gt_finalist,
+    simulate_finalist,
 )
 from trackkit.generator.request import GenerateError, Request
 from trackkit.generator.score import Aim, Structure, structure_of, structure_score
@@ -138,10 +144,6 @@ class SeriesRun(Protocol):
         seeds come from ``job.rng``."""
         ...
 
-    def sim_parts(self, job: Job, sim: SimResult | GtSimResult) -> dict[str, float]:
-        """The parts of a finalist's simulation score."""
-        ...
-
 
 def _seeds(rng: random.Random, n: int) -> list[int]:
     """One seed a finalist, drawn before any race (the results do not depend on jobs)."""
@@ -209,16 +211,20 @@ class DirtRun:
         return structure, structure_score(structure, job.aim)
 
     def race(self, job: Job, finalists: Sequence[Sequence[Stage]], jobs: int, step: Step) -> Raced:
-        """:func:`trackkit.generator.refine.simulate_finalists`."""
+        """:func:`trackkit.generator.refine.simulate_finalist` of each, one driver a bot."""
         stages = [s for group in finalists for s in group]
         seeds = _seeds(job.rng, len(stages))
-        races = job.request.races
-        return [*simulate_finalists(stages, seeds, races=races, jobs=jobs, progress=step)]
-
-    def sim_parts(self, job: Job, sim: SimResult | GtSimResult) -> dict[str, float]:
-        """:func:`trackkit.generator.refine.sim_score`."""
-        assert isinstance(sim, SimResult)
-        return sim_score(sim, job.aim.band.distance(sim.loc_rate), job.request.par)
+        return [
+            *race_finalists(
+                simulate_finalist,
+                stages,
+                seeds,
+                races=job.request.races,
+                players=len(BOTS),
+                jobs=jobs,
+                progress=step,
+            )
+        ]
 
 
 class GtRun:
@@ -232,8 +238,9 @@ class GtRun:
         return check_gt_request(request, library)
 
     def aim(self, request: Request, pal: Palette) -> Aim:
-        """:func:`trackkit.generator.gt_score.gt_aim`."""
-        return gt_aim(request, pal)
+        """The band of its level (:func:`trackkit.generator.gt_score.gt_band`), and no
+        steering by the demand measure (:data:`~trackkit.generator.gt_score.NO_STEERING`)."""
+        return Aim.of(request, pal, band=gt_band(request.difficulty), spread=NO_STEERING)
 
     def goal(self, job: Job, asked: Request) -> Goal:
         """A circuit closing on its start/finish tile (refused up front when the pieces
@@ -268,17 +275,20 @@ class GtRun:
         return place_pit(stage, report, job.pal, job.rng, library=job.library, players=players)
 
     def structure(self, job: Job, report: Report, ways: Sequence[Way], tokens: Tokens) -> Scored:
-        """:func:`trackkit.generator.gt_score.gt_structure_of` and its score."""
+        """:func:`trackkit.generator.gt_score.gt_structure_of` and its score
+        (:func:`trackkit.generator.score.structure_score`)."""
         structure = gt_structure_of(report.summary, report.graph, report.layout, ways)
-        return structure, gt_structure_score(structure, job.aim)
+        return structure, structure_score(structure, job.aim)
 
     def race(self, job: Job, finalists: Sequence[Sequence[Stage]], jobs: int, step: Step) -> Raced:
-        """:func:`trackkit.generator.refine.refine_gt`, then the likeliest finalists raced
-        again (:meth:`race_again`)."""
+        """:func:`trackkit.generator.refine.race_gt_finalist` of each, then the likeliest
+        finalists raced again (:meth:`race_again`)."""
         stages = [s for group in finalists for s in group]
         seeds = _seeds(job.rng, len(stages))
         races, players = job.request.races, job.request.players or 4
-        first = refine_gt(stages, seeds, races=races, players=players, jobs=jobs, progress=step)
+        first = race_finalists(
+            race_gt_finalist, stages, seeds, races=races, players=players, jobs=jobs, progress=step
+        )
         return [*self.race_again(job, finalists, first, jobs)]
 
     def race_again(
@@ -310,7 +320,8 @@ class GtRun:
         if not again:
             return out
         flat = [s for group in finalists for s in group]
-        redone = refine_gt(
+        redone = race_finalists(
+            race_gt_finalist,
             [flat[i] for i in again],
             _seeds(job.rng, len(again)),
             races=job.request.races * RACE_AGAIN,
@@ -320,11 +331,6 @@ class GtRun:
         for i, result in zip(again, redone, strict=True):
             out[i] = result
         return out
-
-    def sim_parts(self, job: Job, sim: SimResult | GtSimResult) -> dict[str, float]:
-        """:func:`trackkit.generator.refine.gt_sim_score`."""
-        assert isinstance(sim, GtSimResult)
-        return gt_sim_score(sim, job.aim.band.distance(sim.loc_rate))
 
 
 #: The two series.

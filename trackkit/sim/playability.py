@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Mapping
+from typing import Protocol
 
 from trackkit.checks.catalogue import finding
 from trackkit.checks.pipeline import Report
@@ -22,12 +23,24 @@ from trackkit.rules.track import Track
 from trackkit.sim.fairness import WinTest, win_test
 from trackkit.sim.figures import DNF_REASONS
 from trackkit.sim.garage import stage_profile, unlimited_bound
+from trackkit.sim.gt_race import gt_round_cap
+from trackkit.sim.model import GtOptions, Prepared
 from trackkit.sim.par import par_time
 from trackkit.sim.race import MAX_ROUNDS, Settings, default_bots, prepare
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.words import plural
 
-__all__ = ["PAR_TIME_NOTE", "findings_from", "gt_findings", "gt_playability", "playability"]
+__all__ = [
+    "DIRT_PLAY",
+    "GT_PLAY",
+    "PAR_TIME_NOTE",
+    "DirtPlay",
+    "GtPlay",
+    "SeriesPlay",
+    "findings_from",
+    "gt_findings",
+    "playability",
+]
 
 #: What the par time is (the summary says it beside the figure).
 PAR_TIME_NOTE = "lower bound, fastest legal line with no dice risk"
@@ -58,52 +71,138 @@ def playability(
     figures (:attr:`~trackkit.models.summary.StageSummary.simulation`) and, for a DIRT
     stage, its par time (``Report.add`` takes both).
 
-    The drivers are those ``simulate`` races without ``--bot``
-    (:func:`~trackkit.sim.race.default_bots`): cautious bots on a rally, the three bots
-    in turn on a hillclimb.
-
-    A Rallyman: GT track is raced as GT races (:func:`gt_playability`). ``max_rounds``
-    None: 200 (a GT track: as many as its laps need, :func:`~trackkit.sim.gt_race.gt_round_cap`).
+    The same for both series, but for what :class:`SeriesPlay` says per series (its
+    :data:`DIRT_PLAY` and :data:`GT_PLAY`): the drivers and the round cap, the findings
+    beside P601-P605 (:func:`findings_from`) and the figures of the summary. A DIRT
+    stage is raced by the drivers ``simulate`` races without ``--bot``
+    (:func:`~trackkit.sim.race.default_bots`: cautious bots on a rally, the three bots in
+    turn on a hillclimb); a Rallyman: GT track by a mix of the three bots (drawn grids),
+    with the GT findings too (:func:`gt_findings`), and its summary says what a circuit
+    designer asks: win rate by grid slot, overtakes per lap and where, the corners where
+    control is lost most, how many races were decided on lap 1. ``max_rounds`` None: 200
+    (a GT track: as many as its laps need, :func:`~trackkit.sim.gt_race.gt_round_cap`).
     """
-    if report.layout.series == "gt":
-        return gt_playability(
-            report, races=races, seed=seed, players=players, jobs=jobs, max_rounds=max_rounds
-        )
-    if max_rounds is None:
-        max_rounds = MAX_ROUNDS
-    prepared = prepare(Track.from_graph(report.graph, report.layout))
-    hillclimb = report.kind is Kind.HILLCLIMB
-    settings = Settings.default(
-        players,
-        bots=default_bots(hillclimb=hillclimb),
-        hillclimb=hillclimb,
-        max_rounds=max_rounds,
-    )
+    series = GT_PLAY if report.layout.series == "gt" else DIRT_PLAY
+    track = Track.from_graph(report.graph, report.layout)
+    settings = series.settings(report, track, players=players, max_rounds=max_rounds)
+    prepared = prepare(track)
     results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs)
     tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
     doc = summarize_races(results, settings, seed=seed, tiles=tiles)
-    assert doc.dirt is not None and report.summary.dirt is not None  # a DIRT stage
-    # a hillclimb is raced with Unlimited dashboards: its par is that of the richest one
-    par_car = unlimited_bound(stage_profile(prepared.track)) if hillclimb else "dirt"
-    stage = report.summary.dirt.model_copy(
-        update={"par_time": par_time(prepared, car=par_car), "par_time_note": PAR_TIME_NOTE}
-    )
-    simulated = _simulated(
-        doc,
-        max_rounds=max_rounds,
-        dirt=DirtSimulated(
-            dnf={r: sum(d.dnf[r] for d in doc.drivers) for r in DNF_REASONS},
-            mean_time=doc.dirt.time.overall.mean,
-        ),
-    )
-    summary = report.summary.model_copy(update={"dirt": stage, "simulation": simulated})
-    return findings_from(doc, report, races=races, players=players), summary
+    found = findings_from(doc, report, races=races, players=players)
+    found += series.findings(doc, report, races=races, players=players)
+    return found, series.summary(doc, report, prepared)
+
+
+class SeriesPlay(Protocol):
+    """What :func:`playability` does per series."""
+
+    def settings(
+        self, report: Report, track: Track, *, players: int, max_rounds: int | None
+    ) -> Settings:
+        """The drivers and the round cap (``max_rounds`` None: the series' default)."""
+        ...
+
+    def findings(
+        self, doc: SimReport, report: Report, *, races: int, players: int
+    ) -> list[Finding]:
+        """The series' own findings, beside those of :func:`findings_from`."""
+        ...
+
+    def summary(self, doc: SimReport, report: Report, prepared: Prepared) -> StageSummary:
+        """The stage's summary with the races' figures."""
+        ...
+
+
+class DirtPlay:
+    """A DIRT stage: the default drivers, its par time (P601-P605)."""
+
+    def settings(
+        self, report: Report, track: Track, *, players: int, max_rounds: int | None
+    ) -> Settings:
+        """:func:`~trackkit.sim.race.default_bots`, 200 rounds."""
+        hillclimb = report.kind is Kind.HILLCLIMB
+        return Settings.default(
+            players,
+            bots=default_bots(hillclimb=hillclimb),
+            hillclimb=hillclimb,
+            max_rounds=MAX_ROUNDS if max_rounds is None else max_rounds,
+        )
+
+    def findings(
+        self, doc: SimReport, report: Report, *, races: int, players: int
+    ) -> list[Finding]:
+        """None beside P601-P605."""
+        return []
+
+    def summary(self, doc: SimReport, report: Report, prepared: Prepared) -> StageSummary:
+        """The par time beside the DIRT figures (the DNFs by reason, the mean time)."""
+        assert doc.dirt is not None and report.summary.dirt is not None  # a DIRT stage
+        # a hillclimb is raced with Unlimited dashboards: its par is that of the richest one
+        hillclimb = report.kind is Kind.HILLCLIMB
+        par_car = unlimited_bound(stage_profile(prepared.track)) if hillclimb else "dirt"
+        stage = report.summary.dirt.model_copy(
+            update={"par_time": par_time(prepared, car=par_car), "par_time_note": PAR_TIME_NOTE}
+        )
+        simulated = _simulated(
+            doc,
+            dirt=DirtSimulated(
+                dnf={r: sum(d.dnf[r] for d in doc.drivers) for r in DNF_REASONS},
+                mean_time=doc.dirt.time.overall.mean,
+            ),
+        )
+        return report.summary.model_copy(update={"dirt": stage, "simulation": simulated})
+
+
+class GtPlay:
+    """A Rallyman: GT track: the three bots, its laps (P606-P610 beside P601-P603)."""
+
+    def settings(
+        self, report: Report, track: Track, *, players: int, max_rounds: int | None
+    ) -> Settings:
+        """The three bots in turn, the track's laps, as many rounds as they need."""
+        laps = report.layout.laps if report.layout.circuit else None
+        return Settings.default(
+            players,
+            bots=("cautious", "aggressive", "planner"),
+            max_rounds=gt_round_cap(track, laps) if max_rounds is None else max_rounds,
+            gt=GtOptions(laps=laps),
+        )
+
+    def findings(
+        self, doc: SimReport, report: Report, *, races: int, players: int
+    ) -> list[Finding]:
+        """:func:`gt_findings`."""
+        return gt_findings(doc, report, races=races, players=players)
+
+    def summary(self, doc: SimReport, report: Report, prepared: Prepared) -> StageSummary:
+        """The GT figures: by grid slot, overtakes, the corners where control is lost."""
+        gt = doc.gt
+        assert gt is not None and doc.settings.gt is not None  # a GT track
+        simulated = _simulated(
+            doc,
+            gt=GtSimulated(
+                laps=doc.settings.gt.laps,
+                win_rate_by_grid_slot=gt.win_rate_by_grid_slot,
+                overtakes_per_lap=gt.overtakes.per_lap,
+                overtakes_per_race=gt.overtakes.per_race,
+                overtakes_by_lap=gt.overtakes.by_lap,
+                overtakes_most_on=_most(gt.overtakes.by_tile),
+                losses_most_on=_loss_corners(doc, report),
+                decided_on_lap_1=gt.decided_on_lap_1,
+            ),
+        )
+        return report.summary.model_copy(update={"simulation": simulated})
+
+
+#: The two series of :func:`playability`.
+DIRT_PLAY: SeriesPlay = DirtPlay()
+GT_PLAY: SeriesPlay = GtPlay()
 
 
 def _simulated(
     doc: SimReport,
     *,
-    max_rounds: int,
     dirt: DirtSimulated | None = None,
     gt: GtSimulated | None = None,
 ) -> Simulated:
@@ -114,7 +213,7 @@ def _simulated(
         races=s.races,
         seed=s.seed,
         players=s.players,
-        max_rounds=max_rounds,
+        max_rounds=s.max_rounds,
         finish_rate=doc.finish_rate,
         losses_per_race=doc.loss_of_control.per_race,
         most_dangerous_tiles=_most(doc.loss_of_control.by_tile),
@@ -212,60 +311,6 @@ def findings_from(doc: SimReport, report: Report, *, races: int, players: int) -
             )
         )
     return out
-
-
-def gt_playability(
-    report: Report,
-    *,
-    races: int,
-    seed: int = 1,
-    players: int = 4,
-    jobs: int = 1,
-    max_rounds: int | None = None,
-) -> tuple[list[Finding], StageSummary]:
-    """Race a valid GT track ``races`` times with a mix of the three bots (drawn grids).
-
-    The DIRT findings that apply (P601 drivers who cannot finish, P602 blocking spots,
-    P603 a dangerous tile: :func:`findings_from`) and the GT ones (:func:`gt_findings`);
-    the summary's ``simulation`` says what a circuit designer asks: win rate by grid slot,
-    overtakes per lap and where, the corners where control is lost most, how many races
-    were decided on lap 1.
-    """
-    from trackkit.sim.gt_race import GtOptions, gt_round_cap
-
-    laps = report.layout.laps if report.layout.circuit else None
-    track = Track.from_graph(report.graph, report.layout)
-    if max_rounds is None:
-        max_rounds = gt_round_cap(track, laps)
-    prepared = prepare(track)
-    settings = Settings.default(
-        players,
-        bots=("cautious", "aggressive", "planner"),
-        max_rounds=max_rounds,
-        gt=GtOptions(laps=laps),
-    )
-    results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs)
-    tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
-    doc = summarize_races(results, settings, seed=seed, tiles=tiles)
-    gt = doc.gt
-    assert gt is not None and doc.settings.gt is not None  # a GT track
-    found = findings_from(doc, report, races=races, players=players)
-    found += gt_findings(doc, report, races=races, players=players)
-    simulated = _simulated(
-        doc,
-        max_rounds=max_rounds,
-        gt=GtSimulated(
-            laps=doc.settings.gt.laps,
-            win_rate_by_grid_slot=gt.win_rate_by_grid_slot,
-            overtakes_per_lap=gt.overtakes.per_lap,
-            overtakes_per_race=gt.overtakes.per_race,
-            overtakes_by_lap=gt.overtakes.by_lap,
-            overtakes_most_on=_most(gt.overtakes.by_tile),
-            losses_most_on=_loss_corners(doc, report),
-            decided_on_lap_1=gt.decided_on_lap_1,
-        ),
-    )
-    return found, report.summary.model_copy(update={"simulation": simulated})
 
 
 def _most(by_tile: Mapping[str, TileCount], top: int = 3) -> list[TileRate]:

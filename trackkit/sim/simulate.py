@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 from trackkit.checks.pipeline import Report, validate
 from trackkit.errors import InputError, TrackkitError
@@ -14,13 +15,26 @@ from trackkit.models.findings import Severity
 from trackkit.models.simreport import SimReport
 from trackkit.models.stage import Kind, Stage
 from trackkit.rules.cars import CarMismatch, stage_problems
+from trackkit.rules.ruleset import load_ruleset
 from trackkit.rules.track import Track
 from trackkit.sim.figures import RaceSummary
+from trackkit.sim.gt_race import gt_round_cap
+from trackkit.sim.model import GtOptions
 from trackkit.sim.race import MAX_ROUNDS, Settings, default_bots, prepare, run_race
 from trackkit.sim.replay import replay_document
 from trackkit.sim.stats import race_seed, run_many, summarize_races
 
-__all__ = ["NotAGtCar", "SimulationError", "simulate_files"]
+__all__ = [
+    "DIRT_RACES",
+    "GT_RACES",
+    "Asked",
+    "DirtRaces",
+    "GtRaces",
+    "NotAGtCar",
+    "SeriesRaces",
+    "SimulationError",
+    "simulate_files",
+]
 
 
 class SimulationError(TrackkitError):
@@ -138,45 +152,10 @@ def simulate_files(
             invalid,
             file=invalid[0].file,
         )
-    gt = [r for r in reports if r.layout.series == "gt"]
-    if gt:
-        return _simulate_gt(
-            stages,
-            reports,
-            players=players,
-            races=races,
-            seed=seed,
-            cars=cars,
-            bots=bots,
-            jobs=jobs,
-            progress=progress,
-            want_replay=want_replay,
-            max_rounds=max_rounds,
-            laps=laps,
-            weather=weather,
-            grid=grid,
-        )
-    given = {"--laps": laps, "--weather": weather, "--grid": grid}
-    for option, value in given.items():
-        if value is not None:
-            raise InputError(option, "is for Rallyman: GT tracks; these stages are DIRT stages")
-    if max_rounds is None:
-        max_rounds = MAX_ROUNDS
-    for car in cars or ():
-        if isinstance(car, str) and car in _GT_CARS:
-            raise InputError(
-                "--car",
-                f"'{car}' is a Rallyman: GT car; DIRT stages take dirt, r5, "
-                "unlimited or a car file",
-            )
     tracks = [Track.from_graph(r.graph, r.layout) for r in reports]
-    for car in cars or ():
-        if isinstance(car, CarFile):
-            for track, name in zip(tracks, names, strict=True):
-                surfaces = {info.surface for info in track.spaces.values()}
-                problem = stage_problems(car, surfaces)
-                if problem is not None:
-                    raise CarMismatch(car, f"{problem}; the stage is {name}")
+    series = GT_RACES if any(r.layout.series == "gt" for r in reports) else DIRT_RACES
+    asked = Asked(names, cars, laps, weather, grid)
+    options = series.check(reports, tracks, asked)
     spent: list[tuple[bool, ...]] | None = None
     for stage, report, track in zip(stages, reports, tracks, strict=True):
         hillclimb = report.kind is Kind.HILLCLIMB
@@ -185,7 +164,8 @@ def simulate_files(
             cars=cars,
             bots=bots or default_bots(hillclimb=hillclimb),
             hillclimb=hillclimb,
-            max_rounds=max_rounds,
+            max_rounds=series.round_cap(track, options) if max_rounds is None else max_rounds,
+            gt=options,
         )
         layout = report.layout
         prepared = prepare(track)
@@ -257,72 +237,110 @@ def simulate_files(
 _GT_CARS = ("gt4", "gt5", "gt6")
 
 
-def _simulate_gt(
-    stages: Sequence[Stage],
-    reports: Sequence[Report],
-    *,
-    players: int,
-    races: int,
-    seed: int,
-    cars: tuple[str | CarFile, ...] | None,
-    bots: tuple[str, ...],
-    jobs: int,
-    progress: Callable[[int], None] | None,
-    want_replay: bool,
-    max_rounds: int | None,
-    laps: int | None,
-    weather: str | None,
-    grid: str | None,
-) -> tuple[SimReport, str | None]:
-    """Race one GT track (:func:`simulate_files` with a GT track)."""
-    from trackkit.rules.ruleset import load_ruleset
-    from trackkit.sim.gt_race import GtOptions, gt_round_cap
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What :func:`simulate_files` was asked for that a series checks."""
 
-    if len(stages) != 1:
-        raise InputError(
-            reports[0].file or "stage",
-            "a Rallyman: GT track is raced on its own, not as a stage of a rally "
-            f"({len(stages)} files given)",
+    names: Sequence[str]
+    """The stages' names (files), in order."""
+    cars: tuple[str | CarFile, ...] | None
+    laps: int | None
+    weather: str | None
+    grid: str | None
+
+
+class SeriesRaces(Protocol):
+    """What :func:`simulate_files` does per series: the options and cars it takes (truly
+    different rules: a rally of DIRT stages and their cars; one GT track, its laps,
+    weather and grid, GT cars), and the round cap when none is given."""
+
+    def check(
+        self, reports: Sequence[Report], tracks: Sequence[Track], asked: Asked
+    ) -> GtOptions | None:
+        """The race options of these stages (``Settings.gt``); raises ``InputError`` for
+        options, cars or stages this series does not take."""
+        ...
+
+    def round_cap(self, track: Track, options: GtOptions | None) -> int:
+        """The default round cap of a race on ``track``."""
+        ...
+
+
+class DirtRaces:
+    """Rallyman: DIRT stages, one or several (a rally), in DIRT cars or car files."""
+
+    def check(
+        self, reports: Sequence[Report], tracks: Sequence[Track], asked: Asked
+    ) -> GtOptions | None:
+        """No GT option nor GT car; car files whose tokens fit every stage's surfaces."""
+        given = {"--laps": asked.laps, "--weather": asked.weather, "--grid": asked.grid}
+        for option, value in given.items():
+            if value is not None:
+                raise InputError(option, "is for Rallyman: GT tracks; these stages are DIRT stages")
+        for car in asked.cars or ():
+            if isinstance(car, str) and car in _GT_CARS:
+                raise InputError(
+                    "--car",
+                    f"'{car}' is a Rallyman: GT car; DIRT stages take dirt, r5, "
+                    "unlimited or a car file",
+                )
+        for car in asked.cars or ():
+            if isinstance(car, CarFile):
+                for track, name in zip(tracks, asked.names, strict=True):
+                    surfaces = {info.surface for info in track.spaces.values()}
+                    problem = stage_problems(car, surfaces)
+                    if problem is not None:
+                        raise CarMismatch(car, f"{problem}; the stage is {name}")
+        return None
+
+    def round_cap(self, track: Track, options: GtOptions | None) -> int:
+        """:data:`~trackkit.sim.race.MAX_ROUNDS`."""
+        return MAX_ROUNDS
+
+
+class GtRaces:
+    """One Rallyman: GT track, in GT cars, its laps, weather and grid."""
+
+    def check(
+        self, reports: Sequence[Report], tracks: Sequence[Track], asked: Asked
+    ) -> GtOptions | None:
+        """One track, GT cars; the laps (a circuit's), weather and grid settled."""
+        if len(reports) != 1:
+            raise InputError(
+                reports[0].file or "stage",
+                "a Rallyman: GT track is raced on its own, not as a stage of a rally "
+                f"({len(reports)} files given)",
+            )
+        for car in asked.cars or ():
+            if isinstance(car, CarFile):
+                raise NotAGtCar(car)
+            if car not in _GT_CARS:
+                raise InputError("--car", NotAGtCar._text(f"'{car}'"))
+        if asked.weather not in (None, "dry", "rain"):
+            raise InputError("--weather", f"'{asked.weather}': the weather is dry or rain")
+        if asked.grid not in (None, "drawn", "given"):
+            raise InputError("--grid", f"'{asked.grid}': the grid is drawn or given")
+        report = reports[0]
+        if asked.laps is not None and not report.layout.circuit:
+            raise InputError(
+                "--laps",
+                f"{report.file or 'the track'} is a point-to-point track: it is raced once "
+                "from the grid to the finish and has no laps (laps are for a circuit, kind: "
+                "circuit)",
+            )
+        rules = load_ruleset("gt")
+        assert rules.gt is not None
+        return GtOptions(
+            laps=asked.laps or report.layout.laps,
+            weather="rain" if (asked.weather or rules.gt.weather) == "rain" else "dry",
+            grid="given" if asked.grid == "given" else "drawn",
         )
-    for car in cars or ():
-        if isinstance(car, CarFile):
-            raise NotAGtCar(car)
-        if car not in _GT_CARS:
-            raise InputError("--car", NotAGtCar._text(f"'{car}'"))
-    if weather not in (None, "dry", "rain"):
-        raise InputError("--weather", f"'{weather}': the weather is dry or rain")
-    if grid not in (None, "drawn", "given"):
-        raise InputError("--grid", f"'{grid}': the grid is drawn or given")
-    report = reports[0]
-    if laps is not None and not report.layout.circuit:
-        raise InputError(
-            "--laps",
-            f"{report.file or 'the track'} is a point-to-point track: it is raced once from "
-            "the grid to the finish and has no laps (laps are for a circuit, kind: circuit)",
-        )
-    rules = load_ruleset("gt")
-    assert rules.gt is not None
-    options = GtOptions(
-        laps=laps or report.layout.laps,
-        weather="rain" if (weather or rules.gt.weather) == "rain" else "dry",
-        grid="given" if grid == "given" else "drawn",
-    )
-    track = Track.from_graph(report.graph, report.layout)
-    if max_rounds is None:  # as many rounds as the laps need
-        max_rounds = gt_round_cap(track, options.laps)
-    settings = Settings.default(
-        players,
-        cars=cars,
-        bots=bots or default_bots(hillclimb=False),
-        max_rounds=max_rounds,
-        gt=options,
-    )
-    prepared = prepare(track, rules)
-    results = run_many(prepared, settings, races=races, seed=seed, jobs=jobs, progress=progress)
-    tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
-    doc = summarize_races(results, settings, seed=seed, tiles=tiles)
-    replay_text = None
-    if want_replay:
-        first = run_race(prepared, settings, race_seed(seed, 0))
-        replay_text = replay_document(stages[0], settings, race_seed(seed, 0), first)
-    return doc, replay_text
+
+    def round_cap(self, track: Track, options: GtOptions | None) -> int:
+        """As many rounds as the laps need (:func:`~trackkit.sim.gt_race.gt_round_cap`)."""
+        return gt_round_cap(track, options.laps if options else None)
+
+
+#: The two series of :func:`simulate_files`.
+DIRT_RACES: SeriesRaces = DirtRaces()
+GT_RACES: SeriesRaces = GtRaces()
