@@ -120,7 +120,7 @@ def test_one_structural_score_adds_the_length_part_for_both(series: str) -> None
     length = candidate.structure.length_mm
     with_length = structure_score(candidate.structure, replace(aim, length_mm=length * 2))
     assert without.items() <= with_length.items()
-    assert "length" not in without and with_length["length"] == 2.0  # 4 x half the length asked short
+    assert "length" not in without and with_length["length"] == 2.0  # 4 x half the length: short
     assert list(with_length) == [k for k in STRUCTURE_PARTS if k in with_length]
     own = {"dirt": {"difficulty", "flow"}, "gt": {"overtaking", "lanes", "grid", "corners"}}
     assert own[series] <= set(without)
