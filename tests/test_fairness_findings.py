@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from stagekit import REPO, sim_report
+from stagekit import EXAMPLES, example_track, sim_report, simulate_json
 from typer.testing import CliRunner
 
 from trackkit.checks.pipeline import validate
@@ -28,14 +28,8 @@ from trackkit.rules.track import Track
 from trackkit.sim import DriverSpec, RacePosition, Script, Settings, prepare, run_race
 from trackkit.sim.stats import race_seed
 
-EXAMPLES = REPO / "examples"
 NS = "{http://www.w3.org/2000/svg}"
 runner = CliRunner()
-
-
-def _turini() -> Track:
-    report = validate(load_stage(EXAMPLES / "col-de-turini.yaml"))
-    return Track.from_graph(report.graph, report.layout)
 
 
 # --- losses of control are charged where the limit broke ------------------------------------
@@ -47,7 +41,7 @@ FINISHING = "11:1.2L G4 > 12:1.1L G5 > 12:1.2L G6 > 12:1.3L L"  # L: alone, it l
 def _finish_turn(dice: list[str]) -> tuple[list[tuple[int, str]], str | None, bool]:
     """A car on 11:1.1L in gear 3 throws FINISHING flat out with ``dice``: its losses as
     the race charges them, the loss event's space and whether it finished."""
-    track = _turini()
+    track = example_track("col-de-turini.yaml")
     me = DriverSpec("me", bot=Script.of([FINISHING], then="cautious"))
     result = run_race(
         prepare(track),
@@ -101,7 +95,7 @@ def test_loss_space_is_one_rule_for_dirt_and_gt_reach_and_exceed():
 
 
 def test_dirt_races_charge_each_loss_to_its_step_and_some_are_not_where_the_car_stopped():
-    prepared = prepare(_turini())
+    prepared = prepare(example_track("col-de-turini.yaml"))
     settings = Settings.default(4, bots=("aggressive",))
     elsewhere = 0
     for i in range(4):
@@ -313,23 +307,16 @@ def _help() -> str:
     return " ".join(out.replace("\u2502", " ").split())
 
 
-def _sim_json(*args: str) -> dict[str, Any]:
-    done = runner.invoke(app, ["simulate", *args, "--format", "json"])
-    assert done.exit_code == 0, done.output
-    doc: dict[str, Any] = json.loads(done.stdout)
-    return doc
-
-
 def test_a_hillclimb_raced_with_the_default_drivers_varies_and_says_something():
     # rule: DASH-3 (each bot builds its Unlimited board), HILLCLIMB-2 (best of the attempts)
     pikes = str(EXAMPLES / "hillclimb-pikes.yaml")
-    doc = _sim_json(pikes, "--races", "20")
+    doc = simulate_json(pikes, "--races", "20")
     assert doc["settings"]["bots"] == ["cautious", "aggressive", "planner", "cautious"]
     best = doc["hillclimb"]["best_of_attempts"]
     assert best["p10"] < best["p90"]  # the times vary from race to race
     assert doc["loss_of_control"]["per_race"] > 0 and doc["loss_of_control"]["by_tile"]
     # four cautious drivers (the old default) drive 170 s every race and never lose control
-    cautious = _sim_json(pikes, "--races", "20", "--bot", "cautious")
+    cautious = simulate_json(pikes, "--races", "20", "--bot", "cautious")
     assert (
         cautious["hillclimb"]["best_of_attempts"]["p10"]
         == cautious["hillclimb"]["best_of_attempts"]["p90"]
@@ -345,7 +332,7 @@ def test_a_hillclimb_raced_with_the_default_drivers_varies_and_says_something():
 
 
 def test_a_rally_keeps_its_cautious_drivers_whose_races_vary_already():
-    doc = _sim_json(str(EXAMPLES / "col-de-turini.yaml"), "--races", "20")
+    doc = simulate_json(str(EXAMPLES / "col-de-turini.yaml"), "--races", "20")
     assert doc["settings"]["bots"] == ["cautious"] * 4
     overall = doc["time"]["overall"]
     assert overall["p10"] < overall["p90"] and doc["loss_of_control"]["per_race"] > 0

@@ -9,39 +9,23 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
+from stagekit import example_prepared, gt_bot
 
-from trackkit.checks.pipeline import validate
-from trackkit.formats import load_stage
 from trackkit.rules import CarState, Damage, load_ruleset
 from trackkit.rules.plans import GtTurn, PlanBuilder, PlanContext, PlanStep, legal_plans
 from trackkit.rules.resolve import reroute
 from trackkit.rules.state import OtherCar
-from trackkit.rules.track import Track
-from trackkit.sim.bots import Bot, make_bot
 from trackkit.sim.gt_race import tyre_boards
 from trackkit.sim.memo import PlanMemo
-from trackkit.sim.race import Prepared, prepare
+from trackkit.sim.race import Prepared
 from trackkit.sim.roads import GtRoad
 
-REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")
 
 
-def _prepared(name: str) -> Prepared:
-    report = validate(load_stage(REPO / "examples" / name))
-    return prepare(Track.from_graph(report.graph, report.layout), GT)
-
-
-def gt_bot(name: str, memo: PlanMemo | None = None) -> Bot:
-    """A bot reading the road as a GT race's bots do."""
-    return make_bot(name, memo, road=GtRoad)
-
-
-CORE = _prepared("gt-core-circuit.yaml")
-EIGHT = _prepared("gt-figure-eight.rekee.json")
+CORE = example_prepared("gt-core-circuit.yaml")
 
 
 def _positions(stage: Prepared, seed: int, count: int) -> list[PlanContext]:
@@ -101,16 +85,15 @@ def _same_walk(a: PlanBuilder, b: PlanBuilder, depth: int) -> int:
     return count
 
 
-@pytest.mark.parametrize("stage", [CORE, EIGHT], ids=["core", "eight"])
-def test_gt_moves_table_gives_the_steps_of_the_plain_walk(stage: Prepared):
+def test_gt_moves_table_gives_the_steps_of_the_plain_walk(gt_circuit: Prepared):
     # rule: MOVE-2..5, MOVE-7, DAMAGE-3, TRAFFIC-1, TRAFFIC-5, CORNER-1, CORNER-4, CORNER-5,
     # GT-1, BOARD-3 (every step the table gives is the step the plain walk builds, in the
     # same order, with and without the bots' pruner; it reads the traffic of fewer spaces,
     # those where a step is left whatever the cars, and the cars elsewhere change nothing)
-    road = GtRoad.of(stage.track)
-    memo = PlanMemo(stage.track, GT)
+    road = GtRoad.of(gt_circuit.track)
+    memo = PlanMemo(gt_circuit.track, GT)
     steps = 0
-    for ctx in _positions(stage, 5, 120):
+    for ctx in _positions(gt_circuit, 5, 120):
         keep, keep_move = road.pruners()
         fast, plain = PlanBuilder(ctx), _plain(PlanBuilder(ctx))
         steps += _same_walk(fast, plain, 3)

@@ -15,11 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from stagekit import REPO, example_track
 from typer.testing import CliRunner
 
-from trackkit.checks.pipeline import validate
 from trackkit.cli.app import app
-from trackkit.formats import load_stage
 from trackkit.rules import (
     CarState,
     Damage,
@@ -36,23 +35,16 @@ from trackkit.rules import (
 )
 from trackkit.rules.plans import GtTurn, Plan, PlanContext
 from trackkit.rules.resolve import DefaultPolicy, RollView
-from trackkit.rules.track import Track
 from trackkit.sim.gt_race import GtOptions, tyre_boards
 from trackkit.sim.race import DriverSpec, RacePosition, Settings, prepare, run_race
 from trackkit.sim.script import Script
 from trackkit.sim.stats import run_many
 
-REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")
 
 
-def _track(name: str) -> Track:
-    report = validate(load_stage(REPO / "examples" / name))
-    return Track.from_graph(report.graph, report.layout)
-
-
-CORE = _track("gt-core-circuit.yaml")
-EIGHT = _track("gt-figure-eight.rekee.json")
+CORE = example_track("gt-core-circuit.yaml")
+EIGHT = example_track("gt-figure-eight.rekee.json")
 
 
 def _at(space: str, gear: int, **kw: object) -> PlanContext:

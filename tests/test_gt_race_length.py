@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from stagekit import sim_report
+from stagekit import REPO, example_prepared, gt_bot, sim_report, simulate_text
 from typer.testing import CliRunner
 
 from trackkit.checks.pipeline import validate
@@ -22,47 +22,32 @@ from trackkit.formats import load_stage
 from trackkit.rules import CarState, Damage, load_ruleset
 from trackkit.rules.plans import GtTurn, PlanContext
 from trackkit.rules.state import OtherCar
-from trackkit.rules.track import Track
-from trackkit.sim.bots import BOTS, Bot, Wish, make_bot
+from trackkit.sim.bots import BOTS, Bot, Wish
 from trackkit.sim.gt_race import GtOptions, tyre_boards
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import Prepared, Settings, prepare, run_race
-from trackkit.sim.roads import GtRoad
 from trackkit.sim.stats import race_seed
 from trackkit.sim.stats import race_summary as _summary
 
-REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")
 runner = CliRunner()
 
 
-def _prepared(name: str) -> Prepared:
-    report = validate(load_stage(REPO / "examples" / name))
-    return prepare(Track.from_graph(report.graph, report.layout), GT)
-
-
-def gt_bot(name: str, memo: PlanMemo | None = None) -> Bot:
-    """A bot reading the road as a GT race's bots do."""
-    return make_bot(name, memo, road=GtRoad)
-
-
-CORE = _prepared("gt-core-circuit.yaml")
-EIGHT = _prepared("gt-figure-eight.rekee.json")
+CORE = example_prepared("gt-core-circuit.yaml")
 
 
 # --- 1. the plan memo is exact on GT ----------------------------------------------------
 
 
-@pytest.mark.parametrize("stage", [CORE, EIGHT], ids=["core", "eight"])
-def test_gt_plan_memo_equals_a_fresh_search_on_random_positions(stage: Prepared):
+def test_gt_plan_memo_equals_a_fresh_search_on_random_positions(gt_circuit: Prepared):
     """Random cars close around (beside, in other lanes just ahead, off the road), gears
     0-6, damage, right or wrong tyres, last lap, flying start, a yellow flag, a pit wish,
     focus tokens and laps driven: a plan from a warm memo is the plan a fresh search finds."""
-    track = stage.track
+    track = gt_circuit.track
     rng = random.Random(12)  # seeded: the same positions every run
     order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
     starts = rng.sample([s for s in order if track.successors[s]], 12)
-    boards = [b for car in ("gt4", "gt5", "gt6") for b in tyre_boards(stage, car).values()]
+    boards = [b for car in ("gt4", "gt5", "gt6") for b in tyre_boards(gt_circuit, car).values()]
     memo = PlanMemo(track, GT, moves=6)
     remembered = {b: gt_bot(b, memo) for b in BOTS}
     fresh = {b: gt_bot(b) for b in BOTS}
@@ -157,19 +142,13 @@ def test_gt_races_after_others_in_one_process_are_the_races_alone():
         assert _summary(run_race(warm, settings, race_seed(1, i))) == _summary(alone)
 
 
-def _simulate(*args: str) -> str:
-    out = runner.invoke(app, ["simulate", *args, "--format", "json"])
-    assert out.exit_code == 0, out.output
-    return out.output
-
-
 def test_simulate_gt_planner_jobs_1_and_2_give_the_same_document():
     core = str(REPO / "examples/gt-core-circuit.yaml")
     args = (core, "--races", "24", "--bot", "planner", "--seed", "1")
-    one = _simulate(*args, "--jobs", "1")
-    assert one == _simulate(*args, "--jobs", "2")
+    one = simulate_text(*args, "--jobs", "1")
+    assert one == simulate_text(*args, "--jobs", "2")
     mixed = (core, "--races", "12", "--players", "6", "--bot", "planner", "--bot", "aggressive")
-    assert _simulate(*mixed, "--seed", "7", "--jobs", "1") == _simulate(
+    assert simulate_text(*mixed, "--seed", "7", "--jobs", "1") == simulate_text(
         *mixed, "--seed", "7", "--jobs", "2"
     )
 
@@ -222,7 +201,7 @@ def sprint(tmp_path: Path) -> Path:
 
 
 def test_point_to_point_gt_races_report_no_laps(sprint: Path):
-    doc = json.loads(_simulate(str(sprint), "--races", "6"))
+    doc = json.loads(simulate_text(str(sprint), "--races", "6"))
     assert doc["settings"]["laps"] is None and doc["settings"]["point_to_point"] is True
     assert doc["overtakes"]["per_lap"] is None and doc["overtakes"]["by_lap"] == {}
     assert doc["overtakes"]["per_race"] == round(doc["overtakes"]["total"] / 6, 4)
@@ -235,7 +214,7 @@ def test_point_to_point_gt_races_report_no_laps(sprint: Path):
     assert head[0].startswith("6 races point to point, 4 drivers")
     assert "overtakes per race" in head[1] and "lap" not in head[1]
     assert " led " not in head[3] and "passes" in head[3]
-    circuit = json.loads(_simulate(str(REPO / "examples/gt-core-circuit.yaml"), "--races", "2"))
+    circuit = json.loads(simulate_text(str(REPO / "examples/gt-core-circuit.yaml"), "--races", "2"))
     assert circuit["settings"]["point_to_point"] is False and circuit["settings"]["laps"] == 3
 
 
@@ -291,7 +270,7 @@ def test_the_default_round_cap_lets_a_long_gt_race_finish():
     assert gt_round_cap(track, 3) == 200  # a race of the usual laps keeps DIRT's cap
     assert gt_round_cap(track, 100) > gt_round_cap(track, 50) > 200
     doc = json.loads(
-        _simulate(str(REPO / "examples/gt-core-circuit.yaml"), "--races", "1", "--laps", "100")
+        simulate_text(str(REPO / "examples/gt-core-circuit.yaml"), "--races", "1", "--laps", "100")
     )
     assert doc["settings"]["max_rounds"] == gt_round_cap(track, 100)
     assert doc["finish_rate"] == 1.0 and doc["overtakes"]["laps_driven"] == 100
@@ -300,7 +279,7 @@ def test_the_default_round_cap_lets_a_long_gt_race_finish():
 
 def test_a_gt_race_stopped_by_the_cap_counts_the_laps_driven_and_decides_nothing():
     doc = json.loads(
-        _simulate(
+        simulate_text(
             str(REPO / "examples/gt-core-circuit.yaml"),
             *("--races", "2", "--laps", "100", "--max-rounds", "60"),
         )
@@ -333,11 +312,11 @@ def test_no_decided_on_lap_1_figure_nor_p610_for_one_lap_or_one_car():
     from trackkit.sim.playability import gt_findings
 
     core = str(REPO / "examples/gt-core-circuit.yaml")
-    one_lap = json.loads(_simulate(core, "--races", "3", "--laps", "1"))
+    one_lap = json.loads(simulate_text(core, "--races", "3", "--laps", "1"))
     assert one_lap["decided_on_lap_1"] is None
-    alone = json.loads(_simulate(core, "--races", "2", "--laps", "2", "--players", "1"))
+    alone = json.loads(simulate_text(core, "--races", "2", "--laps", "2", "--players", "1"))
     assert alone["decided_on_lap_1"] is None
-    two = json.loads(_simulate(core, "--races", "3", "--laps", "2"))
+    two = json.loads(simulate_text(core, "--races", "3", "--laps", "2"))
     assert two["decided_on_lap_1"] is not None  # asked where it means something
     text = runner.invoke(app, ["simulate", core, "--races", "3", "--laps", "1"])
     assert "decided on lap 1" not in text.output
@@ -484,7 +463,7 @@ def test_weather_help_says_the_tyres_follow_it():
     out = runner.invoke(app, ["simulate", "--help"], terminal_width=200)
     assert "GT-3" in " ".join(out.output.split())  # the rule that makes it so
     core = str(REPO / "examples/gt-core-circuit.yaml")
-    rain = json.loads(_simulate(core, "--races", "3", "--weather", "rain"))
-    dry = json.loads(_simulate(core, "--races", "3", "--weather", "dry"))
+    rain = json.loads(simulate_text(core, "--races", "3", "--weather", "rain"))
+    dry = json.loads(simulate_text(core, "--races", "3", "--weather", "dry"))
     assert rain["settings"].pop("weather") == "rain" and dry["settings"].pop("weather") == "dry"
     assert rain == dry  # what the help says: a label, with the tyres for it

@@ -19,13 +19,11 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
+from stagekit import example_track
 
-from trackkit.checks.pipeline import validate
-from trackkit.formats import load_stage
 from trackkit.rules import (
     CarState,
     Damage,
@@ -44,7 +42,6 @@ from trackkit.rules.dice import Die
 from trackkit.rules.plans import GtTurn, Plan, PlanContext
 from trackkit.rules.positions import GT_RING
 from trackkit.rules.resolve import DefaultPolicy, Outcome, RollView, loss_orders, reroute
-from trackkit.rules.track import Track
 from trackkit.sim.gt_race import GtOptions
 from trackkit.sim.race import (
     DriverSpec,
@@ -58,17 +55,11 @@ from trackkit.sim.race import (
 )
 from trackkit.sim.script import Script
 
-REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")
 
 
-def _track(name: str) -> Track:
-    report = validate(load_stage(REPO / "examples" / name))
-    return Track.from_graph(report.graph, report.layout)
-
-
-CORE = _track("gt-core-circuit.yaml")
-EIGHT = _track("gt-figure-eight.rekee.json")
+CORE = example_track("gt-core-circuit.yaml")
+EIGHT = example_track("gt-figure-eight.rekee.json")
 
 
 def _at(space: str, gear: int, **kw: Any) -> PlanContext:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from shapely.geometry import Point, Polygon
-from stagekit import REPO
+from stagekit import REPO, simulate_json
 from typer.testing import CliRunner
 
 from trackkit.checks.pipeline import validate
@@ -37,11 +37,7 @@ runner = CliRunner()
 
 
 def _simulate(path: Path, races: int) -> dict[str, Any]:
-    args = ["simulate", str(path), "--races", str(races), "--seed", "11", "--players", "4"]
-    done = runner.invoke(app, [*args, "--format", "json"])
-    assert done.exit_code == 0, done.output
-    doc: dict[str, Any] = json.loads(done.stdout)
-    return doc
+    return simulate_json(str(path), "--races", str(races), "--seed", "11", "--players", "4")
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from typing import Any
 
 import networkx as nx
 import pytest
-from stagekit import REPO, make_stage
+from stagekit import REPO, make_stage, simulate_json
 
 from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
@@ -474,16 +474,7 @@ def test_labels_of_tiles_without_road_sit_whole_in_the_middle_of_their_hex() -> 
 
 
 def _simulate(path: Path, races: int = 6) -> dict[str, Any]:
-    from typer.testing import CliRunner
-
-    from trackkit.cli.app import app
-
-    done = CliRunner().invoke(
-        app, ["simulate", str(path), "--races", str(races), "--seed", "5", "--format", "json"]
-    )
-    assert done.exit_code == 0, done.output
-    doc: dict[str, Any] = json.loads(done.stdout)
-    return doc
+    return simulate_json(str(path), "--races", str(races), "--seed", "5")
 
 
 def _render_heat(tmp_path: Path, stage: Path, doc: object) -> Any:
