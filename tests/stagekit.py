@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,14 @@ def simulate_text(*args: str) -> str:
     return done.output
 
 
+def simulate_help() -> str:
+    """``trackkit simulate --help`` as words, without the boxes' borders."""
+    from trackkit.cli.app import app
+
+    out = CliRunner().invoke(app, ["simulate", "--help"], terminal_width=200).output
+    return " ".join(out.replace("\u2502", " ").split())
+
+
 def simulate_json(*args: str) -> dict[str, Any]:
     """The JSON document of ``trackkit simulate ARGS --format json``, which must succeed."""
     doc: dict[str, Any] = json.loads(simulate_text(*args))
@@ -101,6 +111,37 @@ def sim_report(gt: bool = False, players: int = 2, **over: Any) -> Any:
     settings = Settings.default(players, gt=GtOptions(laps=3) if gt else None)
     empty = summarize_races([], settings, seed=1, tiles={}).to_json()
     return SimReport.model_validate(_merged(empty, over))
+
+
+#: The SVG namespace, as ElementTree spells it in a tag.
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    """An SVG document's root element."""
+    return ET.fromstring(svg)
+
+
+def classes(el: ET.Element) -> set[str]:
+    """The classes of an SVG element."""
+    return set(el.get("class", "").split())
+
+
+def by_id(root: ET.Element, ident: str) -> ET.Element:
+    """The element of id ``ident``, which must be there."""
+    found = root.find(f".//*[@id='{ident}']")
+    assert found is not None, ident
+    return found
+
+
+def spaces(root: ET.Element) -> list[ET.Element]:
+    """The spaces drawn on the map (not the legend's)."""
+    return [el for el in by_id(root, "map").iter() if "space" in classes(el)]
+
+
+def numbers(text: str) -> list[float]:
+    """The numbers of an SVG attribute (a viewBox, a list of points)."""
+    return [float(v) for v in re.split(r"[ ,]+", text.strip()) if v]
 
 
 def make_stage(*tiles: str | dict[str, Any], **fields: Any) -> Stage:

@@ -329,7 +329,7 @@ def test_p602_p603_p604_from_a_simulation_document():
     )
     found = findings_from(risky, report, races=10, players=2)
     assert [(f.code, f.location.tile) for f in found] == [("P603", "222a")]
-    # P604 reads the start position test (tests/test_sim_truth.py): its significant sets
+    # P604 reads the start position test (tests/test_fairness_findings.py): its significant sets
     from trackkit.sim.fairness import win_test
 
     for wins, fires in (({"1": 9, "2": 1}, False), ({"1": 10, "2": 0}, True)):
