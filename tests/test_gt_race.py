@@ -38,7 +38,6 @@ from trackkit.rules.resolve import DefaultPolicy, RollView
 from trackkit.sim.gt_race import GtOptions, tyre_boards
 from trackkit.sim.race import DriverSpec, RacePosition, Settings, prepare, run_race
 from trackkit.sim.script import Script
-from trackkit.sim.stats import run_many
 
 GT = load_ruleset("gt")
 
@@ -482,14 +481,6 @@ def test_gt_2_a_damaged_car_in_first_gear_on_a_pit_space_pits_and_is_repaired():
     assert mine[1].plan == "(pit: gear 00 to 0)"
     assert mine[2].start == "4:A3a" and mine[2].gear == 0 and mine[2].steps
     assert result.drivers[0].finished
-
-
-def test_gt_race_is_the_same_for_a_seed_and_with_any_jobs():
-    settings = Settings.default(6, bots=("cautious", "aggressive", "planner"), gt=GtOptions(laps=1))
-    one = run_many(prepare(CORE), settings, races=4, seed=11, jobs=1)
-    two = run_many(prepare(CORE), settings, races=4, seed=11, jobs=2)
-    assert one == two
-    assert run_race(prepare(CORE), settings, 5).log == run_race(prepare(CORE), settings, 5).log
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -19,7 +19,18 @@ from typing import Any
 
 import pytest
 from shapely.geometry import Point, Polygon
-from stagekit import EXAMPLES, NS, REPO, by_id, classes, numbers, parse, simulate_json, spaces
+from stagekit import (
+    EXAMPLES,
+    NS,
+    REPO,
+    SERIES_EXAMPLE,
+    by_id,
+    classes,
+    numbers,
+    parse,
+    simulate_json,
+    spaces,
+)
 from typer.testing import CliRunner
 
 from trackkit.checks.pipeline import validate
@@ -31,19 +42,18 @@ from trackkit.render.heat import Heat, read_heat
 from trackkit.render.svg import map_frame, map_svg
 
 CORE = REPO / "examples" / "gt-core-circuit.yaml"
-EIGHT = REPO / "examples" / "gt-figure-eight.rekee.json"
 TURINI = REPO / "examples" / "col-de-turini.yaml"
 SIZE = 240.0
 runner = CliRunner()
 
 
-def _simulate(path: Path, races: int) -> dict[str, Any]:
-    return simulate_json(str(path), "--races", str(races), "--seed", "11", "--players", "4")
+def _simulate(path: Path, races: int = 6, seed: int = 5, *extra: str) -> dict[str, Any]:
+    return simulate_json(str(path), "--races", str(races), "--seed", str(seed), *extra)
 
 
 @pytest.fixture(scope="module")
 def core_doc() -> dict[str, Any]:
-    doc = _simulate(CORE, 6)
+    doc = _simulate(CORE, 6, 11, "--players", "4")
     assert doc["overtakes"]["by_space"] and doc["loss_of_control"]["by_space"]
     return doc
 
@@ -239,7 +249,7 @@ def test_heat_show_draws_one_or_the_other(tmp_path: Path, core_doc: dict[str, An
 
 
 def test_a_dirt_heat_map_is_unchanged_by_heat_show(tmp_path: Path) -> None:
-    doc = _simulate(TURINI, 3)
+    doc = _simulate(TURINI, 3, 11, "--players", "4")
     made = []
     for extra in ((), ("--heat-show", "both"), ("--heat-show", "loss")):
         result, out = _render(tmp_path, TURINI, doc, *extra)
@@ -282,12 +292,9 @@ def _broken(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def test_a_document_of_another_track_or_malformed_is_refused(
+def test_a_malformed_gt_document_is_refused_naming_the_place(
     tmp_path: Path, core_doc: dict[str, Any]
 ) -> None:
-    result, out = _render(tmp_path, EIGHT, core_doc)  # the figure of eight is not the circuit
-    assert result.exit_code == 2 and not out.exists()
-    assert "another stage" in result.stderr and "Traceback" not in result.output
     for needle, doc in _broken(core_doc):
         result, out = _render(tmp_path, CORE, doc)
         assert result.exit_code == 2, (needle, result.output)
@@ -324,70 +331,72 @@ def test_a_gt_heat_map_rasterises(tmp_path: Path, core_doc: dict[str, Any]) -> N
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-runner = CliRunner()
-
-
-def _heat_svg(tmp_path: Path, stage: Path, doc: dict[str, Any]) -> ET.Element:
-    sim = tmp_path / "sim.json"
-    sim.write_text(json.dumps(doc), encoding="utf-8")
-    out = tmp_path / "heat.svg"
-    done = runner.invoke(app, ["render", str(stage), "-o", str(out), "--heat", str(sim)])
+def _heat_scale(tmp_path: Path, stage: Path, doc: dict[str, Any]) -> ET.Element:
+    """The heat scale of ``stage``'s map drawn with the simulation ``doc``."""
+    done, out = _render(tmp_path, stage, doc)
     assert done.exit_code == 0, done.output
     scale = ET.parse(out).getroot().find(f".//{NS}g[@id='heat-scale']")
     assert scale is not None
     return scale
 
 
-def test_a_heat_scale_with_no_loss_of_control_says_so_instead_of_0_to_0(tmp_path: Path):
-    pikes = EXAMPLES / "hillclimb-pikes.yaml"
-    doc = {
-        "settings": {"races": 7},
-        "stage": {"tiles": [t.tile for t in load_stage(pikes).tiles]},
-        "loss_of_control": {"by_space": {}},
-    }
-    scale = _heat_svg(tmp_path, pikes, doc)
-    texts = {t.get("class"): t.text or "" for t in scale.iter(f"{NS}text")}
-    assert "heat-tick" not in texts  # no 0.00 ... 0.00
+def _no_losses(series: str) -> tuple[Path, dict[str, Any], int]:
+    """A stage of ``series``, a simulation document of it with no loss of control, and
+    its number of races: a DIRT document as small as a reader takes, a GT one simulated."""
+    if series == "dirt":
+        pikes = EXAMPLES / "hillclimb-pikes.yaml"
+        tiles = [t.tile for t in load_stage(pikes).tiles]
+        doc = {"settings": {"races": 7}, "stage": {"tiles": tiles}}
+        return pikes, {**doc, "loss_of_control": {"by_space": {}}}, 7
+    core = EXAMPLES / "gt-core-circuit.yaml"
+    gt = simulate_json(str(core), "--races", "2")
+    gt["loss_of_control"]["by_space"] = {}
+    gt["loss_of_control"]["by_tile"] = {}
+    return core, gt, 2
+
+
+@pytest.mark.parametrize("series", ["dirt", "gt"])
+def test_a_heat_scale_with_no_loss_of_control_says_so_instead_of_0_to_0(
+    series: str, tmp_path: Path
+):
+    stage, doc, races = _no_losses(series)
+    scale = _heat_scale(tmp_path, stage, doc)
+    texts = [(t.get("class"), t.text or "") for t in scale.iter(f"{NS}text")]
+    rings = [t for g in scale.iter(f"{NS}g") if "overtakes-keys" in classes(g) for t in g.iter()]
+    ticks = [t for t in scale.iter(f"{NS}text") if t.get("class") == "heat-tick"]
+    assert not [t for t in ticks if t not in rings]  # no 0.00 ... 0.00 (GT's rings have theirs)
     assert not [g for g in scale.iter(f"{NS}g") if g.get("class") == "heat-bar"]
-    assert "7 races" in texts["heat-none"]
-    # with losses, the bar and its ticks are back, and no such line
+    none = [t for kind, t in texts if kind == "heat-none"]
+    assert len(none) == 1 and f"{races} races" in none[0]
+
+
+def test_a_heat_scale_with_losses_has_its_bar_and_ticks_and_no_line_of_none(tmp_path: Path):
+    pikes, doc, _ = _no_losses("dirt")
     doc["loss_of_control"] = {"by_space": {"4:1.1L": 7}}
-    scale = _heat_svg(tmp_path, pikes, doc)
+    scale = _heat_scale(tmp_path, pikes, doc)
     ticks = [t.text for t in scale.iter(f"{NS}text") if t.get("class") == "heat-tick"]
     assert ticks == ["0.00", "0.50", "1.00"]
     assert not [t for t in scale.iter(f"{NS}text") if t.get("class") == "heat-none"]
 
 
-def test_a_gt_heat_scale_with_no_loss_of_control_says_so(tmp_path: Path):
-    core = EXAMPLES / "gt-core-circuit.yaml"
-    done = runner.invoke(app, ["simulate", str(core), "--races", "2", "--format", "json"])
-    doc = json.loads(done.stdout)
-    doc["loss_of_control"]["by_space"] = {}
-    doc["loss_of_control"]["by_tile"] = {}
-    scale = _heat_svg(tmp_path, core, doc)
-    none = [t.text or "" for t in scale.iter(f"{NS}text") if t.get("class") == "heat-none"]
-    assert len(none) == 1 and "2 races" in none[0]
-    assert not [g for g in scale.iter(f"{NS}g") if g.get("class") == "heat-bar"]
-
-
 # --- heat maps: the stage's own simulation, with a colour scale (issue 9) ---------------------
 
 
-def _simulate(path: Path, races: int = 6) -> dict[str, Any]:
-    return simulate_json(str(path), "--races", str(races), "--seed", "5")
-
-
-def _render_heat(tmp_path: Path, stage: Path, doc: object) -> Any:
-    from typer.testing import CliRunner
-
-    from trackkit.cli.app import app
-
-    sim = tmp_path / "sim.json"
-    sim.write_text(json.dumps(doc), encoding="utf-8")
-    out = tmp_path / "heat.svg"
-    out.unlink(missing_ok=True)
-    result = CliRunner().invoke(app, ["render", str(stage), "-o", str(out), "--heat", str(sim)])
-    return result, out
+@pytest.mark.parametrize(
+    ("series", "other"), [("dirt", "hillclimb-pikes.yaml"), ("gt", "gt-figure-eight.rekee.json")]
+)
+def test_heat_of_another_stage_is_refused_and_writes_nothing(
+    series: str, other: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    # the rally stage's own simulation, or the GT circuit's (the figure of eight is not it)
+    stage = SERIES_EXAMPLE[series]
+    doc = _simulate(stage) if series == "dirt" else request.getfixturevalue("core_doc")
+    result, out = _render(tmp_path, stage, doc)
+    assert result.exit_code == 0, result.output
+    result, out = _render(tmp_path, EXAMPLES / other, doc)
+    assert result.exit_code == 2 and "sim.json" in result.stderr
+    assert "another stage" in result.stderr and "Traceback" not in result.output
+    assert not out.exists()
 
 
 def test_a_simulation_names_its_stage_by_its_tiles() -> None:
@@ -397,27 +406,23 @@ def test_a_simulation_names_its_stage_by_its_tiles() -> None:
     assert doc["stage"] == {"tiles": [t.face_id for t in layout.chain]}
 
 
-def test_heat_of_another_stage_is_refused(tmp_path: Path) -> None:
+def test_heat_of_an_old_document_or_a_rally_is_checked_by_its_spaces_and_stages(
+    tmp_path: Path,
+) -> None:
     turini, pikes = EXAMPLES / "col-de-turini.yaml", EXAMPLES / "hillclimb-pikes.yaml"
     doc = _simulate(turini)
-    result, out = _render_heat(tmp_path, turini, doc)
-    assert result.exit_code == 0, result.output
-    result, out = _render_heat(tmp_path, pikes, doc)
-    assert result.exit_code == 2 and "sim.json" in result.stderr
-    assert "another stage" in result.stderr and "Traceback" not in result.output
-    assert not out.exists()
     # A document written before the 'stage' field is checked by its spaces.
     old = {k: v for k, v in doc.items() if k != "stage"}
     old["loss_of_control"] = {"by_space": {"8:1.1L": 3, "77:1.1L": 1}}
-    result, _ = _render_heat(tmp_path, turini, old)
+    result, _ = _render(tmp_path, turini, old)
     assert result.exit_code == 2 and "77:1.1L" in result.stderr
     # A rally's document: the stage drawn is found among its stages.
     rally = {"loss_of_control": {"by_space": {}}, "stages": [_simulate(pikes, 2), doc]}
-    result, out = _render_heat(tmp_path, turini, rally)
+    result, out = _render(tmp_path, turini, rally)
     assert result.exit_code == 0, result.output
     tinted = {el.get("data-node") for el in spaces(parse(out.read_text())) if "heat" in classes(el)}
     assert tinted == {k for k, v in doc["loss_of_control"]["by_space"].items() if v}
-    result, _ = _render_heat(tmp_path, turini, {**rally, "stages": [rally["stages"][0]]})
+    result, _ = _render(tmp_path, turini, {**rally, "stages": [rally["stages"][0]]})
     assert result.exit_code == 2
     assert "no stage of this rally's simulation (1 stage)" in result.stderr
 
@@ -429,7 +434,7 @@ def test_heat_map_has_a_colour_scale_in_losses_per_race(tmp_path: Path) -> None:
     doc = _simulate(turini, races=8)
     counts = doc["loss_of_control"]["by_space"]
     assert counts  # the example's corners do see losses of control
-    result, out = _render_heat(tmp_path, turini, doc)
+    result, out = _render(tmp_path, turini, doc)
     assert result.exit_code == 0, result.output
     root = parse(out.read_text())
     scale = by_id(root, "heat-scale")
