@@ -9,19 +9,17 @@ import json
 from pathlib import Path
 
 import pytest
-from stagekit import REPO, example_prepared, sim_report, simulate_text
+from stagekit import REPO, sim_report, simulate_text
 from typer.testing import CliRunner
 
 from trackkit.checks.pipeline import validate
 from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.rules import load_ruleset
+from trackkit.rules.track import Track
 
 GT = load_ruleset("gt")
 runner = CliRunner()
-
-
-CORE = example_prepared("gt-core-circuit.yaml")
 
 
 # --- 2. a point-to-point GT track has no laps -------------------------------------------
@@ -110,10 +108,10 @@ def test_point_to_point_gt_playability_counts_per_race(sprint: Path):
 # --- 3. long races: the round cap scales with the laps ----------------------------------
 
 
-def test_the_default_round_cap_lets_a_long_gt_race_finish():
+def test_the_default_round_cap_lets_a_long_gt_race_finish(gt_core: Track):
     from trackkit.sim.gt_race import gt_round_cap
 
-    track = CORE.track
+    track = gt_core
     assert gt_round_cap(track, 3) == 200  # a race of the usual laps keeps DIRT's cap
     assert gt_round_cap(track, 100) > gt_round_cap(track, 50) > 200
     doc = json.loads(

@@ -7,13 +7,13 @@ from __future__ import annotations
 import random
 
 from stagekit import (
-    example_prepared,
     example_track,
 )
 
 from trackkit.rules import (
     CarState,
     Mode,
+    Ruleset,
     ScriptedDice,
     legal_plans,
     load_ruleset,
@@ -23,12 +23,12 @@ from trackkit.rules import (
 )
 from trackkit.rules.blame import loss_space
 from trackkit.rules.plans import Plan
+from trackkit.rules.track import Track
 from trackkit.sim import DriverSpec, RacePosition, Script, Settings, prepare, run_race
 from trackkit.sim.gt_race import GtOptions
 from trackkit.sim.stats import race_seed
 
 GT = load_ruleset("gt")
-CORE = example_prepared("gt-core-circuit.yaml")
 
 
 # --- losses of control are charged where the limit broke ------------------------------------
@@ -118,40 +118,54 @@ def test_dirt_races_charge_each_loss_to_its_step_and_some_are_not_where_the_car_
 # --- 5. a loss of control is charged to the step that broke the limit --------------------
 
 
-def test_a_flat_out_loss_is_charged_to_the_step_that_broke_the_limit_not_the_moves_end():
+def test_a_flat_out_loss_is_charged_to_the_step_that_broke_the_limit_not_the_moves_end(
+    gt_core: Track, gt_rules: Ruleset
+):
     # rule: TURN-4 (flat out, the dice are placed again: control is lost as late as they
     # allow), TURN-6, CORNER-5 (the triangle of 117a in gear 4 adds a danger)
     from trackkit.rules import Mode, ScriptedDice, legal_plans, new_table, position, resolve
     from trackkit.rules.blame import loss_space
 
-    ctx = position(CORE.track, space="10:A1c", gear=3, car="gt6", ruleset=GT)
+    ctx = position(gt_core, space="10:A1c", gear=3, car="gt6", ruleset=gt_rules)
     plan = next(
         p for p in legal_plans(ctx) if str(p) == "11:A1a G4 > 11:A23b C > 11:A2c G5 > 12:A1b G6"
     )
     rng = random.Random(1)
     out = resolve(
-        ctx, plan, Mode.FLAT_OUT, rng, table=new_table(GT, rng), dice=ScriptedDice(["danger"] * 4)
+        ctx,
+        plan,
+        Mode.FLAT_OUT,
+        rng,
+        table=new_table(gt_rules, rng),
+        dice=ScriptedDice(["danger"] * 4),
     )
     assert out.lost_control and out.car.space == "12:A1b"  # the move ends on the straight
     # 1 die, then 1 + 1 + the triangle (3, the limit), then a fourth on 11:A2c: over it
-    assert loss_space(GT, plan, Mode.FLAT_OUT, out.events) == "11:A2c"
+    assert loss_space(gt_rules, plan, Mode.FLAT_OUT, out.events) == "11:A2c"
     # one by one, the loss happens on the step that broke the limit: charged there
     one = resolve(
-        ctx, plan, Mode.ONE_BY_ONE, rng, table=new_table(GT, rng), dice=ScriptedDice(["danger"] * 4)
+        ctx,
+        plan,
+        Mode.ONE_BY_ONE,
+        rng,
+        table=new_table(gt_rules, rng),
+        dice=ScriptedDice(["danger"] * 4),
     )
     assert one.lost_control and one.car.space == "11:A2c"
-    assert loss_space(GT, plan, Mode.ONE_BY_ONE, one.events) == "11:A2c"
+    assert loss_space(gt_rules, plan, Mode.ONE_BY_ONE, one.events) == "11:A2c"
 
 
-def test_gt_races_charge_each_loss_to_its_blame_and_some_are_not_where_the_car_stopped():
+def test_gt_races_charge_each_loss_to_its_blame_and_some_are_not_where_the_car_stopped(
+    gt_core: Track, gt_rules: Ruleset
+):
     from trackkit.rules.blame import loss_space
     from trackkit.rules.plans import Plan
     from trackkit.rules.resolve import Mode
 
     settings = Settings.default(6, bots=("aggressive",), gt=GtOptions(laps=2))
-    elsewhere = 0
+    elsewhere, core = 0, prepare(gt_core)
     for i in range(3):
-        result = run_race(CORE, settings, race_seed(3, i))
+        result = run_race(core, settings, race_seed(3, i))
         for driver, d in enumerate(result.drivers):
             turns = [
                 t
@@ -161,7 +175,7 @@ def test_gt_races_charge_each_loss_to_its_blame_and_some_are_not_where_the_car_s
             assert len(turns) == len(d.losses)
             for t, (tile, space) in zip(turns, d.losses, strict=True):
                 loss = next(e for e in t.events if e.kind == "loss-of-control")
-                assert space == loss_space(GT, Plan(tuple(t.steps)), Mode(t.mode), t.events)
-                assert tile == CORE.track.spaces[space].tile
+                assert space == loss_space(gt_rules, Plan(tuple(t.steps)), Mode(t.mode), t.events)
+                assert tile == gt_core.spaces[space].tile
                 elsewhere += space != loss.space
     assert elsewhere > 0  # flat out, the car often stops past the step that broke the limit
