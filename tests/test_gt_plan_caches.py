@@ -1,8 +1,10 @@
-"""The GT speed-ups (issue 12's benchmark) change no plan and no route.
+"""What the GT planner keeps so as to be quick changes no plan and no route.
 
 The plan builder's GT moves worked out once per track and dashboard, the bots' pruner
 applied in that table, the thrown dice's re-routing: each gives what the plain walk
-gives, on random positions of the example circuits.
+gives, on random positions of the example circuits. The plan memo gives the plan a fresh
+search finds, on random and race positions; races after others in one process, and with any
+number of jobs, are the races alone.
 """
 
 from __future__ import annotations
