@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 from trackkit.parallel import (
     CONNECT_TIMEOUT,
     Cluster,
