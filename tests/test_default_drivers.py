@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from stagekit import EXAMPLES, simulate_help, simulate_json
 from typer.testing import CliRunner
 
@@ -17,6 +18,7 @@ runner = CliRunner()
 # --- the default drivers make races that vary ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_hillclimb_raced_with_the_default_drivers_varies_and_says_something():
     # rule: DASH-3 (each bot builds its Unlimited board), HILLCLIMB-2 (best of the attempts)
     pikes = str(EXAMPLES / "hillclimb-pikes.yaml")

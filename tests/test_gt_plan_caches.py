@@ -168,6 +168,7 @@ def _within(used: list[str], thrown: list[str]) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_gt_reroute_takes_the_furthest_route_of_the_thrown_dice():
     # rule: TURN-4 (GT: the thrown dice on the furthest route that keeps control), with the
     # moves whose lead die was not thrown skipped before they are built: the same as
@@ -379,6 +380,7 @@ def test_gt_planner_memo_keys_on_a_car_ahead_in_a_lane_it_cannot_reach():
     assert remembered.plan(alone) == fresh.plan(alone) and memo.hits == 1
 
 
+@pytest.mark.slow
 def test_gt_plan_memo_equals_a_fresh_search_on_race_positions(monkeypatch: pytest.MonkeyPatch):
     """Positions as races make them (four and six cars wheel to wheel, seeded), asked of
     one warm memo in a shuffled order: each plan is the plan a fresh search finds."""
@@ -416,6 +418,7 @@ def test_gt_races_after_others_in_one_process_are_the_races_alone():
         assert _summary(run_race(warm, settings, race_seed(1, i))) == _summary(alone)
 
 
+@pytest.mark.slow
 def test_simulate_gt_planner_jobs_1_and_2_give_the_same_document():
     core = str(REPO / "examples/gt-core-circuit.yaml")
     args = (core, "--races", "24", "--bot", "planner", "--seed", "1")
@@ -427,6 +430,7 @@ def test_simulate_gt_planner_jobs_1_and_2_give_the_same_document():
     )
 
 
+@pytest.mark.slow
 def test_validate_simulate_on_gt_is_the_same_with_any_jobs():
     from trackkit.sim.playability import playability
 

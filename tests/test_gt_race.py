@@ -483,6 +483,7 @@ def test_gt_2_a_damaged_car_in_first_gear_on_a_pit_space_pits_and_is_repaired():
     assert result.drivers[0].finished
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_a_rekee_gt_circuit_races_to_the_finish_for_2_to_6_cars(players: int):
     settings = Settings.default(players, bots=("cautious", "aggressive", "planner"), gt=GtOptions())

@@ -248,6 +248,7 @@ _ROUTE_POSITIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("space", "gear"), _ROUTE_POSITIONS)
 def test_turn_4_gt_the_dice_take_the_furthest_route_that_keeps_control(space: str, gear: int):
     # rule: TURN-4, TURN-6 (GT DEFAULT: after a throw that loses control, the thrown dice take the
@@ -794,6 +795,7 @@ def _time_limit(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_board_3_a_rekee_gt_circuit_races_to_a_full_finishing_order(players: int):
     # rule: BOARD-3 (every car crosses the line after its last lap, in a finishing order,

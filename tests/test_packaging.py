@@ -28,8 +28,8 @@ PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 
 def test_every_subpackage_is_listed_in_pyproject() -> None:
     listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
-    on_disk = {"trackkit"} | {
-        "trackkit." + p.parent.name for p in (REPO / "trackkit").glob("*/__init__.py")
+    on_disk = {
+        ".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "trackkit").rglob("__init__.py")
     }
     assert on_disk | {"trackkit.tile_library"} == listed
 
@@ -64,6 +64,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_wheel_holds_the_library_but_not_its_sources(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     shipped = {Path(n).name for n in names if n.startswith("trackkit/tile_library/")}

@@ -355,6 +355,7 @@ def test_bad_themes_are_refused(bad: dict[str, Any], tmp_path: Path) -> None:
 # --- tile sheet ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sheet_draws_every_space_and_feature_of_every_face() -> None:
     faces = list(default_library())
     sheet = tile_sheet(faces)
@@ -447,6 +448,7 @@ def test_labels_of_tiles_without_road_sit_whole_in_the_middle_of_their_hex() -> 
             assert 0.66 * fs * len(text.text or "") < 0.8 * size
 
 
+@pytest.mark.slow
 def test_a_png_holds_at_most_the_documented_pixels(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -489,6 +489,7 @@ def test_tile_sheets_draw_every_gt_face_of_every_box(box: str) -> None:
 # --- the commands ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_render_print_and_sheet_commands_draw_gt_tracks(tmp_path: Any) -> None:
     import io
 

@@ -531,6 +531,7 @@ def test_a_variant_ruleset_is_never_served_the_plans_of_another():
     assert [(t.plan, t.events) for t in a.log] == [(t.plan, t.events) for t in b.log]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stage", ["col-de-turini.yaml", "hillclimb-pikes.yaml"])
 def test_plan_memo_equals_a_fresh_search_on_random_positions(stage: str):
     """Random cars nearby (some crashed), gears, damage, SISU, leader, mud, car, bot:
@@ -751,6 +752,7 @@ def test_a_car_too_fast_for_the_only_way_left_is_stuck():
     assert "closed both lanes of its first hairpin" in spot.cause
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["rally", "hillclimb", "muddy 314a"])
 def test_traps_agree_with_the_rules_engine_on_every_space_and_gear(where: str):
     # the fast answers (a plain step on: no need to ask) equal asking legal_plans every time
@@ -780,6 +782,7 @@ def _ends_stuck(ctx: PlanContext, plan: Plan) -> bool:
     return not last.finishes and reach_of(ctx.track).traps(ctx)(last.space, last.speed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", BOTS_SHIPPED)
 def test_bots_never_stop_where_they_would_be_stuck_if_another_plan_exists(bot: str):
     # rule: CORNER-1, SHORTCUT-2 (drawn mud: two tokens on 314a close both of its hairpins
@@ -1108,6 +1111,7 @@ def test_a_replay_of_a_race_with_car_files_and_unlimited_boards_replays(tmp_path
         check_replay(doc)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stage", ["col-de-turini.yaml", "hillclimb-pikes.yaml"])
 def test_the_planners_bounded_search_picks_what_weighing_every_plan_picks(stage: str):
     """The planner walks fewer plans (branch and bound), never to another choice."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from stagekit import (
     EXAMPLES,
     REPO,
@@ -28,6 +29,7 @@ runner = CliRunner()
 # --- a race in the rain: the same race, on rain tyres (GT-3) ---------------------------------
 
 
+@pytest.mark.slow
 def test_a_race_that_starts_in_the_rain_is_turn_for_turn_the_race_that_starts_in_the_dry():
     # rule: GT-3 (no rain side of the dashboards: only tyres that do not suit the weather
     # cost; every car starts on the tyres of the weather, DEFAULT), DASH-2, DAMAGE-4 (the
