@@ -2,8 +2,9 @@
 
 No test reads or writes the user's real settings (the autouse ``_own_config_folder``). The
 tracks many test files race on are fixtures here, validated once per process by
-:func:`stagekit.example_track`: the GT example circuits (``gt_core``, ``gt_eight``, or both
-as ``gt_circuit``), the DIRT rally stage ``turini``, and each series' ruleset.
+:func:`stagekit.example_track`: the GT example circuit ``gt_core``, both GT example circuits
+as ``gt_circuit`` (ids ``core`` and ``eight``) and the GT ruleset ``gt_rules``; more shared
+set-ups (example tracks, races, simulation documents, SVG readers) are in ``stagekit``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from stagekit import EXAMPLES, example_prepared, example_track
+from stagekit import example_prepared, example_track
 
 from trackkit.config import CONFIG_DIR_ENV
 from trackkit.rules import Ruleset, load_ruleset
@@ -30,12 +31,6 @@ def _own_config_folder(
     return folder
 
 
-@pytest.fixture
-def examples() -> Path:
-    """The folder of the shipped example stages and tracks."""
-    return EXAMPLES
-
-
 @pytest.fixture(scope="session")
 def gt_rules() -> Ruleset:
     """The Rallyman: GT ruleset."""
@@ -43,21 +38,9 @@ def gt_rules() -> Ruleset:
 
 
 @pytest.fixture(scope="session")
-def dirt_rules() -> Ruleset:
-    """The Rallyman: DIRT ruleset."""
-    return load_ruleset("dirt")
-
-
-@pytest.fixture(scope="session")
 def gt_core() -> Track:
     """The track of ``examples/gt-core-circuit.yaml``: a circuit of core-box tiles."""
     return example_track("gt-core-circuit.yaml")
-
-
-@pytest.fixture(scope="session")
-def gt_eight() -> Track:
-    """The track of ``examples/gt-figure-eight.rekee.json``: a Rekee figure of eight."""
-    return example_track("gt-figure-eight.rekee.json")
 
 
 @pytest.fixture(
@@ -67,9 +50,3 @@ def gt_circuit(request: pytest.FixtureRequest) -> Prepared:
     """Each GT example circuit made ready for races (a fresh plan memo per test)."""
     name: str = request.param
     return example_prepared(name)
-
-
-@pytest.fixture
-def turini() -> Prepared:
-    """The DIRT rally stage ``examples/col-de-turini.yaml`` made ready for races."""
-    return example_prepared("col-de-turini.yaml")
