@@ -1,12 +1,13 @@
 # Two entry points a new user needs; each sets itself up (a local .venv) first.
 #   make demo   validate the shipped examples (DIRT and GT), draw, print and race them
 #   make test   ruff, mypy and the test suite (the studio's browser tests included)
+#   make quick  the inner loop: the tests but the slowest and the browser's (no lint)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench schema library clean
+.PHONY: demo test quick lint bench schema library clean
 
 $(STAMP): pyproject.toml
 	@# CairoSVG (PNG/PDF output) needs the cairo C library
@@ -58,6 +59,11 @@ test: lint
 	@# the suite on every core (at most 4): about half the time on a 2-core machine
 	@# (--dist loadgroup: the studio's browser tests share one worker and one browser)
 	$(BIN)/pytest -n auto --maxprocesses=4 --dist loadgroup trackkit tests
+
+quick: $(STAMP)
+	@# every test but those marked slow (each of several seconds or more: see pyproject's
+	@# markers) and the browser's; make test still runs them all
+	$(BIN)/pytest -n auto --maxprocesses=4 --dist loadgroup -m "not slow and not browser" trackkit tests
 
 bench: $(STAMP)
 	$(BIN)/python -m compileall -q trackkit

@@ -503,6 +503,7 @@ def test_any_text_gives_a_stage_or_an_input_error(text: str) -> None:
         assert str(exc).startswith("fuzz.yaml: ")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_json_values, st.sampled_from([None, "trackkit-stage/1"]))
 def test_any_json_gives_a_stage_or_an_input_error(value: object, fmt: str | None) -> None:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 TARGETS = REPO / "benchmarks" / "targets.py"
 
@@ -22,6 +24,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_quick_race_row_is_a_parsable_row_whose_rate_is_its_races_over_their_cpu() -> None:
     done = _run("--quick", "--only", "dirt-turini", "--races", "30", "--json")
     assert done.returncode == 0, done.stderr

@@ -52,18 +52,21 @@ def works_quietly(done: subprocess.CompletedProcess[str]) -> None:
     assert "valid (0 errors" in done.stdout
 
 
+@pytest.mark.slow
 @POSIX
 def test_a_read_only_home_means_no_cache(tmp_path: Path) -> None:
     # /proc cannot be written, not even by root: HOME read-only for everyone
     works_quietly(run({"HOME": "/proc"}))
 
 
+@pytest.mark.slow
 @POSIX
 def test_a_cache_folder_below_a_file_means_no_cache(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x", encoding="utf-8")
     works_quietly(run({"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "file" / "c")}))
 
 
+@pytest.mark.slow
 @POSIX
 def test_the_home_folder_of_another_user_means_no_cache(tmp_path: Path) -> None:
     home = tmp_path / "someone-else"
@@ -90,6 +93,7 @@ def cache_name(tmp_path_factory: pytest.TempPathFactory) -> str:
     return cache.name
 
 
+@pytest.mark.slow
 @POSIX
 @pytest.mark.parametrize(
     "planted", ["fifo", "folder", "deep", "garbage", "huge", "number", "empty-list", "one-box"]

@@ -88,6 +88,7 @@ def test_schedule_halves_the_boards_and_doubles_the_races_up_to_races():
         assert all(n2 <= n1 and r2 > r1 for (n1, r1), (n2, r2) in pairwise(rounds))
 
 
+@pytest.mark.slow
 def test_every_board_meets_the_same_seeded_races_and_ranks_by_finish_then_time(small: Path):
     stage, _profile = _prepared(small)
     counted: list[int] = []
@@ -124,6 +125,7 @@ def test_every_board_meets_the_same_seeded_races_and_ranks_by_finish_then_time(s
     assert best.mean_best == pytest.approx(sum(t for t in times if t) / len(times))
 
 
+@pytest.mark.slow
 def test_car_suggest_is_the_same_byte_for_byte_with_any_jobs(small: Path):
     runner = CliRunner()
     args = ["car", "suggest", str(small), "--players", "2", "--races", "2", "--seed", "3"]
@@ -217,6 +219,7 @@ def test_car_suggest_refuses_a_stage_that_is_not_a_hillclimb_or_cannot_be_raced(
     assert "162 on one" in words and "k! x 3 x 3 x 3 x 3 x 2" in words
 
 
+@pytest.mark.slow
 def test_a_rekee_hillclimb_is_searched_once_its_kind_is_inferred(tmp_path: Path):
     """An editor file has no kind: its climb tiles make it a hillclimb (H404 said on stderr)."""
     runner = CliRunner()
@@ -252,6 +255,7 @@ def _read_all(fd: int, proc: subprocess.Popen[bytes], timeout: float) -> bytes:
     return out
 
 
+@pytest.mark.slow
 @POSIX
 def test_car_suggest_shows_progress_on_a_terminal_and_keeps_stdout_the_report(small: Path):
     import pty
@@ -280,6 +284,7 @@ def test_car_suggest_shows_progress_on_a_terminal_and_keeps_stdout_the_report(sm
     assert quiet.returncode == 0 and quiet.stderr == ""  # no bar when stderr is no terminal
 
 
+@pytest.mark.slow
 @POSIX
 @pytest.mark.skipif(shutil.which("pgrep") is None, reason="needs pgrep to find the workers")
 def test_ctrl_c_stops_a_search_and_its_workers_and_writes_nothing(tmp_path: Path):

@@ -7,8 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+from stagekit import REPO
+from typer.testing import CliRunner
 
 from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.errors import InputError
 from trackkit.formats import load_stage
 from trackkit.models.car import CarFile
@@ -26,7 +29,6 @@ from trackkit.rules.dashboard import UnlimitedDashboard, check_unlimited
 from trackkit.rules.track import Track
 from trackkit.schema import schemas
 
-REPO = Path(__file__).resolve().parents[1]
 CARS = REPO / "examples" / "cars"
 GEARS = "gear-1, gear-2, gear-3, gear-4, gear-5, gear-6"
 
@@ -221,3 +223,15 @@ def test_car_schema_forbids_unknown_keys_and_documents_every_field():
 def test_car_file_model_round_trips_through_json():
     car = load_car(CARS / "pikes-snow-safe.yaml")
     assert CarFile.model_validate_json(car.model_dump_json()) == car
+
+
+runner = CliRunner()
+
+
+def test_a_dirt_car_file_on_a_gt_track_is_named_by_its_path():
+    car = "examples/cars/gravel-r5-plus.yaml"
+    out = runner.invoke(
+        app, ["simulate", str(REPO / "examples/gt-core-circuit.yaml"), "--car", str(REPO / car)]
+    )
+    assert out.exit_code == 2 and "--car" in out.output
+    assert str(REPO / car) in out.output.replace("\n", "")

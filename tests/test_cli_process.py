@@ -38,6 +38,7 @@ def test_a_reader_that_stops_early_gets_no_traceback() -> None:
     assert "Traceback" not in err and err == ""
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_says_interrupted_and_exits_130(jobs: str, tmp_path: Path) -> None:

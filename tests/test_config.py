@@ -70,6 +70,7 @@ def test_config_tile_size_is_written_once_and_read_by_the_library() -> None:
     assert code == 0 and config.tile_size() == DEFAULT_TILE_SIZE_MM
 
 
+@pytest.mark.slow
 def test_render_and_print_use_the_setting_and_the_option_overrides_it(tmp_path: Path) -> None:
     assert run("config", "tile-size", "200")[0] == 0
     out = tmp_path / "map.svg"

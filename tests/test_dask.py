@@ -102,6 +102,7 @@ def _ran_on(stream: list[dict[str, object]]) -> int:
 # ---- the executor -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_cluster_runs_the_chunks_in_its_workers_and_gives_results_in_item_order(
     address: str,
 ) -> None:

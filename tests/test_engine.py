@@ -256,6 +256,7 @@ def test_scripted_dice_fail_loudly_when_they_run_out_or_meet_another_die():
     assert dice.rolled == [("G4", False), ("G5", True)] and dice.remaining == 1
 
 
+@pytest.mark.slow
 def test_seeded_dice_roll_what_the_race_generator_rolls():
     """The dice hook changes nothing for seeded play: SeededDice on the turn's generator
     gives the same turn, event for event, as no hook (the golden races stay the same)."""

@@ -704,6 +704,7 @@ def test_a_break_written_out_and_read_again_is_the_same_break(tmp_path: Path) ->
 _FACES = ["202a", "203a", "205a", "206a", "217a", "210a", "224b", "902a", "201a", "224x"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(

@@ -283,6 +283,7 @@ def stage_files(draw: st.DrawFn) -> tuple[str, bytes]:
     return name.split(".")[0] + suffix, _dump(draw(edited(data)), syntax)
 
 
+@pytest.mark.slow
 @fuzz(150)
 @given(case=stage_files(), as_json=st.booleans())
 def test_fuzz_stage_files(case: tuple[str, bytes], as_json: bool, tmp_path: Path) -> None:
@@ -333,6 +334,7 @@ def json_files(draw: st.DrawFn, base: Any) -> bytes:
     return _dump(draw(edited(base)), "json")
 
 
+@pytest.mark.slow
 @fuzz(60)
 @given(data=st.data())
 def test_fuzz_replay_files(data: st.DataObject, recorded: dict[str, Any], tmp_path: Path) -> None:
@@ -346,6 +348,7 @@ def test_fuzz_replay_files(data: st.DataObject, recorded: dict[str, Any], tmp_pa
         assert result.stdout.startswith(f"{path}: ")
 
 
+@pytest.mark.slow
 @fuzz(40)
 @given(data=st.data())
 def test_fuzz_heat_files(data: st.DataObject, recorded: dict[str, Any], tmp_path: Path) -> None:
@@ -393,6 +396,7 @@ def _selectors(sheet: str) -> list[str]:
 DEFAULT_SELECTORS = _selectors(css(make_theme()))
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(
     overrides=st.dictionaries(st.sampled_from([*DEFAULT_THEME, "nope"]), theme_values, max_size=4)
@@ -545,6 +549,7 @@ def command_lines(draw: st.DrawFn, files: dict[str, str], out: Path) -> tuple[li
     return args, named, 0
 
 
+@pytest.mark.slow
 @fuzz(120)
 @given(data=st.data())
 def test_fuzz_command_line(data: st.DataObject, inputs: dict[str, str], tmp_path: Path) -> None:

@@ -93,6 +93,7 @@ COMBINATIONS: list[tuple[tuple[str, ...], Kind, tuple[int, ...], tuple[Any, ...]
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("boxes", "kind", "sizes", "tokens", "fillers"),
     COMBINATIONS,
@@ -177,6 +178,7 @@ def test_a_search_that_finds_nothing_is_an_error_naming_the_size(monkeypatch: An
 # --- what is asked for ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_length_mm_is_met_within_a_tile() -> None:
     for target in (1500.0, 4000.0, 7000.0):
         generation = generate(
@@ -237,6 +239,7 @@ def test_hillclimb_tokens_lie_where_they_belong() -> None:
                 assert [t.value for t in s.tokens if t.token == "climb"] == [-1]
 
 
+@pytest.mark.slow
 def test_fillers_stand_in_the_pockets_beside_the_road() -> None:
     request = Request(
         boxes=("dirt-core", "dirt-copilot", "dirt-copilot"), tiles=12, fillers=6, count=3
@@ -284,6 +287,7 @@ def test_the_measure_counts_snow_jumps_and_clouds() -> None:
     assert difficulty(straight, cloudy) > difficulty(straight, {})
 
 
+@pytest.mark.slow
 def test_difficulty_levels_give_different_simulated_losses_of_control() -> None:
     rates: dict[str, list[float]] = {}
     for level in Difficulty:
@@ -386,6 +390,7 @@ def test_cli_writes_stages_reports_maps_and_an_index(tmp_path: Path) -> None:
     assert "wrote" in stdout and "Traceback" not in stderr
 
 
+@pytest.mark.slow
 def test_cli_is_reproducible_byte_for_byte_with_any_jobs(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     base = ["--boxes", "dirt-core", "--boxes", "dirt-monte-carlo", *SMALL]

@@ -56,6 +56,7 @@ def expected_misses(doc: dict[str, Any], stage: dict[str, Any]) -> dict[str, flo
     return out
 
 
+@pytest.mark.slow
 def test_the_guide_command_says_which_stage_misses_and_by_how_much(tmp_path: Path) -> None:
     args = guide_command("--difficulty hard")
     out = tmp_path / "tonight"
@@ -106,6 +107,7 @@ SMALL = Request(
 )
 
 
+@pytest.mark.slow
 def test_tries_search_again_for_the_stages_that_miss_until_they_fit() -> None:
     from dataclasses import replace
 
@@ -135,6 +137,7 @@ def test_tries_search_again_for_the_stages_that_miss_until_they_fit() -> None:
     assert more.stats["searches"] == sum(o.tries for o in more.outcomes)
 
 
+@pytest.mark.slow
 def test_cli_tries_is_said_reproduced_and_the_same_with_any_jobs(tmp_path: Path) -> None:
     args = ["--boxes", "dirt-core", "--tiles", "5", "--count", "2", "--candidates", "3"]
     args += ["--finalists", "2", "--races", "6", "--par", "100", "--seed", "3"]

@@ -86,6 +86,7 @@ COMBINATIONS: list[tuple[tuple[str, ...], tuple[int, ...]]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("boxes", "sizes"), COMBINATIONS, ids=["+".join(c[0]) for c in COMBINATIONS]
 )
@@ -264,6 +265,7 @@ def test_races_overturn_the_structures_choice_on_grid_fairness() -> None:
     assert raced[1].parts["pole"] == 0.0 and raced[1].parts["lap_1"] == 0.0
 
 
+@pytest.mark.slow
 def test_difficulty_levels_hold_up_in_races_with_fresh_seeds() -> None:
     """Easy and hard tracks, raced again with seeds the generator never drew, still lose
     control measurably less and more: the level holds out of sample."""
@@ -313,6 +315,7 @@ def test_race_gt_finalist_is_seeded() -> None:
 # --- the command line -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_writes_tracks_reports_maps_and_is_the_same_with_any_jobs(tmp_path: Path) -> None:
     args = (
         "--ruleset", "gt", "--boxes", "gt-core", "--laps", "1", "--tiles", "8", "--count", "2",
@@ -522,6 +525,7 @@ def test_point_to_point_figures_are_per_race(tmp_path: Path) -> None:
     assert "lap_1" not in sim_score(raced, 0.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("boxes", "length"), [(("gt-core",), 2500), (("gt-core", "gt-world-tour"), 4000)]
 )

@@ -19,13 +19,11 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
+from stagekit import example_track
 
-from trackkit.checks.pipeline import validate
-from trackkit.formats import load_stage
 from trackkit.rules import (
     CarState,
     Damage,
@@ -44,7 +42,6 @@ from trackkit.rules.dice import Die
 from trackkit.rules.plans import GtTurn, Plan, PlanContext
 from trackkit.rules.positions import GT_RING
 from trackkit.rules.resolve import DefaultPolicy, Outcome, RollView, loss_orders, reroute
-from trackkit.rules.track import Track
 from trackkit.sim.gt_race import GtOptions
 from trackkit.sim.race import (
     DriverSpec,
@@ -58,17 +55,11 @@ from trackkit.sim.race import (
 )
 from trackkit.sim.script import Script
 
-REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")
 
 
-def _track(name: str) -> Track:
-    report = validate(load_stage(REPO / "examples" / name))
-    return Track.from_graph(report.graph, report.layout)
-
-
-CORE = _track("gt-core-circuit.yaml")
-EIGHT = _track("gt-figure-eight.rekee.json")
+CORE = example_track("gt-core-circuit.yaml")
+EIGHT = example_track("gt-figure-eight.rekee.json")
 
 
 def _at(space: str, gear: int, **kw: Any) -> PlanContext:
@@ -257,6 +248,7 @@ _ROUTE_POSITIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("space", "gear"), _ROUTE_POSITIONS)
 def test_turn_4_gt_the_dice_take_the_furthest_route_that_keeps_control(space: str, gear: int):
     # rule: TURN-4, TURN-6 (GT DEFAULT: after a throw that loses control, the thrown dice take the
@@ -803,6 +795,7 @@ def _time_limit(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_board_3_a_rekee_gt_circuit_races_to_a_full_finishing_order(players: int):
     # rule: BOARD-3 (every car crosses the line after its last lap, in a finishing order,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
+import pytest
 from stagekit import REPO
 
 #: Cycles allowed while the work removing them is not merged yet: none are left (the
@@ -128,6 +129,7 @@ def describe(graph: nx.DiGraph, component: frozenset[str]) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_trackkit_has_no_import_cycle() -> None:
     graph = import_graph(REPO)
     found = [c for c in cycles(graph) if c not in BEING_REMOVED]
@@ -136,6 +138,7 @@ def test_trackkit_has_no_import_cycle() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_cycles_being_removed_are_the_only_ones_allowed_and_still_there() -> None:
     # when a branch removing one of them is merged, this fails: empty BEING_REMOVED of it
     found = set(cycles(import_graph(REPO)))

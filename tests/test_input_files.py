@@ -261,6 +261,7 @@ def test_simulate_never_writes_a_replay_that_replay_would_refuse(
     assert not longer.exists()
 
 
+@pytest.mark.slow
 def test_the_largest_stage_reads_in_yaml_as_in_json() -> None:
     # A stage within every limit (600 tiles, 24 placed tokens each) read as JSON but not as
     # YAML, whose value cap was lower than what such a stage holds.

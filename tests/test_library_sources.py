@@ -532,6 +532,7 @@ def test_every_face_says_where_its_facts_come_from(face_id: str) -> None:
 # ----------------------------------------------------------------- generator
 
 
+@pytest.mark.slow
 def test_rebuilding_gives_the_committed_files(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, str(SCRIPT), "--sources", str(SOURCES), "--out", str(tmp_path)],

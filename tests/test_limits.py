@@ -40,6 +40,7 @@ TAKING = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", list(TAKING))
 def test_board_3_default_every_players_and_laps_option_has_the_one_range(
     command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

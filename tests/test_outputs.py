@@ -375,6 +375,7 @@ def test_a_run_that_waits_too_long_for_the_folder_says_so(tmp_path: Path) -> Non
         pass  # released
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="folder locks are POSIX")
 def test_two_print_processes_started_together_leave_one_print(tmp_path: Path) -> None:
     short_stage = tmp_path / "short.yaml"

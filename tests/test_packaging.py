@@ -64,6 +64,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_wheel_holds_the_library_but_not_its_sources(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     shipped = {Path(n).name for n in names if n.startswith("trackkit/tile_library/")}

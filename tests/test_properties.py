@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from stagekit import make_stage
@@ -46,6 +47,7 @@ def tile_spec(draw: st.DrawFn) -> dict[str, object]:
     return spec
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     start=st.sampled_from([*STARTS, None]),

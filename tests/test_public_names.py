@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from stagekit import REPO
 
 PACKAGE = REPO / "trackkit"
@@ -57,6 +58,7 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@pytest.mark.slow
 def test_no_module_uses_another_modules_private_names() -> None:
     bad = {
         str(p.relative_to(REPO)): uses

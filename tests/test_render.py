@@ -16,7 +16,7 @@ from typing import Any
 
 import networkx as nx
 import pytest
-from stagekit import REPO, make_stage
+from stagekit import NS, REPO, by_id, classes, make_stage, numbers, parse, spaces
 
 from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
@@ -30,7 +30,6 @@ from trackkit.road.spaces import drive, lane_roads
 from trackkit.stage.assemble import lay_out
 from trackkit.tiles.library import default_library
 
-NS = "{http://www.w3.org/2000/svg}"
 EXAMPLES = REPO / "examples"
 EXAMPLE_FILES = ["col-de-turini.yaml", "hillclimb-pikes.yaml", "broken-stage.yaml"]
 
@@ -38,27 +37,9 @@ EXAMPLE_FILES = ["col-de-turini.yaml", "hillclimb-pikes.yaml", "broken-stage.yam
 # --- helpers -------------------------------------------------------------------------------
 
 
-def parse(svg: str) -> ET.Element:
-    return ET.fromstring(svg)
-
-
-def classes(el: ET.Element) -> set[str]:
-    return set(el.get("class", "").split())
-
-
-def by_id(root: ET.Element, ident: str) -> ET.Element:
-    found = root.find(f".//*[@id='{ident}']")
-    assert found is not None, ident
-    return found
-
-
 def features(root: ET.Element, kind: str) -> list[ET.Element]:
     """Elements with classes ``feature`` and ``kind`` inside the map (not the legend)."""
     return [el for el in by_id(root, "map").iter() if {"feature", kind} <= classes(el)]
-
-
-def spaces(root: ET.Element) -> list[ET.Element]:
-    return [el for el in by_id(root, "map").iter() if "space" in classes(el)]
 
 
 def graph_features(g: nx.DiGraph) -> dict[str, int]:
@@ -90,10 +71,6 @@ def hex_extent(layout: Any) -> tuple[float, float, float, float]:
             xs.append(x)
             ys.append(y)
     return min(xs), min(ys), max(xs), max(ys)
-
-
-def numbers(text: str) -> list[float]:
-    return [float(v) for v in re.split(r"[ ,]+", text.strip()) if v]
 
 
 RICH_STAGE = make_stage(
@@ -378,6 +355,7 @@ def test_bad_themes_are_refused(bad: dict[str, Any], tmp_path: Path) -> None:
 # --- tile sheet ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sheet_draws_every_space_and_feature_of_every_face() -> None:
     faces = list(default_library())
     sheet = tile_sheet(faces)
@@ -470,101 +448,7 @@ def test_labels_of_tiles_without_road_sit_whole_in_the_middle_of_their_hex() -> 
             assert 0.66 * fs * len(text.text or "") < 0.8 * size
 
 
-# --- heat maps: the stage's own simulation, with a colour scale (issue 9) ---------------------
-
-
-def _simulate(path: Path, races: int = 6) -> dict[str, Any]:
-    from typer.testing import CliRunner
-
-    from trackkit.cli.app import app
-
-    done = CliRunner().invoke(
-        app, ["simulate", str(path), "--races", str(races), "--seed", "5", "--format", "json"]
-    )
-    assert done.exit_code == 0, done.output
-    doc: dict[str, Any] = json.loads(done.stdout)
-    return doc
-
-
-def _render_heat(tmp_path: Path, stage: Path, doc: object) -> Any:
-    from typer.testing import CliRunner
-
-    from trackkit.cli.app import app
-
-    sim = tmp_path / "sim.json"
-    sim.write_text(json.dumps(doc), encoding="utf-8")
-    out = tmp_path / "heat.svg"
-    out.unlink(missing_ok=True)
-    result = CliRunner().invoke(app, ["render", str(stage), "-o", str(out), "--heat", str(sim)])
-    return result, out
-
-
-def test_a_simulation_names_its_stage_by_its_tiles() -> None:
-    turini = EXAMPLES / "col-de-turini.yaml"
-    doc = _simulate(turini)
-    layout = validate(load_stage(turini)).layout
-    assert doc["stage"] == {"tiles": [t.face_id for t in layout.chain]}
-
-
-def test_heat_of_another_stage_is_refused(tmp_path: Path) -> None:
-    turini, pikes = EXAMPLES / "col-de-turini.yaml", EXAMPLES / "hillclimb-pikes.yaml"
-    doc = _simulate(turini)
-    result, out = _render_heat(tmp_path, turini, doc)
-    assert result.exit_code == 0, result.output
-    result, out = _render_heat(tmp_path, pikes, doc)
-    assert result.exit_code == 2 and "sim.json" in result.stderr
-    assert "another stage" in result.stderr and "Traceback" not in result.output
-    assert not out.exists()
-    # A document written before the 'stage' field is checked by its spaces.
-    old = {k: v for k, v in doc.items() if k != "stage"}
-    old["loss_of_control"] = {"by_space": {"8:1.1L": 3, "77:1.1L": 1}}
-    result, _ = _render_heat(tmp_path, turini, old)
-    assert result.exit_code == 2 and "77:1.1L" in result.stderr
-    # A rally's document: the stage drawn is found among its stages.
-    rally = {"loss_of_control": {"by_space": {}}, "stages": [_simulate(pikes, 2), doc]}
-    result, out = _render_heat(tmp_path, turini, rally)
-    assert result.exit_code == 0, result.output
-    tinted = {el.get("data-node") for el in spaces(parse(out.read_text())) if "heat" in classes(el)}
-    assert tinted == {k for k, v in doc["loss_of_control"]["by_space"].items() if v}
-    result, _ = _render_heat(tmp_path, turini, {**rally, "stages": [rally["stages"][0]]})
-    assert result.exit_code == 2
-    assert "no stage of this rally's simulation (1 stage)" in result.stderr
-
-
-def test_heat_map_has_a_colour_scale_in_losses_per_race(tmp_path: Path) -> None:
-    from trackkit.render.draw import heat_colour
-
-    turini = EXAMPLES / "col-de-turini.yaml"
-    doc = _simulate(turini, races=8)
-    counts = doc["loss_of_control"]["by_space"]
-    assert counts  # the example's corners do see losses of control
-    result, out = _render_heat(tmp_path, turini, doc)
-    assert result.exit_code == 0, result.output
-    root = parse(out.read_text())
-    scale = by_id(root, "heat-scale")
-    ticks = [t.text for t in scale.iter(f"{NS}text") if t.get("class") == "heat-tick"]
-    worst = max(counts.values()) / doc["settings"]["races"]
-    assert ticks == [f"{0:.2f}", f"{worst / 2:.2f}", f"{worst:.2f}"]
-    title = " ".join(t.text or "" for t in scale.iter(f"{NS}text") if t.get("class") == "title")
-    assert "per race" in title and f"over {doc['settings']['races']} race" in title
-    bar = next(g for g in scale.iter(f"{NS}g") if g.get("class") == "heat-bar")
-    fills = [r.get("fill") for r in bar.iter(f"{NS}rect")]
-    assert fills[0] == heat_colour(0.5 / len(fills)) and fills[-1] == heat_colour(
-        1 - 0.5 / len(fills)
-    )
-    # The worst space wears the colour of the bar's end; the scale lies inside the view.
-    worst_space = max(counts, key=lambda k: counts[k])
-    el = next(e for e in spaces(root) if e.get("data-node") == worst_space)
-    assert el.get("style") == f"fill:{heat_colour(1.0)}"
-    vb = numbers(root.get("viewBox", ""))
-    frame = map_frame(validate(load_stage(turini)).layout, heat=True)
-    assert frame.heat is not None
-    assert vb[1] + vb[3] >= frame.heat.bottom and vb[0] + vb[2] >= frame.heat.right
-    # Without the legend card, the scale still comes with the heat map.
-    bare = map_svg(validate(load_stage(turini)), legend=False, heat={worst_space: 2})
-    assert by_id(parse(bare.svg), "heat-scale") is not None
-
-
+@pytest.mark.slow
 def test_a_png_holds_at_most_the_documented_pixels(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from stagekit import GT_EIGHT, REPO, make_stage
+from stagekit import GT_EIGHT, NS, REPO, classes, make_stage
 
 from trackkit.formats import load_stage
 from trackkit.models.tile import TileFace
@@ -29,7 +29,6 @@ from trackkit.road.geometry import GT_PICTURE_PX, GT_ROAD_PX, centre_line, gt_sh
 from trackkit.road.spaces import BRIDGE_ROWS, lane_roads
 from trackkit.tiles.library import default_library
 
-NS = "{http://www.w3.org/2000/svg}"
 EXAMPLES = REPO / "examples"
 LIB = default_library()
 GT_EXAMPLES = ["gt-core-circuit.yaml", "gt-figure-eight.rekee.json", "gt-broken.yaml"]
@@ -86,10 +85,6 @@ def drawn(request: pytest.FixtureRequest) -> Any:
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-def classes(el: ET.Element) -> set[str]:
-    return set(el.get("class", "").split())
 
 
 def the_map(svg: str) -> ET.Element:
@@ -494,6 +489,7 @@ def test_tile_sheets_draw_every_gt_face_of_every_box(box: str) -> None:
 # --- the commands ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_render_print_and_sheet_commands_draw_gt_tracks(tmp_path: Any) -> None:
     import io
 

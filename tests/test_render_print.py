@@ -357,6 +357,7 @@ def printed(request: pytest.FixtureRequest) -> Printed:
     return Printed(report.layout, job, job.pdf())
 
 
+@pytest.mark.slow
 def test_every_pdf_page_shows_the_road_of_its_svg_page(printed: Printed) -> None:
     svgs = [printed.job.overview, *printed.job.svg_pages()]
     rasters = pdf_rasters(printed.pdf)
@@ -379,6 +380,7 @@ def test_every_pdf_page_shows_the_road_of_its_svg_page(printed: Printed) -> None
         assert stray_pixels(svg_road, pdf_road) <= 0.002 * want + 20, number
 
 
+@pytest.mark.slow
 def test_pages_hold_road_and_every_space_and_token_is_printed(printed: Printed) -> None:
     from shapely.geometry import Point
     from shapely.ops import unary_union
@@ -405,6 +407,7 @@ def test_pages_hold_road_and_every_space_and_token_is_printed(printed: Printed) 
             assert Point(at).buffer(radius).difference(paper).area < 1e-3, tile.face_id
 
 
+@pytest.mark.slow
 def test_no_page_is_blank_of_road_nor_left_without_it(printed: Printed) -> None:
     """Every printed page shows road that no other page shows: leaving any one out would
     lose road (so none is printed only for what its neighbours' overlap already shows)."""
@@ -427,6 +430,7 @@ def test_no_page_is_blank_of_road_nor_left_without_it(printed: Printed) -> None:
         assert road.difference(others).area > 1.0, cell.name  # without it, road is lost
 
 
+@pytest.mark.slow
 def test_pdf_page_numbers_are_the_pdf_page_order(printed: Printed) -> None:
     """Headers, neighbour labels and the overview's pages all use the PDF's page order,
     and every page is named by its place in words no paper size can be read into."""
@@ -583,6 +587,7 @@ def test_render_svg_png_pdf(tmp_path: Path) -> None:
     assert (w / PT, h / PT) == pytest.approx((vb[2], vb[3]), abs=0.1)
 
 
+@pytest.mark.slow
 def test_print_pdf_has_overview_and_paper_size_pages(tmp_path: Path) -> None:
     out = tmp_path / "turini.pdf"
     result = run("print", TURINI, "-o", out, "--paper", "a4")
@@ -789,6 +794,7 @@ def best_plain_grid(road: Any, extent: Any, paper: str, overlap: float) -> int:
     return best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter", "a3"])
 def test_the_gt_example_prints_on_fewer_sheets_each_holding_road(paper: str) -> None:
     """The 18-tile GT example took 27 sheets of A4 (26 map pages from a plain grid, some
@@ -823,6 +829,7 @@ def printed_area_of(plan: Any) -> Any:
     )
 
 
+@pytest.mark.slow
 def test_print_says_how_many_sheets_it_takes(tmp_path: Path) -> None:
     report = validate(load_stage(GT_CORE))
     plan = print_pages(report, report.layout).plan

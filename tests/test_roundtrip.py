@@ -158,6 +158,7 @@ def _simulate_and_replay(stage: Path, seed: int, replay: Path) -> None:
     assert "every event matches" in back.stdout
 
 
+@pytest.mark.slow
 @settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -18,12 +18,11 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import pytest
+from stagekit import REPO, example_track
 
-from trackkit.checks.pipeline import validate
 from trackkit.errors import PositionError
 from trackkit.formats import load_stage
 from trackkit.models.car import CarFile
@@ -46,17 +45,11 @@ from trackkit.sim import (
 )
 from trackkit.sim.replay import check_replay, replay_document
 
-REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")
 
 
-def _track(name: str) -> Track:
-    report = validate(load_stage(REPO / "examples" / name))
-    return Track.from_graph(report.graph, report.layout)
-
-
-CORE = _track("gt-core-circuit.yaml")
-EIGHT = _track("gt-figure-eight.rekee.json")
+CORE = example_track("gt-core-circuit.yaml")
+EIGHT = example_track("gt-figure-eight.rekee.json")
 SLIDE = track_of(["202a", {"tile": "217b", "turn": "left"}, "203a"])
 
 

@@ -316,6 +316,7 @@ def test_print_returns_the_true_scale_pdf(new_dirt: TestClient) -> None:
     assert new_dirt.get("/api/print", params={"paper": "a9", "token": TOKEN}).status_code == 400
 
 
+@pytest.mark.slow
 def test_print_draws_the_users_tile_size(new_dirt: TestClient) -> None:
     # the studio prints as 'trackkit print' does: at the size of 'trackkit config tile-size'
     from pypdf import PdfReader
@@ -453,6 +454,7 @@ def test_a_change_is_an_event() -> None:
 # --- the command ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_command_prints_its_address_serves_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     import os
     import signal

@@ -580,6 +580,7 @@ def _peak_kb(stage: Any) -> float:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_drawing_memory_follows_the_tokens_drawn_not_the_tokens_given() -> None:
     def stage(n: int) -> Any:
         tiles = [{"tile": "205a", "tokens": [{"token": "mud"}] * n} for _ in range(8)]

@@ -66,6 +66,7 @@ def _imports() -> nx.DiGraph:
     return graph
 
 
+@pytest.mark.slow
 def test_no_module_of_the_race_engine_is_in_an_import_cycle():
     graph = _imports()
     assert set(ENGINE) <= set(graph)

@@ -1,47 +1,41 @@
-"""The GT speed-ups (issue 12's benchmark) change no plan and no route.
+"""What the GT planner keeps so as to be quick changes no plan and no route.
 
 The plan builder's GT moves worked out once per track and dashboard, the bots' pruner
 applied in that table, the thrown dice's re-routing: each gives what the plain walk
-gives, on random positions of the example circuits.
+gives, on random positions of the example circuits. The plan memo gives the plan a fresh
+search finds, on random and race positions; races after others in one process, and with any
+number of jobs, are the races alone.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
+from stagekit import REPO, example_prepared, gt_bot, simulate_text
+from typer.testing import CliRunner
 
 from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.rules import CarState, Damage, load_ruleset
 from trackkit.rules.plans import GtTurn, PlanBuilder, PlanContext, PlanStep, legal_plans
 from trackkit.rules.resolve import reroute
 from trackkit.rules.state import OtherCar
-from trackkit.rules.track import Track
-from trackkit.sim.bots import Bot, make_bot
-from trackkit.sim.gt_race import tyre_boards
+from trackkit.sim.bots import BOTS, Bot, Wish
+from trackkit.sim.gt_race import GtOptions, tyre_boards
 from trackkit.sim.memo import PlanMemo
-from trackkit.sim.race import Prepared, prepare
+from trackkit.sim.race import Prepared, Settings, prepare, run_race
 from trackkit.sim.roads import GtRoad
+from trackkit.sim.stats import race_seed
+from trackkit.sim.stats import race_summary as _summary
 
-REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")
 
 
-def _prepared(name: str) -> Prepared:
-    report = validate(load_stage(REPO / "examples" / name))
-    return prepare(Track.from_graph(report.graph, report.layout), GT)
-
-
-def gt_bot(name: str, memo: PlanMemo | None = None) -> Bot:
-    """A bot reading the road as a GT race's bots do."""
-    return make_bot(name, memo, road=GtRoad)
-
-
-CORE = _prepared("gt-core-circuit.yaml")
-EIGHT = _prepared("gt-figure-eight.rekee.json")
+CORE = example_prepared("gt-core-circuit.yaml")
 
 
 def _positions(stage: Prepared, seed: int, count: int) -> list[PlanContext]:
@@ -101,16 +95,15 @@ def _same_walk(a: PlanBuilder, b: PlanBuilder, depth: int) -> int:
     return count
 
 
-@pytest.mark.parametrize("stage", [CORE, EIGHT], ids=["core", "eight"])
-def test_gt_moves_table_gives_the_steps_of_the_plain_walk(stage: Prepared):
+def test_gt_moves_table_gives_the_steps_of_the_plain_walk(gt_circuit: Prepared):
     # rule: MOVE-2..5, MOVE-7, DAMAGE-3, TRAFFIC-1, TRAFFIC-5, CORNER-1, CORNER-4, CORNER-5,
     # GT-1, BOARD-3 (every step the table gives is the step the plain walk builds, in the
     # same order, with and without the bots' pruner; it reads the traffic of fewer spaces,
     # those where a step is left whatever the cars, and the cars elsewhere change nothing)
-    road = GtRoad.of(stage.track)
-    memo = PlanMemo(stage.track, GT)
+    road = GtRoad.of(gt_circuit.track)
+    memo = PlanMemo(gt_circuit.track, GT)
     steps = 0
-    for ctx in _positions(stage, 5, 120):
+    for ctx in _positions(gt_circuit, 5, 120):
         keep, keep_move = road.pruners()
         fast, plain = PlanBuilder(ctx), _plain(PlanBuilder(ctx))
         steps += _same_walk(fast, plain, 3)
@@ -175,6 +168,7 @@ def _within(used: list[str], thrown: list[str]) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_gt_reroute_takes_the_furthest_route_of_the_thrown_dice():
     # rule: TURN-4 (GT: the thrown dice on the furthest route that keeps control), with the
     # moves whose lead die was not thrown skipped before they are built: the same as
@@ -312,3 +306,150 @@ def test_gt_plan_memo_gives_a_plan_of_another_lap_on_the_last_lap_far_from_the_l
         )
         for s in near
     )
+
+
+runner = CliRunner()
+
+
+# --- 1. the plan memo is exact on GT ----------------------------------------------------
+
+
+def test_gt_plan_memo_equals_a_fresh_search_on_random_positions(gt_circuit: Prepared):
+    """Random cars close around (beside, in other lanes just ahead, off the road), gears
+    0-6, damage, right or wrong tyres, last lap, flying start, a yellow flag, a pit wish,
+    focus tokens and laps driven: a plan from a warm memo is the plan a fresh search finds."""
+    track = gt_circuit.track
+    rng = random.Random(12)  # seeded: the same positions every run
+    order = sorted(track.spaces, key=lambda n: (track.spaces[n].progress, n))
+    starts = rng.sample([s for s in order if track.successors[s]], 12)
+    boards = [b for car in ("gt4", "gt5", "gt6") for b in tyre_boards(gt_circuit, car).values()]
+    memo = PlanMemo(track, GT, moves=6)
+    remembered = {b: gt_bot(b, memo) for b in BOTS}
+    fresh = {b: gt_bot(b) for b in BOTS}
+    for _ in range(300):
+        me = rng.choice(starts)
+        taken = {me} | set(track.overlaps.get(me, ()))
+        others = []
+        for _ in range(rng.randint(0, 5)):
+            i = order.index(me) + rng.randint(-4, 24)
+            space = order[i % len(order)]  # round the lap
+            if space not in taken:
+                taken |= {space} | set(track.overlaps.get(space, ()))
+                others.append(OtherCar(space, rng.randint(0, 6), rng.random() < 0.85))
+        rng.shuffle(others)
+        car = CarState(
+            car_id=0,
+            space=me,
+            gear=rng.randint(0, 6),
+            damage=Damage(gear=rng.choice([0, 0, 1]), brake=rng.choice([0, 0, 1])),
+            second_tokens=rng.randint(0, 6),  # focus tokens: no plan reads them (GT-5)
+            crossings=rng.randint(1, 3),
+        )
+        gt = GtTurn(
+            final_lap=rng.random() < 0.3, yellow=rng.random() < 0.1, flying=rng.random() < 0.5
+        )
+        ctx = PlanContext(track, rng.choice(boards), GT, car, tuple(others), gt=gt)
+        # the same car with the other cars listed the other way round, or one of them
+        # gone: the memo holds one own part with several neighbourhoods
+        variants = [ctx, replace(ctx, others=tuple(reversed(others)))]
+        variants += [
+            replace(ctx, others=tuple(others[:k] + others[k + 1 :])) for k in range(len(others))
+        ]
+        wish = Wish(pit=rng.random() < 0.2)
+        for b in BOTS:
+            remembered[b].wish = fresh[b].wish = wish
+            for pos in variants:
+                assert remembered[b].plan(pos) == fresh[b].plan(pos), (b, me, car, pos.others, gt)
+    assert memo.hits > 300  # the repeated positions were answered from the memo
+
+
+def test_gt_planner_memo_keys_on_a_car_ahead_in_a_lane_it_cannot_reach():
+    """The planner counts the cars it gets past (OVERTAKE_MM, weighed by the risk), also a
+    car in the third lane just ahead that no plan from the first lane can reach: the memo
+    must tell the position with that car from the one without it."""
+    board = tyre_boards(CORE, "gt6")["right"]
+    car = CarState(car_id=0, space="9:A1a", gear=2)
+    alone = PlanContext(CORE.track, board, GT, car, gt=GtTurn())
+    ahead = replace(alone, others=(OtherCar("9:A3a", 1),))
+    fresh = gt_bot("planner")
+    assert fresh.plan(alone) != fresh.plan(ahead)  # the car ahead changes the plan
+    memo = PlanMemo(CORE.track, GT, moves=6)
+    remembered = gt_bot("planner", memo)
+    assert remembered.plan(alone) == fresh.plan(alone)
+    assert remembered.plan(ahead) == fresh.plan(ahead)
+    assert remembered.plan(alone) == fresh.plan(alone) and memo.hits == 1
+
+
+@pytest.mark.slow
+def test_gt_plan_memo_equals_a_fresh_search_on_race_positions(monkeypatch: pytest.MonkeyPatch):
+    """Positions as races make them (four and six cars wheel to wheel, seeded), asked of
+    one warm memo in a shuffled order: each plan is the plan a fresh search finds."""
+    seen: list[tuple[str, Wish, PlanContext]] = []
+    search = Bot.search
+
+    def record(self: Bot, ctx: PlanContext) -> object:
+        seen.append((self.name, self.wish, ctx))
+        return search(self, ctx)
+
+    monkeypatch.setattr(Bot, "search", record)
+    for players, bots, races in ((4, ("planner",), 14), (6, ("planner", "aggressive"), 4)):
+        settings = Settings.default(players, bots=bots, gt=GtOptions(laps=3))
+        for i in range(races):
+            run_race(replace(CORE, memo=None), settings, race_seed(1, i))
+    monkeypatch.setattr(Bot, "search", search)
+    memo = PlanMemo(CORE.track, GT, moves=6)
+    remembered = {b: gt_bot(b, memo) for b in BOTS}
+    fresh = {b: gt_bot(b) for b in BOTS}
+    for name, wish, ctx in seen:
+        remembered[name].wish = fresh[name].wish = wish
+        assert remembered[name].plan(ctx) == fresh[name].plan(ctx), (name, ctx.car, ctx.others)
+    assert memo.hits > len(seen) // 10
+
+
+def test_gt_races_after_others_in_one_process_are_the_races_alone():
+    """The reviewer's case: with seed 1, races 11 and 13 of four planners came out
+    differently after races 0-10 had warmed the shared memo."""
+    settings = Settings.default(4, bots=("planner",), gt=GtOptions(laps=3))
+    warm = prepare(CORE.track, GT)
+    for i in range(11):
+        run_race(warm, settings, race_seed(1, i))
+    for i in (11, 13):
+        alone = run_race(prepare(CORE.track, GT), settings, race_seed(1, i))
+        assert _summary(run_race(warm, settings, race_seed(1, i))) == _summary(alone)
+
+
+@pytest.mark.slow
+def test_simulate_gt_planner_jobs_1_and_2_give_the_same_document():
+    core = str(REPO / "examples/gt-core-circuit.yaml")
+    args = (core, "--races", "24", "--bot", "planner", "--seed", "1")
+    one = simulate_text(*args, "--jobs", "1")
+    assert one == simulate_text(*args, "--jobs", "2")
+    mixed = (core, "--races", "12", "--players", "6", "--bot", "planner", "--bot", "aggressive")
+    assert simulate_text(*mixed, "--seed", "7", "--jobs", "1") == simulate_text(
+        *mixed, "--seed", "7", "--jobs", "2"
+    )
+
+
+@pytest.mark.slow
+def test_validate_simulate_on_gt_is_the_same_with_any_jobs():
+    from trackkit.sim.playability import playability
+
+    report = validate(load_stage(REPO / "examples/gt-core-circuit.yaml"))
+    one = playability(report, races=16, seed=1, jobs=1)
+    two = playability(report, races=16, seed=1, jobs=2)
+    assert one[1].to_json() == two[1].to_json()
+    assert [(f.code, f.message) for f in one[0]] == [(f.code, f.message) for f in two[0]]
+    cli = runner.invoke(
+        app,
+        [
+            "validate",
+            str(REPO / "examples/gt-core-circuit.yaml"),
+            "--simulate",
+            "16",
+            "--format",
+            "json",
+        ],
+    )
+    assert cli.exit_code == 0, cli.output
+    summary = json.loads(cli.output)["files"][0]["summary"]
+    assert summary["simulation"] == one[1].to_json()["simulation"]

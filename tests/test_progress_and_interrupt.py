@@ -42,6 +42,7 @@ def _read_all(fd: int, proc: subprocess.Popen[bytes], timeout: float) -> bytes:
     return out
 
 
+@pytest.mark.slow
 @POSIX
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_a_long_simulation_shows_progress_on_a_terminal(fmt: str) -> None:
@@ -65,6 +66,7 @@ def test_a_long_simulation_shows_progress_on_a_terminal(fmt: str) -> None:
         assert json.loads(out)["settings"]["races"] == 60  # stdout is still the document
 
 
+@pytest.mark.slow
 @POSIX
 def test_no_progress_bar_when_stderr_is_not_a_terminal() -> None:
     done = subprocess.run(
@@ -81,6 +83,7 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in found.stdout.split()]
 
 
+@pytest.mark.slow
 @POSIX
 @pytest.mark.skipif(shutil.which("pgrep") is None, reason="needs pgrep to find the workers")
 @pytest.mark.parametrize("whom", ["group", "main"])

@@ -1,8 +1,10 @@
-"""The heat map of a Rallyman: GT race (issue 12, item 4): losses of control as the fill of
-the spaces, overtakes as rings on them, both read from ``trackkit simulate --format json``.
+"""Heat maps of both series read from ``trackkit simulate --format json``: losses of
+control as the fill of the spaces, with a colour scale in losses per race (or a line saying
+there were none); on GT, overtakes as rings on the spaces; a document of another stage, or
+malformed, is refused naming the file and the place.
 
-The documents are seeded simulations of the example circuit; every expectation is taken
-from the document (which spaces saw overtakes, how many) or from the map's own shapes.
+The documents are seeded simulations of the examples; every expectation is taken from the
+document (which spaces saw overtakes, how many) or from the map's own shapes.
 """
 
 from __future__ import annotations
@@ -17,7 +19,18 @@ from typing import Any
 
 import pytest
 from shapely.geometry import Point, Polygon
-from stagekit import REPO
+from stagekit import (
+    EXAMPLES,
+    NS,
+    REPO,
+    SERIES_EXAMPLE,
+    by_id,
+    classes,
+    numbers,
+    parse,
+    simulate_json,
+    spaces,
+)
 from typer.testing import CliRunner
 
 from trackkit.checks.pipeline import validate
@@ -26,27 +39,21 @@ from trackkit.formats import load_stage
 from trackkit.render.draw import heat_colour
 from trackkit.render.gt_road import OVERTAKE_HALO, overtake_ring
 from trackkit.render.heat import Heat, read_heat
-from trackkit.render.svg import map_svg
+from trackkit.render.svg import map_frame, map_svg
 
-NS = "{http://www.w3.org/2000/svg}"
 CORE = REPO / "examples" / "gt-core-circuit.yaml"
-EIGHT = REPO / "examples" / "gt-figure-eight.rekee.json"
 TURINI = REPO / "examples" / "col-de-turini.yaml"
 SIZE = 240.0
 runner = CliRunner()
 
 
-def _simulate(path: Path, races: int) -> dict[str, Any]:
-    args = ["simulate", str(path), "--races", str(races), "--seed", "11", "--players", "4"]
-    done = runner.invoke(app, [*args, "--format", "json"])
-    assert done.exit_code == 0, done.output
-    doc: dict[str, Any] = json.loads(done.stdout)
-    return doc
+def _simulate(path: Path, races: int = 6, seed: int = 5, *extra: str) -> dict[str, Any]:
+    return simulate_json(str(path), "--races", str(races), "--seed", str(seed), *extra)
 
 
 @pytest.fixture(scope="module")
 def core_doc() -> dict[str, Any]:
-    doc = _simulate(CORE, 6)
+    doc = _simulate(CORE, 6, 11, "--players", "4")
     assert doc["overtakes"]["by_space"] and doc["loss_of_control"]["by_space"]
     return doc
 
@@ -66,10 +73,6 @@ def _render(tmp_path: Path, stage: Path, doc: object, *extra: str, name: str = "
     out.unlink(missing_ok=True)
     result = runner.invoke(app, ["render", str(stage), "-o", str(out), "--heat", str(sim), *extra])
     return result, out
-
-
-def classes(el: ET.Element) -> set[str]:
-    return set(el.get("class", "").split())
 
 
 def the_map(root: ET.Element) -> ET.Element:
@@ -246,7 +249,7 @@ def test_heat_show_draws_one_or_the_other(tmp_path: Path, core_doc: dict[str, An
 
 
 def test_a_dirt_heat_map_is_unchanged_by_heat_show(tmp_path: Path) -> None:
-    doc = _simulate(TURINI, 3)
+    doc = _simulate(TURINI, 3, 11, "--players", "4")
     made = []
     for extra in ((), ("--heat-show", "both"), ("--heat-show", "loss")):
         result, out = _render(tmp_path, TURINI, doc, *extra)
@@ -289,12 +292,9 @@ def _broken(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def test_a_document_of_another_track_or_malformed_is_refused(
+def test_a_malformed_gt_document_is_refused_naming_the_place(
     tmp_path: Path, core_doc: dict[str, Any]
 ) -> None:
-    result, out = _render(tmp_path, EIGHT, core_doc)  # the figure of eight is not the circuit
-    assert result.exit_code == 2 and not out.exists()
-    assert "another stage" in result.stderr and "Traceback" not in result.output
     for needle, doc in _broken(core_doc):
         result, out = _render(tmp_path, CORE, doc)
         assert result.exit_code == 2, (needle, result.output)
@@ -329,3 +329,133 @@ def test_a_gt_heat_map_rasterises(tmp_path: Path, core_doc: dict[str, Any]) -> N
     result, out = _render(tmp_path, CORE, core_doc, "--px", "400", name="map.png")
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _heat_scale(tmp_path: Path, stage: Path, doc: dict[str, Any]) -> ET.Element:
+    """The heat scale of ``stage``'s map drawn with the simulation ``doc``."""
+    done, out = _render(tmp_path, stage, doc)
+    assert done.exit_code == 0, done.output
+    scale = ET.parse(out).getroot().find(f".//{NS}g[@id='heat-scale']")
+    assert scale is not None
+    return scale
+
+
+def _no_losses(series: str) -> tuple[Path, dict[str, Any], int]:
+    """A stage of ``series``, a simulation document of it with no loss of control, and
+    its number of races: a DIRT document as small as a reader takes, a GT one simulated."""
+    if series == "dirt":
+        pikes = EXAMPLES / "hillclimb-pikes.yaml"
+        tiles = [t.tile for t in load_stage(pikes).tiles]
+        doc = {"settings": {"races": 7}, "stage": {"tiles": tiles}}
+        return pikes, {**doc, "loss_of_control": {"by_space": {}}}, 7
+    core = EXAMPLES / "gt-core-circuit.yaml"
+    gt = simulate_json(str(core), "--races", "2")
+    gt["loss_of_control"]["by_space"] = {}
+    gt["loss_of_control"]["by_tile"] = {}
+    return core, gt, 2
+
+
+@pytest.mark.parametrize("series", ["dirt", "gt"])
+def test_a_heat_scale_with_no_loss_of_control_says_so_instead_of_0_to_0(
+    series: str, tmp_path: Path
+):
+    stage, doc, races = _no_losses(series)
+    scale = _heat_scale(tmp_path, stage, doc)
+    texts = [(t.get("class"), t.text or "") for t in scale.iter(f"{NS}text")]
+    rings = [t for g in scale.iter(f"{NS}g") if "overtakes-keys" in classes(g) for t in g.iter()]
+    ticks = [t for t in scale.iter(f"{NS}text") if t.get("class") == "heat-tick"]
+    assert not [t for t in ticks if t not in rings]  # no 0.00 ... 0.00 (GT's rings have theirs)
+    assert not [g for g in scale.iter(f"{NS}g") if g.get("class") == "heat-bar"]
+    none = [t for kind, t in texts if kind == "heat-none"]
+    assert len(none) == 1 and f"{races} races" in none[0]
+
+
+def test_a_heat_scale_with_losses_has_its_bar_and_ticks_and_no_line_of_none(tmp_path: Path):
+    pikes, doc, _ = _no_losses("dirt")
+    doc["loss_of_control"] = {"by_space": {"4:1.1L": 7}}
+    scale = _heat_scale(tmp_path, pikes, doc)
+    ticks = [t.text for t in scale.iter(f"{NS}text") if t.get("class") == "heat-tick"]
+    assert ticks == ["0.00", "0.50", "1.00"]
+    assert not [t for t in scale.iter(f"{NS}text") if t.get("class") == "heat-none"]
+
+
+# --- heat maps: the stage's own simulation, with a colour scale (issue 9) ---------------------
+
+
+@pytest.mark.parametrize(
+    ("series", "other"), [("dirt", "hillclimb-pikes.yaml"), ("gt", "gt-figure-eight.rekee.json")]
+)
+def test_heat_of_another_stage_is_refused_and_writes_nothing(
+    series: str, other: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    # the rally stage's own simulation, or the GT circuit's (the figure of eight is not it)
+    stage = SERIES_EXAMPLE[series]
+    doc = _simulate(stage) if series == "dirt" else request.getfixturevalue("core_doc")
+    result, out = _render(tmp_path, stage, doc)
+    assert result.exit_code == 0, result.output
+    result, out = _render(tmp_path, EXAMPLES / other, doc)
+    assert result.exit_code == 2 and "sim.json" in result.stderr
+    assert "another stage" in result.stderr and "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_a_simulation_names_its_stage_by_its_tiles() -> None:
+    turini = EXAMPLES / "col-de-turini.yaml"
+    doc = _simulate(turini)
+    layout = validate(load_stage(turini)).layout
+    assert doc["stage"] == {"tiles": [t.face_id for t in layout.chain]}
+
+
+def test_heat_of_an_old_document_or_a_rally_is_checked_by_its_spaces_and_stages(
+    tmp_path: Path,
+) -> None:
+    turini, pikes = EXAMPLES / "col-de-turini.yaml", EXAMPLES / "hillclimb-pikes.yaml"
+    doc = _simulate(turini)
+    # A document written before the 'stage' field is checked by its spaces.
+    old = {k: v for k, v in doc.items() if k != "stage"}
+    old["loss_of_control"] = {"by_space": {"8:1.1L": 3, "77:1.1L": 1}}
+    result, _ = _render(tmp_path, turini, old)
+    assert result.exit_code == 2 and "77:1.1L" in result.stderr
+    # A rally's document: the stage drawn is found among its stages.
+    rally = {"loss_of_control": {"by_space": {}}, "stages": [_simulate(pikes, 2), doc]}
+    result, out = _render(tmp_path, turini, rally)
+    assert result.exit_code == 0, result.output
+    tinted = {el.get("data-node") for el in spaces(parse(out.read_text())) if "heat" in classes(el)}
+    assert tinted == {k for k, v in doc["loss_of_control"]["by_space"].items() if v}
+    result, _ = _render(tmp_path, turini, {**rally, "stages": [rally["stages"][0]]})
+    assert result.exit_code == 2
+    assert "no stage of this rally's simulation (1 stage)" in result.stderr
+
+
+def test_heat_map_has_a_colour_scale_in_losses_per_race(tmp_path: Path) -> None:
+    from trackkit.render.draw import heat_colour
+
+    turini = EXAMPLES / "col-de-turini.yaml"
+    doc = _simulate(turini, races=8)
+    counts = doc["loss_of_control"]["by_space"]
+    assert counts  # the example's corners do see losses of control
+    result, out = _render(tmp_path, turini, doc)
+    assert result.exit_code == 0, result.output
+    root = parse(out.read_text())
+    scale = by_id(root, "heat-scale")
+    ticks = [t.text for t in scale.iter(f"{NS}text") if t.get("class") == "heat-tick"]
+    worst = max(counts.values()) / doc["settings"]["races"]
+    assert ticks == [f"{0:.2f}", f"{worst / 2:.2f}", f"{worst:.2f}"]
+    title = " ".join(t.text or "" for t in scale.iter(f"{NS}text") if t.get("class") == "title")
+    assert "per race" in title and f"over {doc['settings']['races']} race" in title
+    bar = next(g for g in scale.iter(f"{NS}g") if g.get("class") == "heat-bar")
+    fills = [r.get("fill") for r in bar.iter(f"{NS}rect")]
+    assert fills[0] == heat_colour(0.5 / len(fills)) and fills[-1] == heat_colour(
+        1 - 0.5 / len(fills)
+    )
+    # The worst space wears the colour of the bar's end; the scale lies inside the view.
+    worst_space = max(counts, key=lambda k: counts[k])
+    el = next(e for e in spaces(root) if e.get("data-node") == worst_space)
+    assert el.get("style") == f"fill:{heat_colour(1.0)}"
+    vb = numbers(root.get("viewBox", ""))
+    frame = map_frame(validate(load_stage(turini)).layout, heat=True)
+    assert frame.heat is not None
+    assert vb[1] + vb[3] >= frame.heat.bottom and vb[0] + vb[2] >= frame.heat.right
+    # Without the legend card, the scale still comes with the heat map.
+    bare = map_svg(validate(load_stage(turini)), legend=False, heat={worst_space: 2})
+    assert by_id(parse(bare.svg), "heat-scale") is not None
