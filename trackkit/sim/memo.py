@@ -141,8 +141,10 @@ class PlanMemo:
         seen = self._plans.get(key)
         if seen is not None:
             near = self._near
+            # the blocking cars, sorted once (each group of searches picks its own of them)
+            cars = sorted([(o.space, o.gear) for o in ctx.others if o.blocks])
             for reads, plans in seen.items():
-                plan = plans.get(near(ctx, reads))
+                plan = plans.get(near(ctx, reads, cars))
                 if plan is not None:
                     self.hits += 1
                     return plan
@@ -201,16 +203,24 @@ class PlanMemo:
         return hit[1]
 
     @staticmethod
-    def _near(ctx: PlanContext, reads: _Reads) -> Hashable:
+    def _near(
+        ctx: PlanContext, reads: _Reads, blocking: list[tuple[str, int]] | None = None
+    ) -> Hashable:
         """The cars a search that read ``reads`` depends on: where they stand (and their
-        gear where it was read), and the yellow flag's answers on the spaces entered."""
+        gear where it was read), and the yellow flag's answers on the spaces entered.
+
+        ``blocking``: the blocking cars of ``ctx`` as (space, gear), sorted (else worked
+        out here). Cars on distinct spaces: the order of their spaces is theirs.
+        """
         spaces, geared, yellow = reads
+        if blocking is None:
+            blocking = sorted([(o.space, o.gear) for o in ctx.others if o.blocks])
         cars = tuple(
-            sorted(
-                (o.space, o.gear if o.space in geared else -1)
-                for o in ctx.others
-                if o.blocks and o.space in spaces
-            )
+            [
+                (space, gear if space in geared else -1)
+                for space, gear in blocking
+                if space in spaces
+            ]
         )
         if not yellow:
             return cars
