@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 	  else echo "warning: the studio's browser tests will be skipped: install chromium and chromium-driver (Debian)"; fi; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask]'
 	@# byte-compile trackkit as a normal install would (some machines set PYTHONDONTWRITEBYTECODE)
 	$(BIN)/python -m compileall -q trackkit
 	touch $(STAMP)

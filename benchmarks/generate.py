@@ -19,7 +19,7 @@ the placement answers are asked as a user's run asks them), and a full
 
 ``python benchmarks/generate.py --calibrate [N]`` instead races N random roads of 12 tiles
 (default 60 per box set) and fits the per-tile risk of the difficulty measure again
-(least squares), printing it beside :data:`trackkit.generate.score.RISK`.
+(least squares), printing it beside :data:`trackkit.generator.score.RISK`.
 """
 
 from __future__ import annotations
@@ -31,13 +31,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from trackkit.generate import Request, generate
-from trackkit.generate.decorate import stage_of, token_plan
-from trackkit.generate.pieces import Way
-from trackkit.generate.request import Difficulty
-from trackkit.generate.score import RISK, Aim
-from trackkit.generate.search import ChainGoal, Placer, build_road
-from trackkit.generate.series import check_request
+from trackkit.generator import Request, generate
+from trackkit.generator.decorate import stage_of, token_plan
+from trackkit.generator.pieces import Way
+from trackkit.generator.request import Difficulty
+from trackkit.generator.score import RISK, Aim
+from trackkit.generator.search import ChainGoal, Placer, build_road
+from trackkit.generator.series import check_request
 from trackkit.models.stage import Kind, TileToken
 from trackkit.models.tile import ChicaneSection, CornerSection
 from trackkit.sim.simulate import simulate_files
@@ -190,7 +190,7 @@ def calibrate(per_set: int = 60) -> None:
                 bots=("cautious", "aggressive", "planner"),
             )
             runs = 3 if kind is Kind.HILLCLIMB else 1
-            rates.append(doc["loss_of_control"]["per_race"] / 3 / runs / 12 * 10)
+            rates.append(doc.loss_of_control.per_race / 3 / runs / 12 * 10)
             rows.append(_features(road.ways, tokens))
         print(f"raced {per_set} roads of {' + '.join(boxes)} ({kind.value})", file=sys.stderr)
     x = np.array(rows)
@@ -240,7 +240,7 @@ def _gt_rate(boxes: tuple[str, ...]) -> str:
     how long the refusal took."""
     code = (
         "import time\n"
-        "from trackkit.generate import GenerateError, Request, generate\n"
+        "from trackkit.generator import GenerateError, Request, generate\n"
         f"r = Request(boxes={boxes!r}, ruleset='gt', tiles=12, candidates=100, races=0)\n"
         "t = time.perf_counter()\n"
         "try:\n"

@@ -49,8 +49,8 @@ def bench_svg(stage: Stage, runs: int = 7) -> list[float]:
 
 def bench_pdf(stage: Stage, runs: int = 3) -> tuple[list[float], int]:
     """Seconds to print ``stage`` to a multi-page A4 PDF, and the number of PDF pages."""
+    from trackkit.checks.pipeline import validate
     from trackkit.render.pages import print_pages
-    from trackkit.validate import validate
 
     def work() -> int:
         report = validate(stage)

@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
+from trackkit.checks.pipeline import validate
 from trackkit.models import Stage
-from trackkit.validate import validate
 
 PATTERN: list[dict[str, Any]] = [
     {"tile": "206a"},

@@ -56,12 +56,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import yaml
 from run import zigzag_stage
 
+from trackkit.checks.pipeline import validate
 from trackkit.models import Stage
 from trackkit.rules.positions import GT_RING
 from trackkit.rules.track import Track
 from trackkit.sim.race import Prepared, Settings, prepare
 from trackkit.sim.stats import run_many
-from trackkit.validate import validate
 
 
 def _prepared(tiles: int = 12) -> Prepared:
@@ -240,7 +240,7 @@ def _gt_ring() -> Prepared:
 
 def gt(races: int = 60) -> None:
     """GT races per CPU second, every mix of the bots, on the 12-tile ring (target >= 50)."""
-    from trackkit.sim.gt import GtOptions
+    from trackkit.sim.gt_race import GtOptions
 
     every = [mix for k in (1, 2, 3) for mix in itertools.combinations(BOTS, k)]
     figures = []

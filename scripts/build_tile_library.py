@@ -36,7 +36,6 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from trackkit.lanes import LaneError, RoadCut, cut_road
 from trackkit.models.lanes import LaneLayout, LaneRoad
 from trackkit.models.tile import (
     FaceKind,
@@ -44,6 +43,7 @@ from trackkit.models.tile import (
     TileFace,
     TileSet,
 )
+from trackkit.road.lanes import LaneError, RoadCut, cut_road
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_SOURCES = REPO / "tile_library" / "sources"

@@ -3,7 +3,10 @@
     .venv/bin/python scripts/regen_golden.py
 
 ``tests/golden/graph-counts.json`` pins, like chess perft counts, the spaces and steps of
-every library face driven each way, and the graph of every example stage.
+every library face driven each way, and the graph of every example stage;
+``tests/golden/sim-summary.json`` seeded race summaries (``tests/regen_sim.py``);
+``tests/golden/json-output.json`` what ``validate --format json`` and ``simulate --format
+json`` print for the examples (``tests/regen_json.py``).
 """
 
 from __future__ import annotations
@@ -15,12 +18,12 @@ from typing import Any
 
 import yaml
 
-from trackkit.assemble import lay_out
-from trackkit.graph import build_graph
-from trackkit.library import default_library
+from trackkit.checks.summary import shortest_moves
 from trackkit.models import Stage
-from trackkit.spaces import drive
-from trackkit.validate.summary import shortest_moves
+from trackkit.road.spaces import drive
+from trackkit.stage.assemble import lay_out
+from trackkit.stage.graph import build_graph
+from trackkit.tiles.library import default_library
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden" / "graph-counts.json"
@@ -78,6 +81,11 @@ def main() -> None:
     sim = REPO / "tests" / "golden" / "sim-summary.json"
     sim.write_text(json.dumps(sim_summaries(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {sim.relative_to(REPO)}")
+    from regen_json import json_documents
+
+    docs = REPO / "tests" / "golden" / "json-output.json"
+    docs.write_text(json.dumps(json_documents(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {docs.relative_to(REPO)}")
 
 
 if __name__ == "__main__":

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
 from trackkit.rules.track import Track
 from trackkit.sim.race import Settings, prepare
 from trackkit.sim.stats import run_many, summarize_races
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -26,5 +26,5 @@ def sim_summaries() -> dict[str, Any]:
         )
         races = run_many(prepared, settings, races=3, seed=1)
         tiles = {t.index: t.face_id for t in report.layout.chain if t.index is not None}
-        out[name] = summarize_races(races, settings, seed=1, tiles=tiles)
+        out[name] = summarize_races(races, settings, seed=1, tiles=tiles).to_json()
     return out

@@ -22,6 +22,29 @@ def load_script(name: str) -> Any:
     return module
 
 
+def _merged(into: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(into)
+    for key, value in over.items():
+        keep = out.get(key)
+        both = isinstance(value, dict) and isinstance(keep, dict) and value and keep
+        out[key] = _merged(keep, value) if both else value
+    return out
+
+
+def sim_report(gt: bool = False, players: int = 2, **over: Any) -> Any:
+    """A simulation report (:class:`~trackkit.models.simreport.SimReport`) of no races,
+    DIRT or GT (3 laps), with ``over`` written over its JSON (an object over an object
+    key by key): the figures a test of the findings needs, and only those."""
+    from trackkit.models.simreport import SimReport
+    from trackkit.sim.gt_race import GtOptions
+    from trackkit.sim.race import Settings
+    from trackkit.sim.stats import summarize_races
+
+    settings = Settings.default(players, gt=GtOptions(laps=3) if gt else None)
+    empty = summarize_races([], settings, seed=1, tiles={}).to_json()
+    return SimReport.model_validate(_merged(empty, over))
+
+
 def make_stage(*tiles: str | dict[str, Any], **fields: Any) -> Stage:
     """A native stage from face ids or tile dicts, in driving order."""
     specs = [t if isinstance(t, dict) else {"tile": t} for t in tiles]

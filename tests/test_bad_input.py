@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trackkit.convert import dump_stage
+from trackkit.checks.pipeline import validate
 from trackkit.errors import InputError
 from trackkit.formats import (
     MAX_FILE_BYTES,
@@ -22,8 +22,8 @@ from trackkit.formats import (
     parse_stage,
 )
 from trackkit.formats.source import MAX_DEPTH
+from trackkit.formats.write import dump_stage
 from trackkit.models.stage import MAX_STAGE_TILES, Stage
-from trackkit.validate import validate
 
 GOOD_HEAD = "format: trackkit-stage/1\nname: Test\n"
 

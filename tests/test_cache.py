@@ -115,7 +115,7 @@ def test_a_cache_file_that_is_not_a_cache_is_not_used(
     elif planted == "one-box":  # valid tile sets, but not all of them
         import json
 
-        from trackkit.library import TileLibrary
+        from trackkit.tiles.library import TileLibrary
 
         lib = TileLibrary.load(cache=False)
         one = lib.tilesets["dirt-core"].model_dump(mode="json", by_alias=True)

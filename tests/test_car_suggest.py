@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.models.car import REGION_SIZES
 from trackkit.rules.cars import load_car, unlimited_board
@@ -24,7 +25,6 @@ from trackkit.sim.garage import BUILDS, build_unlimited, stage_profile
 from trackkit.sim.race import DriverSpec, Settings, prepare, run_race
 from trackkit.sim.stats import race_seed
 from trackkit.sim.suggest import _car, _play_key, schedule, search_space, space_size, suggest
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 SMALL = """format: trackkit-stage/1

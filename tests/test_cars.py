@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from trackkit.checks.pipeline import validate
 from trackkit.errors import InputError
 from trackkit.formats import load_stage
 from trackkit.models.car import CarFile
@@ -24,7 +25,6 @@ from trackkit.rules.cars import (
 from trackkit.rules.dashboard import UnlimitedDashboard, check_unlimited
 from trackkit.rules.track import Track
 from trackkit.schema import schemas
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 CARS = REPO / "examples" / "cars"
@@ -194,8 +194,8 @@ def test_a_board_written_as_a_car_file_reads_back_the_same():
 @pytest.mark.parametrize("odd", ["\x85", "a\u2028b", "é\u2029", "'quoted' and: colon"])
 def test_names_holding_what_yaml_reads_as_line_breaks_read_back_the_same(odd: str):
     """YAML reads U+0085, U+2028 and U+2029 as line breaks: the writers quote them."""
-    from trackkit.convert import dump_stage
     from trackkit.formats import parse_stage
+    from trackkit.formats.write import dump_stage
     from trackkit.models.stage import Stage
 
     board = UnlimitedDashboard(("snow",), left=tuple(GEARS.split(", ")))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -247,7 +247,7 @@ def _listed(*args: str) -> list[str]:
 
 
 def test_tiles_filters_by_surface_shape_and_limit():
-    from trackkit.library import default_library
+    from trackkit.tiles.library import default_library
 
     lib = default_library()
     snow = _listed("--surface", "snow")
@@ -289,8 +289,8 @@ def test_tiles_filters_refuse_unknown_values_naming_the_accepted_ones():
 
 
 def test_tiles_shape_choices_are_the_ones_describe_knows():
-    from trackkit.commands.tiles import Shape, Surface
-    from trackkit.describe import SHAPES, SURFACES
+    from trackkit.cli.commands.tiles import Shape, Surface
+    from trackkit.tiles.describe import SHAPES, SURFACES
 
     assert tuple(s.value for s in Shape) == SHAPES
     assert tuple(s.value for s in Surface) == SURFACES

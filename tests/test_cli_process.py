@@ -171,7 +171,8 @@ def test_a_ctrl_c_that_native_code_turns_into_an_import_error_still_exits_130(
 ) -> None:
     """numpy's C import catches the Ctrl-C, prints it through sys.excepthook and raises an
     ImportError of its own (seen when Ctrl-C landed while print first imported shapely)."""
-    from trackkit import cli, interrupt
+    from trackkit.cli import app as cli
+    from trackkit.cli import interrupt
 
     def app() -> None:
         try:
@@ -193,7 +194,8 @@ def test_the_same_inside_a_real_command_where_typer_has_its_own_excepthook(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import trackkit.formats
-    from trackkit import cli, interrupt
+    from trackkit.cli import app as cli
+    from trackkit.cli import interrupt
 
     def load_source(*args: object, **kwargs: object) -> None:
         try:
@@ -214,7 +216,7 @@ def test_the_same_inside_a_real_command_where_typer_has_its_own_excepthook(
 def test_an_import_error_without_a_ctrl_c_is_not_called_an_interruption(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from trackkit import cli
+    from trackkit.cli import app as cli
 
     def app() -> None:
         raise ImportError("a broken installation")
@@ -230,8 +232,8 @@ def test_a_ctrl_c_that_native_code_could_not_raise_prints_no_traceback() -> None
     interruption (the run still stops, exit 130) and passes anything else on."""
     from types import SimpleNamespace
 
-    from trackkit import interrupt
-    from trackkit.cli import _quiet_unraisable
+    from trackkit.cli import interrupt
+    from trackkit.cli.app import _quiet_unraisable
 
     seen: list[object] = []
     hook = _quiet_unraisable(seen.append)

@@ -11,7 +11,7 @@ from typing import Any
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 
 EXAMPLES = REPO / "examples"
 runner = CliRunner()
@@ -134,9 +134,9 @@ def test_convert_keeps_art_variants_native_rekee_rgt_and_back(tmp_path: Path) ->
 
 
 def test_a_conversion_that_would_lose_an_art_variant_says_so() -> None:
-    from trackkit.convert import dump_stage
     from trackkit.formats import load_source
-    from trackkit.roundtrip import conversion_losses
+    from trackkit.formats.roundtrip import conversion_losses
+    from trackkit.formats.write import dump_stage
 
     source = load_source(EXAMPLES / "gt-figure-eight.rekee.json")
     text = dump_stage(source.stage, "rekee")
@@ -259,7 +259,7 @@ def test_rgt_to_native_places_tiles_from_the_start_tile_and_tidies_tokens(tmp_pa
 
 
 def test_validate_names_rgt_hexes_from_the_start_tile(tmp_path: Path) -> None:
-    from trackkit import hexgrid
+    from trackkit.road import hexgrid
 
     rgt = tmp_path / "no-finish.rgt"
     rgt.write_text(json.dumps({**EDITOR_RGT, "Tuiles": EDITOR_RGT["Tuiles"][1:]}), "utf-8")
@@ -344,8 +344,8 @@ def test_help_shows_no_value_for_flags_and_names_arguments_in_capitals() -> None
 
 
 def test_a_bend_without_turn_is_noted_with_the_way_it_was_laid_s140(tmp_path: Path) -> None:
-    from trackkit.assemble import lay_out
     from trackkit.formats import load_stage
+    from trackkit.stage.assemble import lay_out
 
     def stage(bend: dict[str, Any]) -> Path:
         path = tmp_path / "s.yaml"

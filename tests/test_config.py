@@ -16,9 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 from trackkit import config
-from trackkit.cli import app
+from trackkit.cli.app import app
 from trackkit.errors import InputError
-from trackkit.geometry import DEFAULT_TILE_SIZE_MM
+from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM
 
 REPO = Path(__file__).resolve().parents[1]
 TURINI = REPO / "examples" / "col-de-turini.yaml"

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
 from trackkit.models.stage import Stage
 from trackkit.rules import (
@@ -43,7 +44,6 @@ from trackkit.sim import (
     run_race,
 )
 from trackkit.sim.replay import REPLAY_FORMAT_1, ReplayError, check_replay, replay_document
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 #: A straight, then 217b turned left: a 2/3 corner (inner lane limit 2, outer 3), gravel.
@@ -80,7 +80,7 @@ def test_turn_2_play_order_of_given_cars_distance_speed_inner_lane_then_player_o
 def test_turn_2_gt_order_puts_speed_before_distance_and_cars_off_the_stage_last():
     # rule: TURN-2 (GT: speed first, then distance), TURN-1 (cars joining play last)
     track = track_of(CORNER)
-    gt = RULES.model_copy(update={"id": "gt"})
+    gt = RULES.model_copy(update={"play_order": "speed"})
     ahead, faster = CarState(0, "2:1.2R", 2), CarState(1, "2:1.1L", 6)
     joining = CarState(2, None)
     assert [c.car_id for c in play_order([joining, ahead, faster], track, RULES)] == [0, 1, 2]

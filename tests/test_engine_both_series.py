@@ -1,7 +1,7 @@
 """One race engine for Rallyman: DIRT and Rallyman: GT (issue 20).
 
 The race loop (:mod:`trackkit.sim.loop`) and the bot engine (:mod:`trackkit.sim.bots`) are
-written once, with per-series hooks (:mod:`trackkit.sim.rally`, :mod:`trackkit.sim.gt`)
+written once, with per-series hooks (:mod:`trackkit.sim.rally`, :mod:`trackkit.sim.gt_race`)
 and road readings (:mod:`trackkit.sim.roads`); the race data types sit in
 :mod:`trackkit.sim.model`, which they all import: no module of the engine imports
 another that imports it back.
@@ -26,7 +26,7 @@ from trackkit.rules.resolve import RollView
 from trackkit.rules.ruleset import load_ruleset
 from trackkit.rules.state import CarState
 from trackkit.sim.bots import BOTS, CarefulPolicy, Cautious, make_bot
-from trackkit.sim.gt import GtLoop
+from trackkit.sim.gt_race import GtLoop
 from trackkit.sim.loop import RaceLoop, back_on
 from trackkit.sim.model import GtOptions, RacePosition, Settings
 from trackkit.sim.race import prepare, run_race
@@ -40,7 +40,7 @@ ENGINE = (
     "trackkit.sim.model",
     "trackkit.sim.loop",
     "trackkit.sim.rally",
-    "trackkit.sim.gt",
+    "trackkit.sim.gt_race",
     "trackkit.sim.race",
     "trackkit.sim.bots",
     "trackkit.sim.roads",
@@ -76,8 +76,8 @@ def test_no_module_of_the_race_engine_is_in_an_import_cycle():
     caught = [sorted(c) for c in cycles if c & set(ENGINE)]
     assert caught == [], caught
     # the series import the loop, the loop the model; nothing of them imports the series
-    assert not nx.has_path(graph, "trackkit.sim.gt", "trackkit.sim.race")
-    assert not nx.has_path(graph, "trackkit.sim.rally", "trackkit.sim.gt")
+    assert not nx.has_path(graph, "trackkit.sim.gt_race", "trackkit.sim.race")
+    assert not nx.has_path(graph, "trackkit.sim.rally", "trackkit.sim.gt_race")
     assert not nx.has_path(graph, "trackkit.sim.model", "trackkit.sim.loop")
 
 

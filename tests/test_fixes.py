@@ -11,12 +11,12 @@ import yaml
 from stagekit import REPO, make_stage
 from typer.testing import CliRunner
 
-from trackkit.cli import app
-from trackkit.fixes import EditError, apply_edit, fix_stage, rewalk, set_values
+from trackkit.checks.fixes import EditError, apply_edit, fix_stage, rewalk, set_values
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_source, parse_source, parse_stage
+from trackkit.formats.rewrite import rewrite_text
 from trackkit.models.findings import FixEdit
-from trackkit.rewrite import rewrite_text
-from trackkit.validate import validate
 
 runner = CliRunner()
 
@@ -75,7 +75,7 @@ def test_h404_the_inferred_kind_is_the_edit() -> None:
 
 def test_s129_offers_each_road_of_the_junction() -> None:
     # rule: BOARD-2 (at a GT junction the stage tile says which road the track takes)
-    from trackkit.library import default_library
+    from trackkit.tiles.library import default_library
 
     junction = next(f for f in default_library() if f.id.startswith("151"))
     stage = make_stage("102a", junction.id)

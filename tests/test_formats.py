@@ -13,9 +13,6 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trackkit import hexgrid
-from trackkit.assemble import lay_out
-from trackkit.convert import dump_stage, save_stage
 from trackkit.errors import InputError
 from trackkit.formats import (
     StageFormat,
@@ -27,13 +24,16 @@ from trackkit.formats import (
     write_text_atomic,
 )
 from trackkit.formats.tokens import rekee_token_id, rgt_token_id, token_from_id
+from trackkit.formats.write import dump_stage, save_stage
 from trackkit.models.stage import Stage, TileToken
+from trackkit.road import hexgrid
+from trackkit.stage.assemble import lay_out
 
 DATA = Path(__file__).parent / "data" / "formats"
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data" / "samples"
 ROUND_TRIP = DATA / "round-trip.yaml"
 
-# Driving order of round-trip.yaml as laid out by trackkit.assemble.
+# Driving order of round-trip.yaml as laid out by trackkit.stage.assemble.
 ROUND_TRIP_CHAIN = ["202a", "205a", "217a", "210a", "418b", "208a", "203a"]
 
 
@@ -280,8 +280,8 @@ def test_rekee_start_direction_follows_the_connected_end(
 
 
 def test_rekee_lone_start_tile_uses_the_faces_start_direction() -> None:
-    from trackkit.assemble import start_entry
-    from trackkit.library import default_library
+    from trackkit.stage.assemble import start_entry
+    from trackkit.tiles.library import default_library
 
     stage = parse_stage(_rekee((3, 3, "202b", 4)), file="r.json")
     face = default_library().get("202b")
@@ -590,8 +590,8 @@ def _turini(tmp_path: Path, change: dict[int, dict[str, Any]], *, seed: int = 3)
 
 
 def _report(path: Path) -> Any:
+    from trackkit.checks.pipeline import validate
     from trackkit.formats import load_source
-    from trackkit.validate import validate
 
     source = load_source(path)
     return validate(source.stage, source=source)
@@ -716,7 +716,7 @@ _FACES = ["202a", "203a", "205a", "206a", "217a", "210a", "224b", "902a", "201a"
 def test_editor_files_never_chain_tiles_that_do_not_meet(
     tiles: list[tuple[int, int, str, int]],
 ) -> None:
-    from trackkit.validate import validate
+    from trackkit.checks.pipeline import validate
 
     stage = parse_stage(_rekee(*tiles), file="fuzz.json")
     report = validate(stage)

@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from stagekit import REPO
 from typer.testing import CliRunner, Result
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 from trackkit.errors import InputError, TrackkitError
 from trackkit.render.theme import DEFAULT_THEME, css, load_theme, make_theme
 

@@ -16,22 +16,22 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from trackkit import hexgrid
-from trackkit.assemble import lay_out
-from trackkit.cli import app
-from trackkit.convert import dump_stage
+from trackkit.checks.pipeline import Report, validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage, parse_stage
-from trackkit.generate import Difficulty, GenerateError, Request, generate
-from trackkit.generate import run as run_module
-from trackkit.generate.decorate import oxygen_values
-from trackkit.generate.request import parse_surface_mix, parse_tokens
-from trackkit.generate.score import Aim, Band, difficulty, difficulty_range
-from trackkit.generate.search import ChainGoal, Placer, SearchFailed, build_road
-from trackkit.generate.series import check_request
-from trackkit.library import default_library
+from trackkit.formats.write import dump_stage
+from trackkit.generator import Difficulty, GenerateError, Request, generate
+from trackkit.generator import run as run_module
+from trackkit.generator.decorate import oxygen_values
+from trackkit.generator.request import parse_surface_mix, parse_tokens
+from trackkit.generator.score import Aim, Band, difficulty, difficulty_range
+from trackkit.generator.search import ChainGoal, Placer, SearchFailed, build_road
+from trackkit.generator.series import check_request
 from trackkit.models.stage import Kind, Stage, TileToken
+from trackkit.road import hexgrid
 from trackkit.sim.simulate import simulate_files
-from trackkit.validate import Report, validate
+from trackkit.stage.assemble import lay_out
+from trackkit.tiles.library import default_library
 
 runner = CliRunner()
 LIB = default_library()
@@ -57,13 +57,13 @@ def check_stage(stage: Stage, boxes: tuple[str, ...], tiles: int, kind: Kind) ->
     bad = [(f.code, f.message) for f in report.findings if f.severity.value != "info"]
     assert bad == [], bad
     assert report.kind is kind and back.boxes == list(boxes)
-    assert report.summary["tiles"] == tiles
+    assert report.summary.tiles == tiles
     used = Counter((t.face.box, t.face.number) for t in report.layout.tiles if t.face)
     have = owned(boxes)
     assert all(n <= have[piece] for piece, n in used.items()), used
     if kind is Kind.HILLCLIMB:
         # rule: HILLCLIMB-1 (a climb tile), driven uphill
-        assert report.summary["climb"]["up"] >= 1 and report.summary["climb"]["down"] == 0
+        assert report.summary.dirt.climb.up >= 1 and report.summary.dirt.climb.down == 0
     return report
 
 
@@ -125,9 +125,9 @@ def test_100_stages_per_box_combination_validate_clean_from_owned_pieces(
         assert generation.stats["dropped"] == 0
         for outcome in generation.outcomes:
             report = check_stage(outcome.stage, boxes, tiles, kind)
-            assert report.summary["tiles_beside_road"] == fillers
+            assert report.summary.tiles_beside_road == fillers
             asked = dict(request.tokens)
-            laid = {t["token"]: t["count"] for t in report.summary["tokens"]}
+            laid = {t.token: t.count for t in report.summary.tokens}
             assert laid == asked
             stages += 1
         # no two stages of a run are the same road
@@ -149,7 +149,7 @@ def test_every_piece_of_the_core_box_in_one_stage_needs_backtracking() -> None:
     generation = generate(Request(boxes=("dirt-core",), tiles=31, count=2, races=0))
     for outcome in generation.outcomes:
         report = check_stage(outcome.stage, ("dirt-core",), 31, Kind.RALLY)
-        assert sorted(int(p) for p in report.summary["pieces"]) == list(range(202, 233))
+        assert sorted(int(p) for p in report.summary.pieces) == list(range(202, 233))
 
 
 def test_the_search_places_tiles_where_the_stage_file_lays_them() -> None:
@@ -183,7 +183,7 @@ def test_length_mm_is_met_within_a_tile() -> None:
             Request(boxes=("dirt-core",), length_mm=target, count=3, candidates=6, races=0)
         )
         for outcome in generation.outcomes:
-            length = outcome.report.summary["length_mm"]
+            length = outcome.report.summary.length_mm
             assert abs(length - target) < 240, (target, length)
             assert outcome.report.valid
 
@@ -199,7 +199,7 @@ def test_surface_mix_is_met() -> None:
         seed=8,
     )
     for outcome in generate(request).outcomes:
-        laid = outcome.report.summary["surfaces"]
+        laid = outcome.report.summary.surfaces
         assert abs(laid.get("gravel", 0) - 6) <= 1 and abs(laid.get("snow", 0) - 3) <= 1, laid
 
 
@@ -306,7 +306,7 @@ def test_difficulty_levels_give_different_simulated_losses_of_control() -> None:
                 cars=("dirt",),
                 bots=("cautious", "aggressive", "planner"),
             )
-            per_driver_10_tiles = doc["loss_of_control"]["per_race"] / 3 / 10 * 10
+            per_driver_10_tiles = doc.loss_of_control.per_race / 3 / 10 * 10
             rates.setdefault(level.value, []).append(per_driver_10_tiles)
     easy, medium, hard = (statistics.mean(rates[k]) for k in ("easy", "medium", "hard"))
     assert easy < medium < hard, rates
@@ -340,7 +340,7 @@ def test_finalists_are_raced_and_the_lowest_total_wins() -> None:
 
 
 def fit_of_finalist(generation: Any, finalist: Any) -> Any:
-    from trackkit.generate.fit import fit_of
+    from trackkit.generator.fit import fit_of
 
     band = generation.aim.band
     return fit_of(generation.request, band, finalist.candidate.structure.difficulty, finalist.sim)
@@ -539,7 +539,7 @@ def test_the_generator_sits_below_render_and_the_command_line() -> None:
     import ast
 
     package = Path(__file__).resolve().parents[1] / "trackkit" / "generate"
-    above = ("trackkit.render", "trackkit.commands", "trackkit.cli", "typer", "svgwrite")
+    above = ("trackkit.render", "trackkit.cli.commands", "trackkit.cli.app", "typer", "svgwrite")
     for path in sorted(package.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = [
@@ -556,8 +556,8 @@ def test_the_generator_sits_below_render_and_the_command_line() -> None:
 def test_check_request_takes_the_check_of_the_requests_series() -> None:
     # one interface over the two series' request checks (issue 20): the GT check settles
     # the players and refuses DIRT options; the DIRT check refuses GT options and boxes
-    from trackkit.generate.gt_pieces import check_gt_request
-    from trackkit.generate.pieces import check_dirt_request
+    from trackkit.generator.gt_pieces import check_gt_request
+    from trackkit.generator.pieces import check_dirt_request
 
     dirt = Request(boxes=("dirt-core",), tiles=9)
     gt = Request(boxes=("gt-core",), ruleset="gt", tiles=10)
@@ -578,7 +578,7 @@ def test_check_request_takes_the_check_of_the_requests_series() -> None:
 
 def test_a_report_is_clean_only_without_errors_and_warnings() -> None:
     # generate keeps a candidate only when its report is clean
-    from trackkit.catalogue import finding
+    from trackkit.checks.catalogue import finding
     from trackkit.models.findings import Location
 
     report = validate(

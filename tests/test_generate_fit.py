@@ -1,9 +1,10 @@
 """generate says when it misses (issue 19 item 5).
 
-The README's own ``generate ... --difficulty hard --par 300 --count 3`` wrote stages below
+The usage guide's own ``generate ... --difficulty hard --par 300 --count 3`` (then in the
+README) wrote stages below
 the hard band and up to 495 s against the 300 s asked, and said nothing. Now the terminal,
 each stage's report and the index say which stage misses which target and by how much
-(:mod:`trackkit.generate.fit`), a finalist that fits goes before one that misses, and
+(:mod:`trackkit.generator.fit`), a finalist that fits goes before one that misses, and
 ``--tries N`` searches again for the stages that miss. An 8-player GT request blamed
 ``--tiles`` (not given) and told the user to add gt-core (named): it names the players.
 """
@@ -20,22 +21,22 @@ import pytest
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
-from trackkit.commands.generate import PAR_PERCENT
-from trackkit.generate import Difficulty, Request, generate
-from trackkit.generate.fit import PAR_TOLERANCE, fit_of
+from trackkit.cli.app import app
+from trackkit.cli.commands.generate import PAR_PERCENT
+from trackkit.generator import Difficulty, Request, generate
+from trackkit.generator.fit import PAR_TOLERANCE, fit_of
 
 runner = CliRunner()
 
 
-def readme_command(marker: str) -> list[str]:
-    """The arguments of the README's ``trackkit generate`` command holding ``marker``."""
-    text = (REPO / "README.md").read_text(encoding="utf-8").replace("\\\n", " ")
+def guide_command(marker: str) -> list[str]:
+    """The arguments of docs/usage.md's ``trackkit generate`` command holding ``marker``."""
+    text = (REPO / "docs" / "usage.md").read_text(encoding="utf-8").replace("\\\n", " ")
     for line in text.splitlines():
         if "trackkit generate" in line and marker in line:
             words = shlex.split(line)
             return words[words.index("generate") + 1 :]
-    raise AssertionError(f"no generate command with {marker!r} in the README")
+    raise AssertionError(f"no generate command with {marker!r} in docs/usage.md")
 
 
 def expected_misses(doc: dict[str, Any], stage: dict[str, Any]) -> dict[str, float]:
@@ -55,8 +56,8 @@ def expected_misses(doc: dict[str, Any], stage: dict[str, Any]) -> dict[str, flo
     return out
 
 
-def test_the_readme_command_says_which_stage_misses_and_by_how_much(tmp_path: Path) -> None:
-    args = readme_command("--difficulty hard")
+def test_the_guide_command_says_which_stage_misses_and_by_how_much(tmp_path: Path) -> None:
+    args = guide_command("--difficulty hard")
     out = tmp_path / "tonight"
     args[args.index("-o") + 1] = str(out)
     result = runner.invoke(app, ["generate", *args])
@@ -82,7 +83,7 @@ def test_the_readme_command_says_which_stage_misses_and_by_how_much(tmp_path: Pa
                 assert figure in said[0] and figure in row and figure in report, (target, said)
         else:
             assert said == [] and row.rstrip().endswith("| fits |"), row
-    assert missed, "the README command was chosen because it misses (issue 19)"
+    assert missed, "the guide's command was chosen because it misses (issue 19)"
     assert doc["all_fit"] is False and "--tries" in result.stderr
 
 

@@ -14,22 +14,22 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from trackkit import hexgrid
-from trackkit.cli import app
-from trackkit.convert import dump_stage
+from trackkit.checks.pipeline import Report, validate
+from trackkit.cli.app import app
 from trackkit.formats import parse_stage
-from trackkit.generate import Difficulty, GenerateError, Request, generate
-from trackkit.generate.circuit import CircuitGoal
-from trackkit.generate.gt_pieces import GT_BOXES, check_gt_request, gt_palette
-from trackkit.generate.gt_score import GT_BANDS, gt_aim
-from trackkit.generate.pieces import Palette
-from trackkit.generate.refine import GtSimResult, gt_sim_score, race_gt_finalist
-from trackkit.generate.run import Candidate, Finalist
-from trackkit.generate.search import Placer, Road, build_road
-from trackkit.library import default_library
+from trackkit.formats.write import dump_stage
+from trackkit.generator import Difficulty, GenerateError, Request, generate
+from trackkit.generator.circuit import CircuitGoal
+from trackkit.generator.gt_pieces import GT_BOXES, check_gt_request, gt_palette
+from trackkit.generator.gt_score import GT_BANDS, gt_aim
+from trackkit.generator.pieces import Palette
+from trackkit.generator.refine import GtSimResult, gt_sim_score, race_gt_finalist
+from trackkit.generator.run import Candidate, Finalist
+from trackkit.generator.search import Placer, Road, build_road
 from trackkit.models.stage import Kind, Stage
+from trackkit.road import hexgrid
 from trackkit.sim.playability import gt_playability
-from trackkit.validate import Report, validate
+from trackkit.tiles.library import default_library
 
 runner = CliRunner()
 LIB = default_library()
@@ -56,15 +56,15 @@ def check_track(report: Report, boxes: tuple[str, ...], tiles: int, kind: Kind) 
     bad = [(f.code, f.message) for f in report.findings if f.severity.value != "info"]
     assert bad == [], bad
     assert report.kind is kind and report.layout.series == "gt"
-    assert report.summary["tiles"] == tiles
+    assert report.summary.tiles == tiles
     used = Counter((t.face.box, t.face.number) for t in report.layout.tiles if t.face)
     have = owned(boxes)
     assert all(n <= have[piece] for piece, n in used.items()), used
     if kind is Kind.CIRCUIT:
-        assert report.layout.closes and report.summary["closed"] is True
-        assert len(report.summary["start_finish"]) == 1
+        assert report.layout.closes and report.summary.gt.closed is True
+        assert len(report.summary.gt.start_finish) == 1
     else:
-        assert report.summary["start_finish"] == [1, tiles]
+        assert report.summary.gt.start_finish == [1, tiles]
     # every edge meets with equal lanes and skew hands (S104, S128 would be findings)
     chain = report.layout.chain
     pairs = list(zip(chain, chain[1:] + ([chain[0]] if kind is Kind.CIRCUIT else []), strict=False))
@@ -179,8 +179,8 @@ def test_the_pit_stands_beside_the_road_with_access() -> None:
         boxes=("gt-core",), ruleset="gt", tiles=12, pit=True, candidates=2, races=0, seed=4
     )
     outcome = generate(request).outcomes[0]
-    pits = outcome.report.summary["pit"]
-    assert len(pits) == 1 and pits[0]["access"] > 0
+    pits = outcome.report.summary.gt.pit
+    assert len(pits) == 1 and pits[0].access > 0
     assert outcome.stage.tiles[-1].tile == "101" and outcome.stage.tiles[-1].at is not None
     check_track(outcome.report, ("gt-core",), 12, Kind.CIRCUIT)
 
@@ -189,7 +189,7 @@ def test_players_and_laps_reach_the_file_and_the_grid() -> None:
     request = Request(boxes=("gt-core",), ruleset="gt", tiles=8, laps=5, players=6, races=0, seed=2)
     outcome = generate(request).outcomes[0]
     assert outcome.stage.laps == 5 and outcome.stage.ruleset == "gt"
-    assert outcome.report.summary["grid_slots"] >= 6
+    assert outcome.report.summary.gt.grid_slots >= 6
 
 
 # --- refinement by GT races -----------------------------------------------------------------
@@ -210,10 +210,10 @@ def test_refinement_measures_what_validate_simulate_measures() -> None:
         _found, extras = gt_playability(
             validate(f.candidate.stage, players=4), races=sim.races, seed=sim.seed, players=4
         )
-        doc = extras["simulation"]
-        assert sim.overtakes_per_lap == doc["overtakes_per_lap"]
-        assert sim.win_rate_by_slot == doc["win_rate_by_grid_slot"]
-        assert sim.loc_per_race == doc["losses_per_race"]
+        doc = extras.simulation
+        assert sim.overtakes_per_lap == doc.gt.overtakes_per_lap
+        assert sim.win_rate_by_slot == doc.gt.win_rate_by_grid_slot
+        assert sim.loc_per_race == doc.losses_per_race
         assert sim.loc_rate == pytest.approx(sim.loc_per_race / 4 / 1 / 8 * 10)
         # measured parts replace the structure's guesses at them
         assert "grid" not in f.parts and f.parts["pole"] == f.sim_parts["pole"]
@@ -525,6 +525,6 @@ def test_length_mm_sets_the_tiles_and_the_lap_lands_within_a_tile(
     for outcome in generation.outcomes:
         s = outcome.chosen.candidate.structure
         assert s.tiles == round(length / tile)
-        assert abs(outcome.report.summary["lap_length_mm"] - length) <= tile, s.length_mm
+        assert abs(outcome.report.summary.gt.lap_length_mm - length) <= tile, s.length_mm
         check_track(outcome.report, boxes, s.tiles, Kind.CIRCUIT)
     assert generation.outcomes[0].chosen.candidate.score["length"] < 4 * tile / length

@@ -16,13 +16,13 @@ from typing import Any
 from stagekit import REPO, make_stage
 from typer.testing import CliRunner
 
-from trackkit import hexgrid
-from trackkit.catalogue import CATALOGUE
-from trackkit.cli import app
+from trackkit.checks.catalogue import CATALOGUE
+from trackkit.checks.pipeline import Report, validate
+from trackkit.cli.app import app
 from trackkit.formats import parse_source
 from trackkit.models.findings import Severity
 from trackkit.models.stage import Kind
-from trackkit.validate import Report, validate
+from trackkit.road import hexgrid
 
 runner = CliRunner()
 
@@ -101,7 +101,7 @@ def test_a_circuit_through_both_roads_of_a_two_road_start_tile_has_one_line(
     assert again.visit_of is first and {first.road_id, again.road_id} == {"A", "B"}
     assert first.road is not None and first.road.line is not None
     assert again.road is not None and again.road.line is None  # its band is not a line
-    assert report.summary["grid_slots"] == 6 and report.layout.closes
+    assert report.summary.gt.grid_slots == 6 and report.layout.closes
     doc = race(write(tmp_path, rekee(*TWO_ROAD)))
     assert doc["finish_rate"] == 1.0 and doc["settings"]["laps"] == 3
 

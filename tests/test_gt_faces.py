@@ -1,6 +1,6 @@
 """Every Rallyman: GT face of the library checked on its own, in both driving directions.
 
-The steps come from :func:`trackkit.lanes.cut_road` (section 5 of the lane-layout format);
+The steps come from :func:`trackkit.road.lanes.cut_road` (section 5 of the lane-layout format);
 reachability is networkx's. The sibling ``test_tile_faces.py`` does the same for DIRT faces.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from trackkit.lanes import RoadCut, cut_road
-from trackkit.library import default_library
 from trackkit.models.lanes import LaneLayout, LaneRoad
 from trackkit.models.tile import TileFace
+from trackkit.road.lanes import RoadCut, cut_road
+from trackkit.tiles.library import default_library
 
 LIB = default_library()
 GT = [f for f in LIB if f.layout is not None]
@@ -183,7 +183,7 @@ def test_the_pit_board_of_101() -> None:
 
 
 def test_gt_faces_in_words_read_like_the_formats_worked_examples() -> None:
-    from trackkit.describe import describe_face
+    from trackkit.tiles.describe import describe_face
 
     def words(face_id: str) -> str:
         face = LIB.get(face_id)

@@ -13,21 +13,23 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from stagekit import sim_report
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.rules import CarState, Damage, load_ruleset
 from trackkit.rules.plans import GtTurn, PlanContext
 from trackkit.rules.state import OtherCar
 from trackkit.rules.track import Track
 from trackkit.sim.bots import BOTS, Bot, Wish, make_bot
-from trackkit.sim.gt import GtOptions, tyre_boards
+from trackkit.sim.gt_race import GtOptions, tyre_boards
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import Prepared, Settings, prepare, run_race
 from trackkit.sim.roads import GtRoad
-from trackkit.sim.stats import _summary, race_seed
-from trackkit.validate import validate
+from trackkit.sim.stats import race_seed
+from trackkit.sim.stats import race_summary as _summary
 
 REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")
@@ -178,7 +180,7 @@ def test_validate_simulate_on_gt_is_the_same_with_any_jobs():
     report = validate(load_stage(REPO / "examples/gt-core-circuit.yaml"))
     one = playability(report, races=16, seed=1, jobs=1)
     two = playability(report, races=16, seed=1, jobs=2)
-    assert json.dumps(one[1], sort_keys=True) == json.dumps(two[1], sort_keys=True)
+    assert one[1].to_json() == two[1].to_json()
     assert [(f.code, f.message) for f in one[0]] == [(f.code, f.message) for f in two[0]]
     cli = runner.invoke(
         app,
@@ -193,9 +195,7 @@ def test_validate_simulate_on_gt_is_the_same_with_any_jobs():
     )
     assert cli.exit_code == 0, cli.output
     summary = json.loads(cli.output)["files"][0]["summary"]
-    assert json.dumps(summary["simulation"], sort_keys=True) == json.dumps(
-        one[1]["simulation"], sort_keys=True
-    )
+    assert summary["simulation"] == one[1].to_json()["simulation"]
 
 
 # --- 2. a point-to-point GT track has no laps -------------------------------------------
@@ -251,22 +251,29 @@ def test_point_to_point_gt_playability_counts_per_race(sprint: Path):
 
     report = validate(load_stage(sprint))
     found, extras = playability(report, races=12, seed=1)
-    sim = extras["simulation"]
-    assert sim["laps"] is None and sim["overtakes_per_lap"] is None
-    assert sim["decided_on_lap_1"] is None and sim["overtakes_per_race"] > 0
+    sim = extras.simulation.gt
+    assert sim.laps is None and sim.overtakes_per_lap is None
+    assert sim.decided_on_lap_1 is None and sim.overtakes_per_race > 0
     assert "P610" not in [f.code for f in found]
     p607 = next(f for f in found if f.code == "P607")
-    assert f"{sim['overtakes_per_race']:.2f} overtakes per race" in p607.message
+    assert f"{sim.overtakes_per_race:.2f} overtakes per race" in p607.message
     # P608 on a point-to-point track: overtakes per race (one drive of the track, a lap's)
-    doc = {
-        "settings": {"laps": None, "races": 12},
-        "wins_by_grid_slot": {},
-        "overtakes": {"per_lap": None, "per_race": 0.3, "by_tile": {}},
-        "loss_of_control": {"by_space": {}},
-        "decided_on_lap_1": None,
-    }
+    doc = sim_report(
+        gt=True,
+        players=4,
+        settings={"laps": None, "point_to_point": True, "races": 12},
+        wins_by_grid_slot={},
+        overtakes={"per_lap": None, "per_race": 0.3},
+        decided_on_lap_1=None,
+    )
     assert "P608" in [f.code for f in gt_findings(doc, report, races=12, players=4)]
-    busy = {**doc, "overtakes": {"per_lap": None, "per_race": 0.8, "by_tile": {}}}
+    busy = sim_report(
+        gt=True,
+        players=4,
+        settings={"laps": None, "point_to_point": True, "races": 12},
+        wins_by_grid_slot={},
+        overtakes={"per_lap": None, "per_race": 0.8},
+    )
     assert "P608" not in [f.code for f in gt_findings(busy, report, races=12, players=4)]
     text = runner.invoke(app, ["validate", str(sprint), "--simulate", "12"])
     assert text.exit_code == 0, text.output
@@ -278,7 +285,7 @@ def test_point_to_point_gt_playability_counts_per_race(sprint: Path):
 
 
 def test_the_default_round_cap_lets_a_long_gt_race_finish():
-    from trackkit.sim.gt import gt_round_cap
+    from trackkit.sim.gt_race import gt_round_cap
 
     track = CORE.track
     assert gt_round_cap(track, 3) == 200  # a race of the usual laps keeps DIRT's cap
@@ -335,15 +342,14 @@ def test_no_decided_on_lap_1_figure_nor_p610_for_one_lap_or_one_car():
     text = runner.invoke(app, ["simulate", core, "--races", "3", "--laps", "1"])
     assert "decided on lap 1" not in text.output
     report = validate(load_stage(REPO / "examples/gt-core-circuit.yaml"))
-    doc = {
-        "settings": {"laps": 1, "races": 20},
+    given = {
         "wins_by_grid_slot": {},
-        "overtakes": {"per_lap": 2.0, "per_race": 2.0, "by_tile": {}},
-        "loss_of_control": {"by_space": {}},
+        "overtakes": {"per_lap": 2.0, "per_race": 2.0},
         "decided_on_lap_1": 0.9,
     }
+    doc = sim_report(gt=True, players=4, settings={"laps": 1, "races": 20}, **given)
     assert "P610" not in [f.code for f in gt_findings(doc, report, races=20, players=4)]
-    doc["settings"] = {"laps": 3, "races": 20}
+    doc = sim_report(gt=True, players=4, settings={"laps": 3, "races": 20}, **given)
     assert "P610" in [f.code for f in gt_findings(doc, report, races=20, players=4)]
 
 

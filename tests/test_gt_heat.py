@@ -20,13 +20,13 @@ from shapely.geometry import Point, Polygon
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.render.draw import heat_colour
-from trackkit.render.gt import OVERTAKE_HALO, overtake_ring
+from trackkit.render.gt_road import OVERTAKE_HALO, overtake_ring
 from trackkit.render.heat import Heat, read_heat
 from trackkit.render.svg import map_svg
-from trackkit.validate import validate
 
 NS = "{http://www.w3.org/2000/svg}"
 CORE = REPO / "examples" / "gt-core-circuit.yaml"

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.rules import (
     CarState,
@@ -36,11 +37,10 @@ from trackkit.rules import (
 from trackkit.rules.plans import GtTurn, Plan, PlanContext
 from trackkit.rules.resolve import DefaultPolicy, RollView
 from trackkit.rules.track import Track
-from trackkit.sim.gt import GtOptions, tyre_boards
+from trackkit.sim.gt_race import GtOptions, tyre_boards
 from trackkit.sim.race import DriverSpec, RacePosition, Settings, prepare, run_race
 from trackkit.sim.script import Script
 from trackkit.sim.stats import run_many
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
 from trackkit.rules import (
     CarState,
@@ -44,7 +45,7 @@ from trackkit.rules.plans import GtTurn, Plan, PlanContext
 from trackkit.rules.positions import GT_RING
 from trackkit.rules.resolve import DefaultPolicy, Outcome, RollView, loss_orders, reroute
 from trackkit.rules.track import Track
-from trackkit.sim.gt import GtOptions
+from trackkit.sim.gt_race import GtOptions
 from trackkit.sim.race import (
     DriverSpec,
     Prepared,
@@ -56,7 +57,6 @@ from trackkit.sim.race import (
     run_race,
 )
 from trackkit.sim.script import Script
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
 from trackkit.rules import CarState, Damage, load_ruleset
 from trackkit.rules.plans import GtTurn, PlanBuilder, PlanContext, PlanStep, legal_plans
@@ -20,11 +21,10 @@ from trackkit.rules.resolve import reroute
 from trackkit.rules.state import OtherCar
 from trackkit.rules.track import Track
 from trackkit.sim.bots import Bot, make_bot
-from trackkit.sim.gt import tyre_boards
+from trackkit.sim.gt_race import tyre_boards
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import Prepared, prepare
 from trackkit.sim.roads import GtRoad
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")
@@ -252,7 +252,7 @@ def test_run_many_gives_the_garbage_collector_back_as_it_was():
     # caller's own frozen objects are left alone
     import gc
 
-    from trackkit.sim.gt import GtOptions
+    from trackkit.sim.gt_race import GtOptions
     from trackkit.sim.race import Settings
     from trackkit.sim.stats import run_many
 

@@ -7,7 +7,7 @@ import json
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 
 CORE = REPO / "examples" / "gt-core-circuit.yaml"
 

@@ -14,16 +14,16 @@ import networkx as nx
 import pytest
 from stagekit import GT_EIGHT, GT_OVAL, REPO, make_stage
 
-from trackkit.assemble import GT_PX, lay_out
-from trackkit.convert import dump_stage
+from trackkit.checks.pipeline import validate
 from trackkit.formats import parse_stage
-from trackkit.graph import build_graph, has_finished, lap_distance
-from trackkit.lanes import cut_road
-from trackkit.library import default_library
+from trackkit.formats.write import dump_stage
 from trackkit.models.lanes import LaneRoad
+from trackkit.road.lanes import cut_road
+from trackkit.road.spaces import BRIDGE_ROWS, drive, face_roads
 from trackkit.rules.track import Track
-from trackkit.spaces import BRIDGE_ROWS, drive, face_roads
-from trackkit.validate import validate
+from trackkit.stage.assemble import GT_PX, lay_out
+from trackkit.stage.graph import build_graph, has_finished, lap_distance
+from trackkit.tiles.library import default_library
 
 LIB = default_library()
 
@@ -191,24 +191,21 @@ def test_furthest_along_is_compared_across_the_line_with_a_lap_count() -> None:
 
 def test_the_summary_gives_the_lap_in_spaces_and_mm() -> None:
     summary = validate(make_stage(*GT_OVAL, laps=5)).summary
-    assert summary["series"] == "gt" and summary["kind"] == "circuit"
-    assert summary["laps"] == 5 and summary["lap_length_spaces"] >= len(GT_OVAL) * 2
-    assert summary["lap_length_mm"] > 2000 and summary["lanes"] == {"3": 10}
-    corners = {c["tile"]: c["limits"] for c in summary["corners"]}
+    assert summary.series == "gt" and summary.kind == "circuit"
+    assert summary.gt.laps == 5 and summary.gt.lap_length_spaces >= len(GT_OVAL) * 2
+    assert summary.gt.lap_length_mm > 2000 and summary.gt.lanes == {"3": 10}
+    corners = {c.tile: c.limits for c in summary.corners}
     assert corners["117a"] == "4/4!"  # a circled 4 and a 4 in a triangle (CORNER-5)
-    assert {d["tile"] for d in summary["sharp_corners"]} >= {"112a", "117a"}  # CORNER-4
-    assert summary["grid_slots"] == 6 and summary["start_finish"] == [1]
-    assert summary["boxes"] == {"gt-core": 1}
+    assert {d.tile for d in summary.gt.sharp_corners} >= {"112a", "117a"}  # CORNER-4
+    assert summary.gt.grid_slots == 6 and summary.gt.start_finish == [1]
+    assert summary.boxes == {"gt-core": 1}
 
 
 def test_corners_are_listed_in_driving_order_with_the_turn_as_driven() -> None:
     # 134a: an S-bend, right then left driving 2 -> 5
     def corners(entry: int) -> list[tuple[str, list[str]]]:
         stage = make_stage({"tile": "134a", "enter": entry}, kind="point-to-point")
-        return [
-            (c["turn"], [s["space"] for s in c["spaces"]])
-            for c in validate(stage).summary["corners"]
-        ]
+        return [(c.turn, [s.space for s in c.spaces]) for c in validate(stage).summary.corners]
 
     assert corners(2) == [("right", ["1:A1b", "1:A23b"]), ("left", ["1:A12c", "1:A3c"])]
     # driven 5 -> 2: the second corner comes first, and a left turn is a right one
@@ -222,7 +219,7 @@ def test_a_track_crossing_itself_drives_the_crossing_tile_twice() -> None:
     first, again = layout.chain[1], layout.chain[8]
     assert again.visit_of is first and (first.road_id, again.road_id) == ("A", "B")
     assert len(layout.tiles) == len(layout.chain) - 1  # one piece on the map
-    assert report.summary["pieces"]["141"] == 1 and report.summary["crossings"] == 1
+    assert report.summary.pieces["141"] == 1 and report.summary.gt.crossings == 1
     assert "S105" not in report.codes
     over = g.nodes["2:A2b"]["overlaps"]
     assert over == {"9:B1b", "9:B2b", "9:B3b"}
@@ -267,7 +264,7 @@ def test_the_road_under_a_bridge_is_driven_with_its_rows_of_spaces() -> None:
     report = validate(stage)
     nodes = [d for _n, d in report.graph.nodes(data=True) if d["tile"] == 2]
     assert len(nodes) == BRIDGE_ROWS * 2 and all(d["hidden"] for d in nodes)
-    assert report.summary["bridges"] == 1 and "S104" not in report.codes
+    assert report.summary.gt.bridges == 1 and "S104" not in report.codes
 
 
 def test_a_lane_count_transition_meets_each_neighbour_with_its_own_lanes() -> None:
@@ -275,7 +272,7 @@ def test_a_lane_count_transition_meets_each_neighbour_with_its_own_lanes() -> No
     ok = make_stage("102a", {"tile": "119a", "enter": 3}, "103b", kind="point-to-point")
     report = validate(ok)
     assert "S104" not in report.codes
-    assert report.summary["lanes"]["3-2"] == 1
+    assert report.summary.gt.lanes["3-2"] == 1
     wrong = make_stage("102a", {"tile": "119a", "enter": 0}, "103b", kind="point-to-point")
     assert validate(wrong).codes.count("S104") == 2
 
@@ -317,8 +314,8 @@ def test_a_rekee_gt_track_is_read_in_any_order(seed: int) -> None:
     report = validate(stage)
     assert report.valid and report.kind.value == "circuit"
     assert (
-        report.summary["lap_length_spaces"]
-        == validate(make_stage(*GT_EIGHT)).summary["lap_length_spaces"]
+        report.summary.gt.lap_length_spaces
+        == validate(make_stage(*GT_EIGHT)).summary.gt.lap_length_spaces
     )
 
 
@@ -345,9 +342,9 @@ def test_the_gt_examples_validate_as_they_say() -> None:
     examples = REPO / "examples"
     core = validate(load_stage(examples / "gt-core-circuit.yaml"))
     assert core.valid and core.findings == [] and core.layout.closes
-    assert core.summary["boxes"] == {"gt-core": 1} and core.summary["pit"][0]["access"]
+    assert core.summary.boxes == {"gt-core": 1} and core.summary.gt.pit[0].access
     eight = validate(load_stage(examples / "gt-figure-eight.rekee.json"))
-    assert eight.valid and eight.summary["crossings"] == 1
+    assert eight.valid and eight.summary.gt.crossings == 1
     broken = validate(load_stage(examples / "gt-broken.yaml"))
     assert sorted(broken.codes) == sorted(
         ["S131", "S133", "S126", "S104", "S120", "R202", "S123", "S128"]
@@ -356,7 +353,7 @@ def test_the_gt_examples_validate_as_they_say() -> None:
 
 def test_converting_a_gt_track_names_what_an_editor_file_cannot_hold() -> None:
     from trackkit.formats import parse_source
-    from trackkit.roundtrip import conversion_losses
+    from trackkit.formats.roundtrip import conversion_losses
 
     text = "format: trackkit-stage/1\nlaps: 5\ntiles:\n" + "".join(
         f"  - {json.dumps(t)}\n" for t in GT_OVAL

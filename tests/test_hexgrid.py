@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from trackkit import hexgrid
+from trackkit.road import hexgrid
 
 
 @pytest.mark.parametrize(

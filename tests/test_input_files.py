@@ -24,7 +24,7 @@ import pytest
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 from trackkit.errors import InputError
 from trackkit.formats import load_stage
 from trackkit.formats.source import (
@@ -169,7 +169,7 @@ def test_files_over_the_limit_of_their_kind_are_refused_with_the_limit(
 
 
 def test_the_documented_limits() -> None:
-    # README: stage files 5 MB, replay and simulation files 16 MB, themes 1 MB
+    # docs/usage.md#input-files: stage files 5 MB, replay and simulation files 16 MB, themes 1 MB
     assert (MAX_FILE_BYTES, MAX_REPLAY_BYTES, MAX_SIMULATION_BYTES, MAX_THEME_BYTES) == (
         5 * 2**20,
         16 * 2**20,
@@ -222,7 +222,7 @@ def test_brackets_inside_strings_do_not_count_as_depth(tmp_path: Path) -> None:
 #: Modules that may open files themselves: the one reader, and the package's own data.
 OWN_READERS = {
     "trackkit/formats/source.py",  # read_input: every file a user names
-    "trackkit/library.py",  # the shipped tile files (its cache goes through read_input)
+    "trackkit/tiles/library.py",  # the shipped tile files (its cache goes through read_input)
     "trackkit/studio/app.py",  # the studio's own page (package data, trackkit/studio/static)
     # (the shipped ruleset files are read by library.ruleset_data)
 }

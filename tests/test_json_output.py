@@ -6,6 +6,7 @@ never as a usage error instead of the document.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -16,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from regen_json import CASES
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 
 EXAMPLE = REPO / "examples" / "col-de-turini.yaml"
 BROKEN = REPO / "examples" / "broken-stage.yaml"
@@ -156,3 +158,24 @@ def test_a_refused_option_value_still_gives_one_json_document(args: list[str]) -
     assert doc["error"]["exit_status"] == 2 and "Invalid value" in doc["error"]["message"]
     assert "│" not in doc["error"]["message"]
     assert "Invalid value" in done.stderr  # and the usage error as usual on stderr
+
+
+def _pinned_json_documents() -> dict[str, str]:
+    pinned: dict[str, str] = json.loads(
+        (REPO / "tests/golden/json-output.json").read_text(encoding="utf-8")
+    )
+    return pinned
+
+
+def test_json_documents_pinned_are_the_cases_run() -> None:
+    assert set(CASES) == set(_pinned_json_documents())
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_json_documents_are_byte_identical_to_the_pinned_ones(case: str) -> None:
+    # the typed summaries and simulation reports (StageSummary, SimReport) print what the
+    # untyped dicts before them printed, byte for byte and key for key (tests/regen_json.py)
+    with contextlib.chdir(REPO):
+        printed = runner.invoke(app, CASES[case]).stdout
+    assert printed == _pinned_json_documents()[case]
+    json.loads(printed)  # one document

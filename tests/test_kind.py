@@ -14,10 +14,10 @@ import yaml
 from stagekit import REPO, make_stage
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.models import Kind
-from trackkit.validate import validate
 
 EXAMPLES = REPO / "examples"
 runner = CliRunner()
@@ -30,7 +30,7 @@ def test_h404_a_stage_without_kind_with_a_climb_tile_is_a_hillclimb() -> None:
     # rule: HILLCLIMB-1 (a climb tile makes the stage a hillclimb when the file is silent)
     report = validate(make_stage(*CLIMB_TILE))
     assert report.kind is Kind.HILLCLIMB
-    assert report.summary["kind"] == "hillclimb"
+    assert report.summary.kind == "hillclimb"
     (note,) = [f for f in report.findings if f.code == "H404"]
     assert note.location.tile_index == 2 and note.location.tile == "418a"
     assert report.valid

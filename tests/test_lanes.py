@@ -1,4 +1,4 @@
-"""The per-lane road model (trackkit.lanes) against the worked examples of its format.
+"""The per-lane road model (trackkit.road.lanes) against the worked examples of its format.
 
 Every expected step and side-by-side pair below is written out in
 ``tile_library/sources/gt-space-layouts/README.md`` (section 6), read from the faces.
@@ -12,8 +12,8 @@ import pytest
 import yaml
 from stagekit import REPO
 
-from trackkit.lanes import LaneError, RoadCut, cut_road
 from trackkit.models.lanes import LaneLayout, LaneRoad
+from trackkit.road.lanes import LaneError, RoadCut, cut_road
 
 LAYOUTS = REPO / "tile_library" / "sources" / "gt-space-layouts"
 

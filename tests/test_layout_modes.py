@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from trackkit.assemble import Layout, lay_out
 from trackkit.models import Stage
-from trackkit.spaces import start_entry
+from trackkit.road.spaces import start_entry
+from trackkit.stage.assemble import Layout, lay_out
 
 #: Per series: a start tile, a bend (turned left: in by edge 1, out by 3; right: in by 3),
 #: and a straight.

@@ -23,8 +23,8 @@ import pytest
 import yaml
 from shapely.geometry import LineString, Point
 
-from trackkit.library import TileLibrary
 from trackkit.models.tile import TileFace
+from trackkit.tiles.library import TileLibrary
 
 REPO = Path(__file__).resolve().parents[1]
 LIBRARY_DIR = REPO / "tile_library"

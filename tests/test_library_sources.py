@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 import yaml
 
-from trackkit.library import TileLibrary
 from trackkit.models.tile import (
     ChicaneSection,
     CornerSection,
@@ -29,6 +28,7 @@ from trackkit.models.tile import (
     StraightSection,
     TileFace,
 )
+from trackkit.tiles.library import TileLibrary
 
 REPO = Path(__file__).resolve().parents[1]
 LIBRARY_DIR = REPO / "tile_library"

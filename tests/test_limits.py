@@ -16,10 +16,10 @@ from stagekit import REPO
 from typer.testing import CliRunner
 
 from trackkit import limits
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.errors import InputError
 from trackkit.formats import parse_stage
-from trackkit.validate import validate
 
 runner = CliRunner()
 TURINI = REPO / "examples" / "col-de-turini.yaml"

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from stagekit import GT_OVAL, REPO, make_stage
 
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
 from trackkit.render.svg import CARD_SIZE, card_size, map_svg
-from trackkit.validate import validate
 
 NS = "{http://www.w3.org/2000/svg}"
 EXAMPLES = REPO / "examples"

@@ -28,15 +28,15 @@ import yaml
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.errors import InputError
 from trackkit.formats import load_stage
 from trackkit.formats.files import check_output, folder_lock, is_read_only, write_text_atomic
 from trackkit.formats.fileset import read_manifest
-from trackkit.render.convert import SvgDoc
+from trackkit.formats.roundtrip import yaml_comment_lines
 from trackkit.render.output import page_paths, save_pages
-from trackkit.roundtrip import yaml_comment_lines
-from trackkit.validate import validate
+from trackkit.render.raster import SvgDoc
 
 EXAMPLES = REPO / "examples"
 TURINI = EXAMPLES / "col-de-turini.yaml"
@@ -581,9 +581,9 @@ def test_convert_in_onto_itself_asks_for_force(bad: Path, tmp_path: Path) -> Non
 def test_a_conversion_that_would_not_read_back_is_not_written(
     short: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import trackkit.convert
+    import trackkit.formats.write
 
-    monkeypatch.setattr(trackkit.convert, "dump_stage", lambda *_, **__: '{"Tuiles": 5}')
+    monkeypatch.setattr(trackkit.formats.write, "dump_stage", lambda *_, **__: '{"Tuiles": 5}')
     out = tmp_path / "out.rgt"
     result = run("convert", short, "-o", out)
     assert result.exit_code == 2 and str(out) in result.stderr

@@ -19,8 +19,8 @@ import pytest
 from stagekit import REPO
 from typer.testing import CliRunner
 
-import trackkit.generate
-from trackkit.cli import app
+import trackkit.generator
+from trackkit.cli.app import app
 from trackkit.formats.fileset import (
     FilesInTheWay,
     Owned,
@@ -65,7 +65,7 @@ def test_generate_stops_before_the_work_naming_the_users_files_in_the_way(
     def no_search(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the search ran before the files in the way were named")
 
-    monkeypatch.setattr(trackkit.generate, "generate", no_search)
+    monkeypatch.setattr(trackkit.generator, "generate", no_search)
     result = generate("-o", users)
     assert result.exit_code == 2, result.output
     err = result.stderr

@@ -6,10 +6,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from stagekit import make_stage
 
-from trackkit.graph import has_path_to_finish, reachable_from
-from trackkit.library import default_library
+from trackkit.checks.pipeline import validate
 from trackkit.models.findings import Severity
-from trackkit.validate import validate
+from trackkit.stage.graph import has_path_to_finish, reachable_from
+from trackkit.tiles.library import default_library
 
 LIB = default_library()
 ROAD_FACES = sorted(f.id for f in LIB if f.road is not None and f.road.start_finish is None)
@@ -60,7 +60,7 @@ def test_validator_never_crashes_and_valid_chains_are_drivable(start, middle, fi
     if report.valid:
         # rule: BOARD-3 (a valid stage runs from start to finish)
         assert has_path_to_finish(report.graph)
-        assert report.summary["length_spaces"] is not None
+        assert report.summary.length_spaces is not None
     # progress only grows along a step (MOVE-1, BOARD-5)
     for u, v in report.graph.edges:
         assert report.graph.nodes[v]["progress"] > report.graph.nodes[u]["progress"]

@@ -18,17 +18,17 @@ import networkx as nx
 import pytest
 from stagekit import REPO, make_stage
 
-from trackkit import hexgrid
-from trackkit.assemble import lay_out
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
-from trackkit.geometry import DEFAULT_TILE_SIZE_MM
-from trackkit.library import default_library
 from trackkit.render.draw import clean_text, svg_id
 from trackkit.render.sheet import tile_sheet
 from trackkit.render.svg import MAP_PADDING, map_frame, map_svg, render_map, structure
 from trackkit.render.theme import DEFAULT_THEME, load_theme, make_theme
-from trackkit.spaces import drive, lane_roads
-from trackkit.validate import validate
+from trackkit.road import hexgrid
+from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM
+from trackkit.road.spaces import drive, lane_roads
+from trackkit.stage.assemble import lay_out
+from trackkit.tiles.library import default_library
 
 NS = "{http://www.w3.org/2000/svg}"
 EXAMPLES = REPO / "examples"
@@ -319,7 +319,7 @@ def test_desc_holds_the_summary() -> None:
     drawn = render_map(load_stage(EXAMPLES / "col-de-turini.yaml"))
     desc = parse(drawn.svg).findtext(f"{NS}desc") or ""
     assert "Col de Turini" in desc and "valid" in desc
-    assert f"{drawn.report.summary['tiles']} tiles" in desc
+    assert f"{drawn.report.summary.tiles} tiles" in desc
 
 
 def test_title_block_shows_name_author_length_surfaces_boxes() -> None:
@@ -327,11 +327,11 @@ def test_title_block_shows_name_author_length_surfaces_boxes() -> None:
     card = by_id(parse(drawn.svg), "title-block")
     text = " ".join(t.text or "" for t in card.iter(f"{NS}text"))
     summary = drawn.report.summary
-    assert summary["name"] in text and summary["author"] in text
-    assert f"{summary['length_mm'] / 1000:.2f} m" in text
-    for surface in summary["surfaces"]:
+    assert summary.name in text and summary.author in text
+    assert f"{summary.length_mm / 1000:.2f} m" in text
+    for surface in summary.surfaces:
         assert surface in text
-    for box in summary["boxes"]:
+    for box in summary.boxes:
         assert box in text
 
 
@@ -476,7 +476,7 @@ def test_labels_of_tiles_without_road_sit_whole_in_the_middle_of_their_hex() -> 
 def _simulate(path: Path, races: int = 6) -> dict[str, Any]:
     from typer.testing import CliRunner
 
-    from trackkit.cli import app
+    from trackkit.cli.app import app
 
     done = CliRunner().invoke(
         app, ["simulate", str(path), "--races", str(races), "--seed", "5", "--format", "json"]
@@ -489,7 +489,7 @@ def _simulate(path: Path, races: int = 6) -> dict[str, Any]:
 def _render_heat(tmp_path: Path, stage: Path, doc: object) -> Any:
     from typer.testing import CliRunner
 
-    from trackkit.cli import app
+    from trackkit.cli.app import app
 
     sim = tmp_path / "sim.json"
     sim.write_text(json.dumps(doc), encoding="utf-8")
@@ -568,8 +568,8 @@ def test_heat_map_has_a_colour_scale_in_losses_per_race(tmp_path: Path) -> None:
 def test_a_png_holds_at_most_the_documented_pixels(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from trackkit.cli import app
-    from trackkit.render.convert import MAX_PNG_PIXELS
+    from trackkit.cli.app import app
+    from trackkit.render.raster import MAX_PNG_PIXELS
 
     out = tmp_path / "big.png"
     result = CliRunner().invoke(

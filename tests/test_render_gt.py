@@ -19,15 +19,15 @@ from typing import Any
 import pytest
 from stagekit import GT_EIGHT, REPO, make_stage
 
-from trackkit import hexgrid
 from trackkit.formats import load_stage
-from trackkit.geometry import GT_PICTURE_PX, GT_ROAD_PX, centre_line, gt_shape, picture_point
-from trackkit.library import default_library
 from trackkit.models.tile import TileFace
 from trackkit.render.draw import local_hexagon, svg_id
 from trackkit.render.sheet import tile_sheet
 from trackkit.render.svg import render_map
-from trackkit.spaces import BRIDGE_ROWS, lane_roads
+from trackkit.road import hexgrid
+from trackkit.road.geometry import GT_PICTURE_PX, GT_ROAD_PX, centre_line, gt_shape, picture_point
+from trackkit.road.spaces import BRIDGE_ROWS, lane_roads
+from trackkit.tiles.library import default_library
 
 NS = "{http://www.w3.org/2000/svg}"
 EXAMPLES = REPO / "examples"
@@ -154,7 +154,7 @@ def test_a_space_cut_by_a_skew_edge_is_one_outline_over_both_tiles(drawn: Any) -
     by_node = {el.get("data-node"): el for el in root.iter() if el.get("data-node")}
     ids = {el.get("id") for el in root.iter()}
     joined = [(n, d["parts"]) for n, d in g.nodes(data=True) if len(d["parts"]) > 1]
-    if drawn.report.summary["name"] == "skew":
+    if drawn.report.summary.name == "skew":
         assert len(joined) == 4 * 3  # four skew edges, three lanes each
     for node, parts in joined:
         el = by_node[node]
@@ -169,7 +169,7 @@ def test_the_halves_of_a_skew_space_make_one_shape_of_both_areas() -> None:
     from shapely.geometry import Polygon
     from shapely.ops import unary_union
 
-    from trackkit.geometry import space_polygon
+    from trackkit.road.geometry import space_polygon
 
     drawn = render_map(_stage("skew"))
     layout, g = drawn.layout, drawn.report.graph
@@ -238,8 +238,8 @@ def test_dotted_marks_are_the_faces_and_the_summary_s(drawn: Any) -> None:
     assert len(marks) == len(data)
     hazards = [el for el in marks if "dotted-hazard" in classes(el)]
     assert len(hazards) == sum(1 for mark, _ in data if mark == "hazard")
-    summary = drawn.report.summary["sharp_corners"]
-    driven = sum(len(s["marks"]) for s in summary)
+    summary = drawn.report.summary.gt.sharp_corners
+    driven = sum(len(s.marks) for s in summary)
     assert driven <= len(marks)
     if not any(len(lane_roads(f)) > 1 for f in pieces(drawn)):
         assert driven == len(marks)
@@ -263,7 +263,7 @@ def test_the_grid_is_numbered_as_the_race_starts(drawn: Any) -> None:
         for row in sf.grid
     )
     assert len(grid) == slots
-    if drawn.report.summary["grid_slots"]:
+    if drawn.report.summary.gt.grid_slots:
         for n, node in enumerate(g.graph["start"], start=1):
             el = grid[svg_id("grid", *node.split(":", 1))]
             assert "".join(t.text or "" for t in el.iter(f"{NS}text")) == str(n)
@@ -294,7 +294,7 @@ def test_one_arrow_shows_the_race_direction(drawn: Any) -> None:
 def test_danger_markers_stand_beside_the_road_ends(face: TileFace) -> None:
     from shapely.geometry import Point
 
-    from trackkit.render.gt import kerb_spots, piece_outline
+    from trackkit.render.gt_road import kerb_spots, piece_outline
 
     assert face.layout is not None
     spots = kerb_spots(face, 240.0)
@@ -358,7 +358,7 @@ def test_the_road_under_a_bridge_is_drawn_dashed_beneath_it() -> None:
     assert [("hidden" in classes(el)) for el in spaces] == [True] * len(hidden) + [False] * (
         len(spaces) - len(hidden)
     )
-    assert drawn.report.summary["bridges"] == 1
+    assert drawn.report.summary.gt.bridges == 1
 
 
 def test_the_pit_board_and_the_spaces_it_is_reached_from() -> None:
@@ -383,10 +383,10 @@ def test_the_title_block_gives_the_lap_lanes_corners_and_boxes() -> None:
     card = ET.fromstring(drawn.svg).find(f".//{NS}g[@id='title-block']")
     assert card is not None
     text = " ".join(t.text or "" for t in card.iter(f"{NS}text"))
-    assert f"lap {summary['lap_length_mm'] / 1000:.2f} m" in text
-    assert f"{summary['lap_length_spaces']} moves a lap" in text and "3 laps" in text
+    assert f"lap {summary.gt.lap_length_mm / 1000:.2f} m" in text
+    assert f"{summary.gt.lap_length_spaces} moves a lap" in text and "3 laps" in text
     assert "Lanes: 3 on 18 tiles" in text
-    assert f"Corners: {len(summary['corners'])}, limits 1, 2" in text
+    assert f"Corners: {len(summary.corners)}, limits 1, 2" in text
     assert "4/4!" in text and "Boxes needed: gt-core" in text
     assert "race direction" in text and "dotted line" in text  # the GT legend
     assert "come later" not in drawn.svg and "sketch" not in drawn.svg
@@ -500,9 +500,9 @@ def test_render_print_and_sheet_commands_draw_gt_tracks(tmp_path: Any) -> None:
     from PIL import Image
     from typer.testing import CliRunner
 
-    from trackkit.cli import app
+    from trackkit.checks.pipeline import validate
+    from trackkit.cli.app import app
     from trackkit.render.pages import print_pages
-    from trackkit.validate import validate
 
     runner = CliRunner()
     eight = EXAMPLES / "gt-figure-eight.rekee.json"
@@ -536,8 +536,8 @@ def test_render_print_and_sheet_commands_draw_gt_tracks(tmp_path: Any) -> None:
 
 
 def test_a_heat_map_tints_the_spaces_of_gt_pieces_by_node() -> None:
+    from trackkit.checks.pipeline import validate
     from trackkit.render.svg import map_svg
-    from trackkit.validate import validate
 
     report = validate(load_stage(EXAMPLES / "gt-figure-eight.rekee.json"))
     nodes = [n for n in report.graph.nodes if n.startswith("9:")][:3]  # the crossing, again
@@ -571,9 +571,24 @@ def test_a_start_face_on_a_sheet_points_the_way_its_grid_faces(face: TileFace) -
 
 
 def test_the_title_block_counts_lane_widths_most_common_first_in_one_short_line() -> None:
-    from trackkit.render.svg import _lanes_text
+    from trackkit.checks.text import title_lines
+    from trackkit.models import StageSummary
+
+    oval = {
+        **{"name": "oval", "author": "", "series": "gt", "kind": "circuit", "tiles": 12},
+        **{"tiles_beside_road": 0, "tiles_not_driven": 0, "driven_twice": [], "spaces": 90},
+        **{"laps": 3, "closed": True, "lap_length_spaces": 30, "lap_length_mm": 2800.0},
+        **{"length_spaces": None, "length_mm": None, "surfaces": {"asphalt": 12}},
+        **{"danger": {"low": 12}, "corners": [], "sharp_corners": [], "crossings": 0},
+        **{"bridges": 0, "skew_edges": 0, "start_finish": [1], "grid_slots": 6, "pit": []},
+        **{"tokens": [], "boxes": {}, "pieces": {}},
+    }
+
+    def lanes_line(lanes: dict[str, int]) -> str:
+        lines = title_lines(StageSummary.model_validate({**oval, "lanes": lanes}))
+        (line,) = [x for x in lines if x.startswith("Lanes: ")]
+        return line.removeprefix("Lanes: ").split(" · ")[0]
 
     # a road that widens (2-3) and one that narrows (3-2) are the same kind of tile here
-    text = _lanes_text({"2": 3, "2-3": 1, "3": 9, "3-2": 1})
-    assert text == "3 on 9 tiles, 2 on 3, 2-3 on 2"
-    assert _lanes_text({"3": 18}) == "3 on 18 tiles" and _lanes_text({}) == "none"
+    assert lanes_line({"2": 3, "2-3": 1, "3": 9, "3-2": 1}) == "3 on 9 tiles, 2 on 3, 2-3 on 2"
+    assert lanes_line({"3": 18}) == "3 on 18 tiles" and lanes_line({}) == "none"

@@ -28,13 +28,9 @@ from PIL import Image, ImageChops, ImageFilter
 from stagekit import REPO, make_stage
 from typer.testing import CliRunner
 
-from trackkit import hexgrid
-from trackkit.assemble import lay_out
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
-from trackkit.geometry import centre_line, space_polygon, to_world
-from trackkit.library import default_library
-from trackkit.render.convert import SvgDoc
 from trackkit.render.pages import (
     MARGINS,
     PAPERS,
@@ -45,9 +41,13 @@ from trackkit.render.pages import (
     print_pages,
     pull_list,
 )
+from trackkit.render.raster import SvgDoc
 from trackkit.render.svg import map_svg
 from trackkit.render.theme import make_theme
-from trackkit.validate import validate
+from trackkit.road import hexgrid
+from trackkit.road.geometry import centre_line, space_polygon, to_world
+from trackkit.stage.assemble import lay_out
+from trackkit.tiles.library import default_library
 
 NS = "{http://www.w3.org/2000/svg}"
 EXAMPLES = REPO / "examples"
@@ -170,12 +170,14 @@ def world_spaces(layout: Any) -> list[tuple[str, Any]]:
 
 def token_centres(tile: Any, size: float) -> list[tuple[tuple[float, float], float]]:
     """Where the tokens of a placed tile are drawn (world mm) and how large they are."""
-    from trackkit.render.draw import mark_spots
+    from trackkit.render.draw import TileArt
+    from trackkit.render.tile import mark_spots
 
     centre = hexgrid.centre_mm(tile.hex, size)
+    art = TileArt(key="", face=tile.face, road=tile.road, tokens=tile.tokens)
     return [
         (to_world(at, centre=centre, rotation=tile.rotation), radius)
-        for at, radius in mark_spots(tile.road, danger=False, tokens=len(tile.tokens), size=size)
+        for at, radius in mark_spots(art, size, kerbs=False)
     ]
 
 
@@ -744,7 +746,7 @@ def test_hostile_names_are_escaped_in_print_pages(tmp_path: Path) -> None:
 
 def test_validate_never_imports_the_renderer() -> None:
     code = (
-        "import sys, trackkit.cli, trackkit.validate, trackkit.graph;"
+        "import sys, trackkit.cli.app, trackkit.checks, trackkit.stage.graph;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('svgwrite', 'cairosvg', 'cairocffi') or m.startswith('trackkit.render')))"
     )

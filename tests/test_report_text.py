@@ -6,9 +6,9 @@ import pytest
 from stagekit import REPO, make_stage
 from typer.testing import CliRunner
 
-from trackkit.cli import app
-from trackkit.validate import validate
-from trackkit.validate.text import report_text
+from trackkit.checks.pipeline import validate
+from trackkit.checks.text import report_text
+from trackkit.cli.app import app
 
 
 def test_counts_of_one_are_singular() -> None:
@@ -21,23 +21,23 @@ def test_counts_of_one_are_singular() -> None:
 
 def test_a_tile_with_two_corners_is_listed_once_with_both_limits() -> None:
     report = validate(make_stage("202a", "215b", "203a"))
-    assert len(report.summary["corners"]) == 2  # the JSON keeps one entry per corner
+    assert len(report.summary.corners) == 2  # the JSON keeps one entry per corner
     (line,) = [ln for ln in report_text(report).splitlines() if "corners" in ln]
     assert line.strip() == "corners (2): 215b 1/2 + 1/2"
 
 
-def _readme_block(first_line_start: str) -> list[str]:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+def _guide_block(first_line_start: str) -> list[str]:
+    text = (REPO / "docs" / "usage.md").read_text(encoding="utf-8")
     start = text.index(first_line_start)
     return text[start : text.index("```", start)].rstrip("\n").splitlines()
 
 
 @pytest.mark.parametrize("example", ["broken-stage.yaml", "turini-typo.rekee.json"])
-def test_the_readme_shows_what_validate_prints_for_the_broken_examples(
+def test_the_usage_guide_shows_what_validate_prints_for_the_broken_examples(
     example: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(REPO)  # the README runs it from the checkout
-    shown = _readme_block(f"examples/{example}: INVALID")
+    monkeypatch.chdir(REPO)  # the guide runs it from the checkout
+    shown = _guide_block(f"examples/{example}: INVALID")
     result = CliRunner().invoke(app, ["validate", f"examples/{example}"])
     printed = [
         line
@@ -45,7 +45,7 @@ def test_the_readme_shows_what_validate_prints_for_the_broken_examples(
         if line.startswith(("examples/", "  error", "  warning"))
         or (line.startswith("      fix:") and "fix:" in "\n".join(shown))
     ]
-    # the README may leave out fix lines; every line it shows is printed, in order
+    # the guide may leave out fix lines; every line it shows is printed, in order
     assert [line for line in printed if line in shown] == shown
 
 
@@ -53,5 +53,5 @@ def test_the_summary_counts_the_tiles_the_road_does_not_reach() -> None:
     from trackkit.formats import load_stage
 
     report = validate(load_stage(REPO / "examples" / "turini-typo.rekee.json"))
-    assert report.summary["tiles"] == 5 and report.summary["tiles_not_driven"] == 7
+    assert report.summary.tiles == 5 and report.summary.tiles_not_driven == 7
     assert "5 tiles (+7 not driven)" in report_text(report)

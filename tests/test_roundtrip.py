@@ -19,16 +19,16 @@ from hypothesis import strategies as st
 from stagekit import make_stage
 from typer.testing import CliRunner
 
-from trackkit.assemble import lay_out
-from trackkit.cli import app
-from trackkit.commands.common import MAX_SEED as CLI_MAX_SEED
-from trackkit.convert import dump_stage
+from trackkit.cli.app import app
+from trackkit.cli.commands.common import MAX_SEED as CLI_MAX_SEED
 from trackkit.errors import InputError
 from trackkit.formats import StageFormat, parse_stage
 from trackkit.formats.walk import MAP_RANGE
-from trackkit.library import default_library
+from trackkit.formats.write import dump_stage
 from trackkit.models.stage import Stage
 from trackkit.sim.replay import MAX_RACE_SEED, MAX_SEED
+from trackkit.stage.assemble import lay_out
+from trackkit.tiles.library import default_library
 
 LIB = default_library()
 ROAD = sorted(f.id for f in LIB if f.road is not None and f.road.start_finish is None)

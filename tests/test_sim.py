@@ -7,9 +7,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from stagekit import sim_report
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.models.car import CarFile
 from trackkit.rules.cars import load_car
@@ -41,7 +43,6 @@ from trackkit.sim.race import (
 from trackkit.sim.replay import check_replay, replay_document
 from trackkit.sim.stats import run_many, summarize_races
 from trackkit.sim.stuck import StuckSpot, reach_of, stuck_spot
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -199,7 +200,7 @@ def test_plan_memo_zone_holds_every_space_a_plan_can_reach():
 def test_summary_document_and_staggered_start():
     settings = Settings.default(4)
     races = run_many(RALLY, settings, races=3, seed=2)
-    doc = summarize_races(races, settings, seed=2, tiles={1: "202a"})
+    doc = summarize_races(races, settings, seed=2, tiles={1: "202a"}).to_json()
     assert doc["settings"] == {
         "players": 4,
         "races": 3,
@@ -311,19 +312,11 @@ def test_p601_drivers_cannot_finish_within_the_turn_cap():
     report = validate(load_stage(EXAMPLES / "col-de-turini.yaml"))
     found, extras = playability(report, races=2, players=2, max_rounds=3)
     assert [f.code for f in found if f.code == "P601"] == ["P601"]
-    assert extras["simulation"]["finish_rate"] == 0.0
+    assert extras.simulation.finish_rate == 0.0
 
 
-def _doc(**over: object) -> dict[str, object]:
-    doc: dict[str, object] = {
-        "finish_rate": 1.0,
-        "stuck": {},
-        "blocked_turns": {"by_space": {}},
-        "loss_of_control": {"by_tile": {}},
-        "wins_by_start_position": {"1": 5, "2": 5},
-    }
-    doc.update(over)
-    return doc
+def _doc(**over: object) -> object:
+    return sim_report(finish_rate=1.0, **over)
 
 
 def test_p602_p603_p604_from_a_simulation_document():
@@ -335,7 +328,14 @@ def test_p602_p603_p604_from_a_simulation_document():
     blocked = _doc(blocked_turns={"by_space": {"7:1.1L": 12, "5:1.1R": 2}})
     found = findings_from(blocked, report, races=10, players=2)
     assert [(f.code, f.location.space) for f in found] == [("P602", "7:1.1L")]
-    risky = _doc(loss_of_control={"by_tile": {"8": {"per_race": 1.4}, "3": {"per_race": 0.1}}})
+    risky = _doc(
+        loss_of_control={
+            "by_tile": {
+                "8": {"tile": "222a", "count": 14, "per_race": 1.4},
+                "3": {"tile": "203a", "count": 1, "per_race": 0.1},
+            }
+        }
+    )
     found = findings_from(risky, report, races=10, players=2)
     assert [(f.code, f.location.tile) for f in found] == [("P603", "222a")]
     # P604 reads the start position test (tests/test_sim_truth.py): its significant sets
@@ -345,6 +345,7 @@ def test_p602_p603_p604_from_a_simulation_document():
         test = win_test(wins)
         assert test is not None
         group = {"car": "dirt", "bot": "cautious", "start_positions": [1, 2], "tied": 0}
+        group["won_alone"] = wins
         unfair = _doc(start_position_test={"groups": [{**group, **test.to_json()}]})
         found = [f.code for f in findings_from(unfair, report, races=10, players=2)]
         assert found == (["P604"] if fires else [])

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from stagekit import REPO
+from stagekit import REPO, sim_report
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.checks.pipeline import validate
+from trackkit.cli.app import app
 from trackkit.formats import load_stage
 from trackkit.rules import CarState, Mode, ScriptedDice, legal_plans, new_table, position, resolve
 from trackkit.rules.blame import loss_space
@@ -26,7 +27,6 @@ from trackkit.rules.plans import Plan
 from trackkit.rules.track import Track
 from trackkit.sim import DriverSpec, RacePosition, Script, Settings, prepare, run_race
 from trackkit.sim.stats import race_seed
-from trackkit.validate import validate
 
 EXAMPLES = REPO / "examples"
 NS = "{http://www.w3.org/2000/svg}"
@@ -170,7 +170,7 @@ def test_a_gt_heat_scale_with_no_loss_of_control_says_so(tmp_path: Path):
 
 def _summaries(times: list[tuple[int | None, ...]]) -> list[Any]:
     """Race summaries with these best times (the rest of a race left empty)."""
-    from trackkit.sim.stats import RaceSummary
+    from trackkit.sim.figures import RaceSummary
 
     return [
         RaceSummary(
@@ -194,11 +194,11 @@ def _doc(times: list[tuple[int | None, ...]], bots: tuple[str, ...] = ("cautious
     return summarize_races(_summaries(times), settings, seed=1, tiles={})
 
 
-def _p604(doc: dict[str, Any], races: int) -> list[str]:
+def _p604(doc: Any, races: int) -> list[str]:
     from trackkit.sim.playability import findings_from
 
     report = validate(load_stage(EXAMPLES / "col-de-turini.yaml"))
-    players = doc["settings"]["players"]
+    players = doc.settings.players
     return [
         f.message
         for f in findings_from(doc, report, races=races, players=players)
@@ -211,17 +211,17 @@ def test_a_tied_race_shares_its_win_and_p604_does_not_count_ties_for_position_1(
     # number is its start position). Pikes with four cautious drivers: 170 s nearly always.
     times = [(170, 170, 170, 170)] * 46 + [(165, 170, 170, 170)] * 4
     doc = _doc(times)
-    assert doc["tied_races"] == 46
-    assert doc["wins_by_start_position"] == {"1": 15.5, "2": 11.5, "3": 11.5, "4": 11.5}
-    assert doc["outright_wins_by_start_position"] == {"1": 4, "2": 0, "3": 0, "4": 0}
-    (group,) = doc["start_position_test"]["groups"]
-    assert (group["most"], group["most_wins"], group["races"], group["tied"]) == ("1", 4, 4, 46)
-    assert not group["significant"]  # 4 races with one winner: too few to tell
+    assert doc.dirt.tied_races == 46
+    assert doc.dirt.wins_by_start_position == {"1": 15.5, "2": 11.5, "3": 11.5, "4": 11.5}
+    assert doc.dirt.outright_wins_by_start_position == {"1": 4, "2": 0, "3": 0, "4": 0}
+    (group,) = doc.dirt.start_position_test.groups
+    assert (group.most, group.most_wins, group.races, group.tied) == ("1", 4, 4, 46)
+    assert not group.significant  # 4 races with one winner: too few to tell
     assert _p604(doc, 50) == []  # (giving every tie to position 1 made it "46 of 50")
     # a driver with no time shares nothing; a race nobody finished has no winner
     doc = _doc([(None, 170, 170), (None, None, None), (150, None, 151)])
-    assert doc["wins_by_start_position"] == {"1": 1.0, "2": 0.5, "3": 0.5}
-    assert doc["tied_races"] == 1
+    assert doc.dirt.wins_by_start_position == {"1": 1.0, "2": 0.5, "3": 0.5}
+    assert doc.dirt.tied_races == 1
 
 
 def test_p604_is_an_exact_binomial_test_against_an_equal_share_at_p_below_0_01():
@@ -235,21 +235,19 @@ def test_p604_is_an_exact_binomial_test_against_an_equal_share_at_p_below_0_01()
     wins = [0] * 40 + [1] * 20 + [2] * 20 + [3] * 20
     times = [tuple(150 if i == w else 160 for i in range(4)) for w in wins]
     doc = _doc(times)
-    (group,) = doc["start_position_test"]["groups"]
-    assert group["p_value"] == pytest.approx(4 * tail(40, 100, Fraction(1, 4)), rel=1e-3)
-    assert group["significant"] and group["p_value"] < 0.01
+    (group,) = doc.dirt.start_position_test.groups
+    assert group.p_value == pytest.approx(4 * tail(40, 100, Fraction(1, 4)), rel=1e-3)
+    assert group.significant and group.p_value < 0.01
     (message,) = _p604(doc, 100)
     assert "binomial" in message and "0.01" in message  # it names the test and threshold
     # 30 of 100: chance does that often enough (p > 0.01): no finding
     wins = [0] * 30 + [1] * 25 + [2] * 25 + [3] * 20
     doc = _doc([tuple(150 if i == w else 160 for i in range(4)) for w in wins])
-    assert doc["start_position_test"]["groups"][0]["p_value"] > 0.01
+    assert doc.dirt.start_position_test.groups[0].p_value > 0.01
     assert _p604(doc, 100) == []
     # 9 of 10 with two drivers (the old rule's "more than 60 %"): p = 2 x 11/1024 > 0.01
     doc = _doc([(150, 160)] * 9 + [(160, 150)])
-    assert doc["start_position_test"]["groups"][0]["p_value"] == pytest.approx(
-        2 * 11 / 1024, rel=1e-3
-    )
+    assert doc.dirt.start_position_test.groups[0].p_value == pytest.approx(2 * 11 / 1024, rel=1e-3)
     assert _p604(doc, 10) == []
     assert len(_p604(_doc([(150, 160)] * 10), 10)) == 1  # 10 of 10: p = 2/1024
 
@@ -259,14 +257,14 @@ def test_p604_compares_start_positions_only_among_drivers_alike():
     # stage; the two cautious drivers (1 and 4) are compared with each other
     bots = ("cautious", "aggressive", "planner")
     doc = _doc([(170, 100, 150, 171)] * 30, bots=bots)
-    assert doc["wins_by_start_position"]["2"] == 30
-    (group,) = doc["start_position_test"]["groups"]
-    assert group["start_positions"] == [1, 4] and group["bot"] == "cautious"
-    assert group["won_alone"] == {"1": 30, "4": 0}
+    assert doc.dirt.wins_by_start_position["2"] == 30
+    (group,) = doc.dirt.start_position_test.groups
+    assert group.start_positions == [1, 4] and group.bot == "cautious"
+    assert group.won_alone == {"1": 30, "4": 0}
     (message,) = _p604(doc, 30)  # of the cautious two, position 1 was first every time
     assert "start position 1" in message
     doc = _doc([(170, 100, 150, 170)] * 30, bots=bots)  # the cautious two always tie
-    assert doc["start_position_test"]["groups"][0]["tied"] == 30 and _p604(doc, 30) == []
+    assert doc.dirt.start_position_test.groups[0].tied == 30 and _p604(doc, 30) == []
 
 
 def test_p606_is_the_same_test_for_gt_grid_slots():
@@ -276,14 +274,15 @@ def test_p606_is_the_same_test_for_gt_grid_slots():
     report = validate(load_stage(EXAMPLES / "gt-core-circuit.yaml"))
 
     def p606(wins: dict[str, int]) -> list[str]:
-        doc = {
-            "settings": {"races": sum(wins.values())},
-            "wins_by_grid_slot": wins,
-            "win_rate_by_grid_slot": {k: v / sum(wins.values()) for k, v in wins.items()},
-            "overtakes": {"per_lap": 2.0, "per_race": 6.0, "by_tile": {}},
-            "loss_of_control": {"by_space": {}},
-            "decided_on_lap_1": 0.5,
-        }
+        doc = sim_report(
+            gt=True,
+            players=len(wins),
+            settings={"races": sum(wins.values())},
+            wins_by_grid_slot=wins,
+            win_rate_by_grid_slot={k: v / sum(wins.values()) for k, v in wins.items()},
+            overtakes={"per_lap": 2.0, "per_race": 6.0},
+            decided_on_lap_1=0.5,
+        )
         found = gt_findings(doc, report, races=sum(wins.values()), players=len(wins))
         return [f.message for f in found if f.code == "P606"]
 
@@ -359,7 +358,7 @@ def test_a_race_that_starts_in_the_rain_is_turn_for_turn_the_race_that_starts_in
     # rule: GT-3 (no rain side of the dashboards: only tyres that do not suit the weather
     # cost; every car starts on the tyres of the weather, DEFAULT), DASH-2, DAMAGE-4 (the
     # weather token turns the weather either way)
-    from trackkit.sim.gt import GtOptions
+    from trackkit.sim.gt_race import GtOptions
 
     report = validate(load_stage(EXAMPLES / "gt-core-circuit.yaml"))
     prepared = prepare(Track.from_graph(report.graph, report.layout))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from trackkit.library import default_library
 from trackkit.models.tile import TileFace
-from trackkit.spaces import DrivenRoad, drive
+from trackkit.road.spaces import DrivenRoad, drive
+from trackkit.tiles.library import default_library
 
 LIB = default_library()
 
@@ -160,7 +160,7 @@ def test_climb_face_direction_flips_with_the_driving_direction():
 @pytest.mark.parametrize("face_id", ["202a", "202b", "301a", "301b"])
 def test_start_line_default_direction_puts_more_rows_behind_the_line(face_id: str):
     # rule: BOARD-3 (cars begin behind the start line)
-    from trackkit.assemble import start_entry
+    from trackkit.stage.assemble import start_entry
 
     f = face(face_id)
     road = drive(f, start_entry(f) or 0)

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from trackkit.checks.pipeline import validate
 from trackkit.errors import PositionError
 from trackkit.formats import load_stage
 from trackkit.models.car import CarFile
@@ -44,7 +45,6 @@ from trackkit.sim import (
     run_race,
 )
 from trackkit.sim.replay import check_replay, replay_document
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 GT = load_ruleset("gt")

@@ -498,7 +498,7 @@ def test_the_command_prints_its_address_serves_and_stops_on_ctrl_c(tmp_path: Pat
 def test_the_command_refuses_an_unusable_file_and_warns_of_an_open_host(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from trackkit.cli import app
+    from trackkit.cli.app import app
 
     bad = tmp_path / "bad.yaml"
     bad.write_text("tiles: [", encoding="utf-8")
@@ -510,7 +510,7 @@ def test_the_command_refuses_an_unusable_file_and_warns_of_an_open_host(tmp_path
 def test_the_token_is_random_and_the_default_address_this_machine_only(tmp_path: Path) -> None:
     import inspect
 
-    from trackkit.commands.studio import studio
+    from trackkit.cli.commands.studio import studio
     from trackkit.studio.app import new_token
     from trackkit.studio.server import open_studio
 

@@ -427,8 +427,8 @@ def test_build_a_gt_circuit_by_clicking_and_turning_bends(
     wait(d, lambda: path.exists(), "the saved file")
     doc = json.loads(path.read_text("utf-8"))
     assert [t["id"] for t in doc["tiles"]] == [s["tile"] for s in GT_OVAL]
+    from trackkit.checks.pipeline import validate
     from trackkit.formats import load_stage
-    from trackkit.validate import validate
 
     assert validate(load_stage(path)).valid
     no_page_errors(d)

@@ -10,7 +10,7 @@ import tinycss2
 from stagekit import REPO
 from typer.testing import CliRunner
 
-from trackkit.cli import app
+from trackkit.cli.app import app
 from trackkit.errors import InputError
 from trackkit.render.theme import DEFAULT_THEME, css, load_theme, make_theme
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from shapely.geometry import Polygon
 
-from trackkit.geometry import DEFAULT_TILE_SIZE_MM, centre_line, space_polygon
-from trackkit.library import default_library
+from trackkit.checks.tiles import check_face
 from trackkit.models.tile import CornerSection
-from trackkit.spaces import drive
-from trackkit.validate.tiles import check_face
+from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM, centre_line, space_polygon
+from trackkit.road.spaces import drive
+from trackkit.tiles.library import default_library
 
 LIB = default_library()
 ROADS = [f for f in LIB if f.road is not None and f.road.shape.value != "dead-end"]
@@ -27,7 +27,7 @@ def test_space_polygons_are_valid_and_inside_the_tile(face):  # type: ignore[no-
     hexagon = Polygon(
         [
             (x, y)
-            for x, y in __import__("trackkit.hexgrid", fromlist=["x"]).corners_mm(
+            for x, y in __import__("trackkit.road.hexgrid", fromlist=["x"]).corners_mm(
                 (0, 0), DEFAULT_TILE_SIZE_MM
             )
         ]
@@ -76,9 +76,9 @@ def test_every_space_of_a_stage_carries_its_tiles_surface_and_danger():
     # the danger level then decides crash damage (DAMAGE-2)
     from stagekit import make_stage
 
-    from trackkit.assemble import lay_out
-    from trackkit.graph import build_graph
     from trackkit.rules.ruleset import load_ruleset
+    from trackkit.stage.assemble import lay_out
+    from trackkit.stage.graph import build_graph
 
     stage = make_stage("202a", "205a", "301a", {"tile": "222a", "turn": "left"}, "203a")
     layout = lay_out(stage)

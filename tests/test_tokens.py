@@ -15,21 +15,28 @@ import pytest
 from pydantic import ValidationError
 from stagekit import REPO, make_stage
 
-from trackkit.assemble import lay_out
-from trackkit.convert import dump_stage
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage, parse_stage
 from trackkit.formats.tokens import RGT_UNIT, axial_offset, rgt_offset
-from trackkit.geometry import DEFAULT_TILE_SIZE_MM, local_axial, local_point, space_polygon
+from trackkit.formats.write import dump_stage
 from trackkit.models.stage import MAX_TILE_TOKENS, TileToken
-from trackkit.render.draw import TOKENS_AT, free_corners
+from trackkit.render.draw import free_corners
 from trackkit.render.pages import print_pages
 from trackkit.render.svg import render_map
+from trackkit.render.tokens import TOKENS_AT
+from trackkit.road.geometry import (
+    DEFAULT_TILE_SIZE_MM,
+    centre_line,
+    local_axial,
+    local_point,
+    space_polygon,
+)
 from trackkit.rules import load_ruleset
 from trackkit.rules.plans import Plan, PlanContext, legal_plans
 from trackkit.rules.testing import position
 from trackkit.rules.track import Track
 from trackkit.sim.race import Settings, prepare, run_race
-from trackkit.validate import validate
+from trackkit.stage.assemble import lay_out
 
 EXAMPLE = REPO / "examples" / "copilot-rekee.json"
 SAMPLES = REPO.parent / "shared" / "data" / "samples"
@@ -261,7 +268,7 @@ def test_corner_1_chicane_limit_token_is_one_chicane_space_with_its_limit() -> N
     assert into[4] == "corner" and into[3] is None
     # the summary lists it with the corners
     assert {"tile_index": 2, "tile": "205a", "turn": "chicane", "inner": 3, "outer": 3} in (
-        report.summary["corners"]
+        c.model_dump() for c in report.summary.corners
     )
 
 
@@ -514,7 +521,7 @@ def test_tile_wide_tokens_are_drawn_where_they_lie_when_placed() -> None:
     # without a place: beside the road, as before (toward a hex corner clear of the road)
     beside = next(_group(root, "token-3-1").iter(f"{NS}use"))
     road = lay_out(stage).chain[2].road
-    corner = free_corners(road, DEFAULT_TILE_SIZE_MM)[1]
+    corner = free_corners([centre_line(road).points], DEFAULT_TILE_SIZE_MM)[1]
     want = (TOKENS_AT * corner[0], TOKENS_AT * corner[1])
     assert _matrix(beside)[4:] == pytest.approx(want, abs=0.01)
 
@@ -525,15 +532,15 @@ def test_tile_wide_tokens_are_drawn_where_they_lie_when_placed() -> None:
 def test_summary_lists_the_tokens_and_their_box_and_i304_checks_it() -> None:
     report = validate(load_stage(EXAMPLE))
     assert report.valid and report.codes == []
-    tokens = {t["token"]: (t["count"], t["box"]) for t in report.summary["tokens"]}
+    tokens = {t.token: (t.count, t.box) for t in report.summary.tokens}
     assert tokens == {
         "chicane-gravel": (2, "dirt-copilot"),
         "chicane-limit-gravel": (1, "dirt-copilot"),
         "water-gravel": (1, "dirt-copilot"),
         "jump-gravel": (1, "dirt-copilot"),
     }
-    assert report.summary["boxes"]["dirt-copilot"] == 1
-    assert (report.summary["jumps"], report.summary["fords"]) == (1, 1)
+    assert report.summary.boxes["dirt-copilot"] == 1
+    assert (report.summary.dirt.jumps, report.summary.dirt.fords) == (1, 1)
     owned = make_stage(*straight({"token": "water"}), boxes=["dirt-core"])
     found = validate(owned)
     assert found.codes == ["I304"] and "dirt-copilot" in found.findings[0].message

@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from stagekit import GT_EIGHT, GT_OVAL, make_stage
+from stagekit import GT_EIGHT, GT_OVAL, make_stage, sim_report
 
-from trackkit.catalogue import CATALOGUE
+from trackkit.checks.catalogue import CATALOGUE
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
-from trackkit.library import TileLibrary, default_library
 from trackkit.models import CornerSection, Kind, Severity, TileFace, TileSet
 from trackkit.models.stage import MAX_TILE_TOKENS
-from trackkit.validate import validate
+from trackkit.tiles.library import TileLibrary, default_library
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -27,7 +27,7 @@ GOOD = ("202a", "205a", {"tile": "217a", "turn": "left"}, "206a", "203a")
 def test_a_good_stage_has_no_findings():
     report = validate(make_stage(*GOOD))
     assert report.valid and report.findings == []
-    assert report.summary["tiles"] == 5
+    assert report.summary.tiles == 5
 
 
 def test_s100_empty_stage():
@@ -130,7 +130,7 @@ def test_s116_scenery_needs_a_position_and_service_area_snaps_to_finish():
     assert report.codes == []
     service = report.layout.scenery[0]
     finish = report.layout.chain[-1]
-    from trackkit import hexgrid
+    from trackkit.road import hexgrid
 
     assert service.hex == hexgrid.neighbour(finish.hex, finish.exit_world or 0)
 
@@ -156,7 +156,7 @@ def test_s117_s118_road_breaks_and_the_tiles_not_driven_are_listed_once():
     assert "206a at [3, 0]" in listed.message and "203a at [4, 0]" in listed.message
     # not driven: no spaces in the graph, but their pieces still count
     assert {d["tile"] for _, d in report.graph.nodes(data=True)} == {1, 2}
-    assert report.summary["boxes"] == {"dirt-core": 1}
+    assert report.summary.boxes == {"dirt-core": 1}
 
 
 def test_s117_at_an_unknown_tile_suggests_the_ids_that_fit():
@@ -356,7 +356,7 @@ def test_i301_i302_the_gt_pieces_of_two_boxes():
     both = two.model_copy(update={"boxes": ["gt-world-tour", "gt-championship", "gt-core"]})
     assert "I302" not in codes(both)
     report = validate(two)
-    assert report.summary["boxes"] == {"gt-championship": 2, "gt-core": 1}
+    assert report.summary.boxes == {"gt-championship": 2, "gt-core": 1}
 
 
 def test_driven_false_needs_a_position():
@@ -494,7 +494,7 @@ def test_i301_i302_boxes_and_copies():
 def test_i303_boxes_needed_without_boxes():
     report = validate(make_stage("202a", "205a", "205b", "203a"))
     assert report.codes == ["I303"] and report.valid
-    assert report.summary["boxes"] == {"dirt-core": 2}
+    assert report.summary.boxes == {"dirt-core": 2}
 
 
 def test_h401_h402_hillclimb_checks():
@@ -552,22 +552,20 @@ def test_p605_cars_stuck_names_the_tile_the_spot_and_the_cause():
         (3, "210a", Severity.WARNING)
     ]
     assert stuck[0].fix and "mud" in stuck[0].fix
-    assert extras["simulation"]["dnf"] == {"stuck": 4, "round cap": 0}
+    assert extras.simulation.dirt.dnf == {"stuck": 4, "round cap": 0}
     assert "P601" in [f.code for f in found]  # nobody finished, either
 
 
-def _gt_doc(**over: object) -> dict[str, object]:
-    """A GT simulate document of the example circuit with the keys the findings read."""
+def _gt_doc(**over: object) -> object:
+    """A GT simulation report with the figures the findings read (the rest: no races)."""
     doc: dict[str, object] = {
         "settings": {"races": 20},
         "wins_by_grid_slot": {"1": 5, "2": 5, "3": 5, "4": 5},
         "win_rate_by_grid_slot": {"1": 0.25, "2": 0.25, "3": 0.25, "4": 0.25},
-        "overtakes": {"per_lap": 2.0, "per_race": 6.0, "by_tile": {}},
-        "loss_of_control": {"by_space": {}},
+        "overtakes": {"per_lap": 2.0, "per_race": 6.0},
         "decided_on_lap_1": 0.5,
     }
-    doc.update(over)
-    return doc
+    return sim_report(gt=True, players=4, **{**doc, **over})
 
 
 def test_p606_to_p610_gt_playability_findings():
@@ -584,7 +582,7 @@ def test_p606_to_p610_gt_playability_findings():
     )
     assert "P606" in [f.code for f in gt_findings(pole, report, races=20, players=4)]
     assert "P606" not in [f.code for f in gt_findings(pole, report, races=5, players=4)]
-    procession = _gt_doc(overtakes={"per_lap": 0.2, "per_race": 0.6, "by_tile": {}})
+    procession = _gt_doc(overtakes={"per_lap": 0.2, "per_race": 0.6})
     found = gt_findings(procession, report, races=20, players=4)
     assert [(f.code, f.severity) for f in found if f.code == "P608"] == [("P608", Severity.WARNING)]
     where = _gt_doc(
@@ -610,9 +608,9 @@ def test_p607_validate_simulate_races_a_gt_circuit():
     report = validate(load_stage(EXAMPLES / "gt-core-circuit.yaml"))
     found, extras = playability(report, races=4, players=4)
     assert "P607" in [f.code for f in found]
-    sim = extras["simulation"]
-    assert sim["laps"] == 3 and set(sim["win_rate_by_grid_slot"]) == {"1", "2", "3", "4"}
-    assert sim["finish_rate"] == 1.0 and sim["overtakes_per_lap"] > 0
+    sim = extras.simulation
+    assert sim.gt.laps == 3 and set(sim.gt.win_rate_by_grid_slot) == {"1", "2", "3", "4"}
+    assert sim.finish_rate == 1.0 and sim.gt.overtakes_per_lap > 0
 
 
 def test_every_error_code_has_a_fix_and_every_code_is_tested():

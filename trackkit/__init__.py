@@ -1,13 +1,25 @@
-"""trackkit: design, validate, print and simulate stages for Rallyman: DIRT.
+"""trackkit: design, validate, print, simulate and generate stages and tracks for the
+Rallyman board games: Rallyman: DIRT rally stages (and The Climb's hillclimbs) and
+Rallyman: GT circuits.
 
-The public API: read a stage, lay it out, build its space graph, validate it. Names are
-imported on first use, so that ``trackkit --help`` starts fast.
+The scripting API is five functions (:mod:`trackkit.api`): :func:`load` a stage file of any
+format, :func:`validate` it (every problem at once, as coded findings), :func:`render_map`
+(SVG), :func:`simulate` races with bots (a :class:`SimReport`) and :func:`generate` new
+stages from owned boxes; beside them the models (:class:`Stage`, :class:`StageSummary`,
+:class:`Finding`) and the one exception tree (:class:`TrackkitError`). Lower layers are
+public too (``trackkit.rules`` to script a position and its dice, ``trackkit.sim`` to race
+from it). Names are imported on first use, so that ``trackkit --help`` starts fast.
 
 >>> import trackkit
 >>> stage = trackkit.Stage.model_validate({"format": "trackkit-stage/1", "tiles": [
 ...     {"tile": "202a"}, {"tile": "203a"}]})
->>> trackkit.validate_stage(stage).valid
-True
+>>> report = trackkit.validate(stage)
+>>> report.valid, report.summary.series
+(True, 'dirt')
+>>> typo = trackkit.Stage.model_validate({"format": "trackkit-stage/1", "tiles": [
+...     {"tile": "202a"}, {"tile": "999z"}]})
+>>> trackkit.validate(typo).codes[0]
+'S101'
 """
 
 from __future__ import annotations
@@ -18,26 +30,33 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Layout": "trackkit.assemble",
-    "PlacedTile": "trackkit.assemble",
-    "lay_out": "trackkit.assemble",
+    "generate": "trackkit.api",
+    "load": "trackkit.api",
+    "render_map": "trackkit.api",
+    "simulate": "trackkit.api",
+    "validate": "trackkit.api",
+    "Layout": "trackkit.stage.assemble",
+    "PlacedTile": "trackkit.stage.assemble",
+    "lay_out": "trackkit.stage.assemble",
     "InputError": "trackkit.errors",
     "LayoutError": "trackkit.errors",
     "PositionError": "trackkit.errors",
     "TileLibraryError": "trackkit.errors",
     "TrackkitError": "trackkit.errors",
-    "build_graph": "trackkit.graph",
-    "has_path_to_finish": "trackkit.graph",
-    "TileLibrary": "trackkit.library",
-    "default_library": "trackkit.library",
+    "build_graph": "trackkit.stage.graph",
+    "has_path_to_finish": "trackkit.stage.graph",
+    "TileLibrary": "trackkit.tiles.library",
+    "default_library": "trackkit.tiles.library",
     "Finding": "trackkit.models",
     "Severity": "trackkit.models",
+    "SimReport": "trackkit.models",
     "Stage": "trackkit.models",
+    "StageSummary": "trackkit.models",
     "StageTile": "trackkit.models",
     "TileFace": "trackkit.models",
     "TileToken": "trackkit.models",
-    "Report": "trackkit.validate",
-    "validate_stage": "trackkit.validate",
+    "Report": "trackkit.checks.pipeline",
+    "validate_stage": "trackkit.checks.pipeline",
     "load_stage": "trackkit.formats",
 }
 
@@ -50,7 +69,9 @@ __all__ = [
     "PositionError",
     "Report",
     "Severity",
+    "SimReport",
     "Stage",
+    "StageSummary",
     "StageTile",
     "TileFace",
     "TileLibrary",
@@ -59,14 +80,20 @@ __all__ = [
     "TrackkitError",
     "build_graph",
     "default_library",
+    "generate",
     "has_path_to_finish",
     "lay_out",
+    "load",
     "load_stage",
+    "render_map",
+    "simulate",
+    "validate",
     "validate_stage",
 ]
 
 if TYPE_CHECKING:
-    from trackkit.assemble import Layout, PlacedTile, lay_out
+    from trackkit.api import generate, load, render_map, simulate, validate
+    from trackkit.checks.pipeline import Report, validate_stage
     from trackkit.errors import (
         InputError,
         LayoutError,
@@ -75,15 +102,23 @@ if TYPE_CHECKING:
         TrackkitError,
     )
     from trackkit.formats import load_stage
-    from trackkit.graph import build_graph, has_path_to_finish
-    from trackkit.library import TileLibrary, default_library
-    from trackkit.models import Finding, Severity, Stage, StageTile, TileFace, TileToken
-    from trackkit.validate import Report, validate_stage
+    from trackkit.models import (
+        Finding,
+        Severity,
+        SimReport,
+        Stage,
+        StageSummary,
+        StageTile,
+        TileFace,
+        TileToken,
+    )
+    from trackkit.stage.assemble import Layout, PlacedTile, lay_out
+    from trackkit.stage.graph import build_graph, has_path_to_finish
+    from trackkit.tiles.library import TileLibrary, default_library
 
 
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'trackkit' has no attribute {name!r}")
-    # ``trackkit.validate`` is the subpackage; its main function is ``validate_stage``.
     return getattr(importlib.import_module(module), name)

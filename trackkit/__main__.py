@@ -1,5 +1,5 @@
 """``python -m trackkit``."""
 
-from trackkit.entry import main
+from trackkit.cli.entry import main
 
 main()

@@ -42,8 +42,8 @@ from pydantic import Field, ValidationError
 
 from trackkit.errors import InputError
 from trackkit.formats.source import read_input
-from trackkit.geometry import DEFAULT_TILE_SIZE_MM
 from trackkit.models.base import StrictModel
+from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM
 
 __all__ = [
     "CONFIG_DIR_ENV",

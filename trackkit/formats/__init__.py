@@ -3,9 +3,10 @@
 Reading detects the format from the content; every unusable input raises
 :class:`~trackkit.errors.InputError` naming the file and the place. :func:`load_source`
 also keeps the way back from a place in the stage to the file's key path and line
-(:class:`StageSource`), for findings. Writing lays editor
-formats take tiles already placed (:mod:`trackkit.convert` places them: this layer sits
-above the placement layer); :func:`write_text_atomic` never leaves a half-written file.
+(:class:`StageSource`), for findings. The writers of the editor formats take tiles that are
+already placed: this layer comes before the placement layer (:mod:`trackkit.stage.assemble`) and
+may not import it, so :mod:`trackkit.formats.write`, which comes after both, lays the stage out
+first. :func:`write_text_atomic` never leaves a half-written file.
 """
 
 from trackkit.formats.files import (

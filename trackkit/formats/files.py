@@ -25,12 +25,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from trackkit import interrupt
+from trackkit.cli import interrupt
 from trackkit.errors import InputError
 from trackkit.formats.native import FORMAT_ID, read_native
 from trackkit.formats.source import StageSource, decode_bytes, parse_document, read_bytes
-from trackkit.library import TileLibrary
 from trackkit.models.stage import Stage
+from trackkit.tiles.library import TileLibrary
 
 __all__ = [
     "ACCEPTED_FORMATS",

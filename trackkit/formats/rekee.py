@@ -7,7 +7,7 @@ a turn on top of the tile's, fractions allowed). The editor draws a token at
 ``tile.pos + token.pos.rotate(tile.dir)``, turned by ``tile.dir + token.dir``: the native
 ``at`` and ``dir`` of :class:`~trackkit.models.stage.TileToken`. A token without a place is
 written at the tile's centre, unturned (the writer is handed Copilot track tokens already
-placed, see :func:`trackkit.convert.placements`).
+placed, see :func:`trackkit.formats.write.placements`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from trackkit.formats.tokens import (
     token_from_id,
 )
 from trackkit.formats.walk import MAP_RANGE, EditorModel, Placement, check_on_map, editor_stage
-from trackkit.library import TileLibrary
 from trackkit.models.stage import MAX_STAGE_TILES, Stage, TileToken
+from trackkit.tiles.library import TileLibrary
 
 __all__ = ["RekeeFile", "RekeeTile", "RekeeToken", "dump_rekee", "looks_like_rekee", "read_rekee"]
 
@@ -126,7 +126,7 @@ def _written(token: TileToken) -> dict[str, Any]:
 
 
 def dump_rekee(stage: Stage, placements: Sequence[Placement]) -> str:
-    """Rekee JSON of a stage's placed tiles (see :func:`trackkit.convert.placements`).
+    """Rekee JSON of a stage's placed tiles (see :func:`trackkit.formats.write.placements`).
 
     Raises
     ------

@@ -1,7 +1,7 @@
 """Files of the official Windows track editor (``.rgt``).
 
 ``{"Path", "Name", "Author", "Tuiles": [{"X", "Y", "Orientation", "TuileId", "Tokens"}]}`` with
-offset coordinates ``X``, ``Y`` (converted with :func:`trackkit.hexgrid.offset_to_axial`, and
+offset coordinates ``X``, ``Y`` (converted with :func:`trackkit.road.hexgrid.offset_to_axial`, and
 back exactly, so hexes do not shift) and ``Orientation`` in trackkit's rotation convention.
 Face ids are written upper case (``205A``) and read lower case. Tokens keep their place on
 the tile (``X``, ``Y``) and their ``Orientation`` (degrees), converted to and from the
@@ -45,7 +45,6 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from trackkit import hexgrid
 from trackkit.errors import InputError
 from trackkit.formats.source import Document, StageSource, validation_message
 from trackkit.formats.tokens import (
@@ -58,8 +57,9 @@ from trackkit.formats.tokens import (
     token_from_id,
 )
 from trackkit.formats.walk import MAP_RANGE, EditorModel, Placement, check_on_map, editor_stage
-from trackkit.library import TileLibrary, default_library
 from trackkit.models.stage import MAX_STAGE_TILES, Stage, Surface, TileToken
+from trackkit.road import hexgrid
+from trackkit.tiles.library import TileLibrary, default_library
 
 __all__ = ["RgtFile", "RgtTile", "RgtToken", "dump_rgt", "read_rgt"]
 
@@ -167,7 +167,7 @@ def _from_first_tile(source: StageSource) -> StageSource:
 def dump_rgt(
     stage: Stage, placements: Sequence[Placement], *, origin: hexgrid.Hex | None = None
 ) -> str:
-    """``.rgt`` JSON of a stage's placed tiles (see :func:`trackkit.convert.placements`).
+    """``.rgt`` JSON of a stage's placed tiles (see :func:`trackkit.formats.write.placements`).
 
     ``origin``: the hex the stage's ``[0, 0]`` stands for in the file (the
     :attr:`~trackkit.formats.source.StageSource.origin` of a stage read from an ``.rgt``

@@ -7,7 +7,7 @@ else gets the closest ids by spelling (:func:`difflib.get_close_matches`).
 
 Examples
 --------
->>> from trackkit.library import default_library
+>>> from trackkit.tiles.library import default_library
 >>> lib = default_library()
 >>> close_tile_ids("208", lib), close_tile_ids("21a", lib), close_tile_ids("503a", lib)
 (['208a', '208b'], ['210a', '211a', '212a'], [])
@@ -29,7 +29,7 @@ import difflib
 import re
 from collections.abc import Sequence
 
-from trackkit.library import TileLibrary, normalize_tile_id
+from trackkit.tiles.library import TileLibrary, normalize_tile_id
 
 __all__ = ["close_tile_ids", "did_you_mean", "unknown_box", "unknown_tile_fix"]
 

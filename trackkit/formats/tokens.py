@@ -158,7 +158,7 @@ def axial_offset(x: float, y: float) -> tuple[float, float]:
 
     Assumed (the samples give X only): ``X``, ``Y`` run the way the editor's own column and
     row numbers run, so +X points at the tile's edge 3 (columns count against Rekee's q, see
-    :func:`trackkit.hexgrid.offset_to_axial`) and +Y straight across that, the way the rows
+    :func:`trackkit.road.hexgrid.offset_to_axial`) and +Y straight across that, the way the rows
     count (r): the editor's picture is Rekee's turned half a turn, X to the right and Y up.
     The unit is :data:`RGT_UNIT`.
 

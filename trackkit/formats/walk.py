@@ -35,13 +35,13 @@ from typing import Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from trackkit import hexgrid
 from trackkit.errors import InputError
 from trackkit.formats.source import Document, StageSource, validation_message
-from trackkit.library import TileLibrary, art_variant, default_library
 from trackkit.models.stage import Stage, StageTile, TileToken
 from trackkit.models.tile import TileFace
-from trackkit.spaces import face_roads, start_entry
+from trackkit.road import hexgrid
+from trackkit.road.spaces import face_roads, start_entry
+from trackkit.tiles.library import TileLibrary, art_variant, default_library
 
 __all__ = [
     "MAP_RANGE",

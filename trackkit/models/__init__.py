@@ -1,8 +1,12 @@
-"""pydantic data models: tiles, stages, tokens, findings, cars."""
+"""pydantic data models: tiles, stages, tokens, findings, cars, and the results of both
+series: the stage summary (:class:`StageSummary`, ``validate``) and the simulation report
+(:class:`SimReport`, ``simulate``)."""
 
 from trackkit.models.car import CarFile, Column, FixedDashboard, UnlimitedLayout
 from trackkit.models.findings import Finding, Location, Severity
+from trackkit.models.simreport import SimReport
 from trackkit.models.stage import Kind, Stage, StageTile, TileToken, TokenKind
+from trackkit.models.summary import StageSummary
 from trackkit.models.tile import (
     ChicaneSection,
     Climb,
@@ -49,8 +53,10 @@ __all__ = [
     "Section",
     "Severity",
     "Shortcut",
+    "SimReport",
     "SlideSection",
     "Stage",
+    "StageSummary",
     "StageTile",
     "StartFinish",
     "StraightSection",

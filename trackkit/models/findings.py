@@ -58,7 +58,7 @@ class FixEdit(StrictModel):
     """A mechanical fix: values to write on one tile of the stage, or on the stage itself.
 
     The studio's *Apply* button sends it; ``trackkit validate --fix`` writes it into the
-    file (:func:`trackkit.fixes.apply_edit`).
+    file (:func:`trackkit.checks.fixes.apply_edit`).
     """
 
     label: str = Field(description="What the edit does, in words (the Apply button's text).")
@@ -79,7 +79,7 @@ class Fix(str):
 
     It is a ``str``, so the functions that make a fix's words for a finding (a turn that
     makes two roads meet, the ids probably meant) can hand its edits along unchanged to
-    :func:`trackkit.catalogue.finding`, which moves them onto the finding.
+    :func:`trackkit.checks.catalogue.finding`, which moves them onto the finding.
 
     Examples
     --------

@@ -6,12 +6,12 @@ several lanes spans them (a merged corner space, a full-width row); a face may h
 roads (crossings, junctions, parallel roads), and a space named in several roads is one
 space they share. Rallyman: GT faces are stored this way (read from the tile pictures,
 ``tile_library/sources/gt-space-layouts/``); DIRT faces are stored by sections, which
-:func:`trackkit.spaces.drive` turns into the same model, one road per driving direction.
+:func:`trackkit.road.spaces.drive` turns into the same model, one road per driving direction.
 What only DIRT has rides on a road as data, the way the GT format carries links and dotted
 marks: the full-width slide spaces lying over a row (``overlays``, CORNER-3) and the
 shortcut spaces linked to the rows they touch (``shortcuts``, SHORTCUT-1). Which steps
 exist, which spaces lie side by side or over each other and how far along the road each
-space lies follow from the lists (:mod:`trackkit.lanes`).
+space lies follow from the lists (:mod:`trackkit.road.lanes`).
 
 Edges are the face's own, numbered clockwise from the top of the stored picture; pixel
 points are those of the stored picture (520 x 450 px, flat-to-flat 450 px).

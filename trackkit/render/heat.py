@@ -13,7 +13,7 @@ and face id).
 Examples
 --------
 >>> from trackkit.models import Stage
->>> from trackkit.validate import validate
+>>> from trackkit.checks.pipeline import validate
 >>> report = validate(Stage.model_validate({"format": "trackkit-stage/1",
 ...     "tiles": [{"tile": "202a"}, {"tile": "203a"}]}))
 >>> doc = {"settings": {"races": 4}, "stage": {"tiles": ["202a", "203a"]},
@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from trackkit.checks.pipeline import Report
 from trackkit.errors import InputError
 from trackkit.formats.source import MAX_SIMULATION_BYTES, read_json
-from trackkit.validate import Report
 from trackkit.words import plural
 
 __all__ = ["HEAT_SHOW", "Heat", "load_simulation", "read_heat"]

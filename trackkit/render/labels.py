@@ -12,7 +12,7 @@ Examples
 --------
 >>> from trackkit.models import Stage
 >>> from trackkit.render.svg import stage_arts
->>> from trackkit.assemble import lay_out
+>>> from trackkit.stage.assemble import lay_out
 >>> stage = Stage.model_validate({"format": "trackkit-stage/1",
 ...     "tiles": [{"tile": "202a"}, {"tile": "217b", "turn": "left"}, {"tile": "203a"}]})
 >>> layout = lay_out(stage)
@@ -30,19 +30,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trackkit.geometry import space_polygon, to_world
 from trackkit.render.draw import (
     LABEL_AT,
     LABEL_STEP,
     TileArt,
     fit_size,
-    free_corners,
     label_lines,
     local_hexagon,
-    mark_spots,
 )
-from trackkit.render.gt import gt_free_corners, gt_mark_spots, kerb_spots, label_keep_out
-from trackkit.spaces import DrivenRoad
+from trackkit.render.gt_road import label_keep_out
+from trackkit.render.tile import corners, mark_spots
+from trackkit.road.geometry import space_polygon, to_world
+from trackkit.road.spaces import DrivenRoad
 
 __all__ = [
     "label_box",
@@ -77,7 +76,7 @@ def local_road(road: DrivenRoad, size: float) -> Any:
 
 def label_fonts(art: TileArt, size: float) -> tuple[float, float]:
     """Font sizes of a tile's label and of the smaller line under it (0 when it has none),
-    as :func:`trackkit.render.draw.draw_tile` and the GT drawing set them."""
+    as :func:`trackkit.render.tile.draw_tile` sets them."""
     assert art.label is not None
     fs = fit_size(art.label, 0.5 * size, 0.055 * size)
     sub = fit_size(art.sublabel, 0.5 * size, 0.04 * size) if art.sublabel else 0.0
@@ -134,16 +133,7 @@ def _keep_out_local(art: TileArt, size: float, grow: float = 0.0) -> list[Any]:
     road = _road_keep_out(art, size, grow)
     if road is not None and not road.is_empty:
         shapes.append(road)
-    if art.gt is not None and art.face is not None and art.face.layout is not None:
-        spots = gt_mark_spots(art.face, art.tokens, size)
-        if art.face.danger.value != "none":
-            spots += [
-                (at, 0.035 * size)
-                for marks in kerb_spots(art.face, size).values()
-                for at, _heading in marks
-            ]
-    else:
-        spots = mark_spots(art.road, danger=art.road is not None, tokens=len(art.tokens), size=size)
+    spots = mark_spots(art, size, kerbs=True)
     shapes += [ShapelyPoint(at).buffer(r + grow, quad_segs=4) for at, r in spots]
     return shapes
 
@@ -184,11 +174,7 @@ def _candidates(art: TileArt, size: float) -> list[Point]:
     hit = _SPOTS.get(key)
     if hit is not None:
         return hit
-    if art.gt is not None and face is not None:
-        corners = gt_free_corners(face, size)
-    else:
-        corners = free_corners(art.road, size)
-    spots = [(LABEL_AT * x, LABEL_AT * y) for x, y in corners]
+    spots = [(LABEL_AT * x, LABEL_AT * y) for x, y in corners(art, size)]
     a = size / 2.0
     spots += [
         (0.82 * a * math.cos(math.radians(60 * k)), 0.82 * a * math.sin(math.radians(60 * k)))

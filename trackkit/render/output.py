@@ -26,7 +26,7 @@ from pathlib import Path
 from trackkit.errors import InputError
 from trackkit.formats.files import write_text_atomic
 from trackkit.formats.fileset import manifest_bytes, write_file_set
-from trackkit.render.convert import (
+from trackkit.render.raster import (
     SvgDoc,
     svg_to_pdf,
     svg_to_png,

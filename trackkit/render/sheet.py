@@ -1,17 +1,17 @@
 """A catalogue sheet of tile faces: each face drawn with its spaces and features, labelled.
 
 Faces are drawn from the same geometry as stage maps (the road driven from its ``from``
-edge, :func:`trackkit.spaces.drive`), a dozen to an A4 page. Climb faces show their
+edge, :func:`trackkit.road.spaces.drive`), a dozen to an A4 page. Climb faces show their
 arrows as printed: the −1 arrow points uphill.
 
-Rallyman: GT faces are drawn as on maps (:mod:`trackkit.render.gt`): every road of the
+Rallyman: GT faces are drawn as on maps (:mod:`trackkit.render.gt_road`): every road of the
 face with its lane spaces, limits, dotted lines, start/finish line and grid, the road
 under a bridge dashed, the pit board; turned as a placed face with ``dir`` 0 is (edge 0
 to the right).
 
 Examples
 --------
->>> from trackkit.library import default_library
+>>> from trackkit.tiles.library import default_library
 >>> faces = [default_library().get(i) for i in ("202a", "217b", "418a")]
 >>> sheet = tile_sheet(faces)
 >>> len(sheet.pages), sheet.pages[0].text.count('class="tile ')
@@ -26,15 +26,16 @@ from dataclasses import dataclass
 
 import svgwrite
 
-from trackkit.geometry import DEFAULT_TILE_SIZE_MM
 from trackkit.models.tile import TileFace
-from trackkit.render.convert import SvgDoc
+from trackkit.render.arts import gt_face_art
 from trackkit.render.draw import TileArt, clean_text, fmt
-from trackkit.render.gt import gt_face_art, tile_layers
 from trackkit.render.pages import PAPERS
+from trackkit.render.raster import SvgDoc
 from trackkit.render.svg import Box, new_drawing
 from trackkit.render.theme import Theme, make_theme
-from trackkit.spaces import drive
+from trackkit.render.tile import draw_tile
+from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM
+from trackkit.road.spaces import drive
 from trackkit.words import plural
 
 __all__ = ["SHEET_COLUMNS", "SHEET_ROWS", "TileSheet", "face_art", "tile_sheet"]
@@ -135,7 +136,7 @@ def _cell(
     holder = cell.add(
         dwg.g(transform=f"translate({fmt(cw / 2)},{fmt(1 + hex_h / 2)}) scale({k:.5f})")
     )
-    for group in tile_layers(dwg, face_art(face), size=DEFAULT_TILE_SIZE_MM):
+    for group in draw_tile(dwg, face_art(face), size=DEFAULT_TILE_SIZE_MM):
         holder.add(group)
     y = 1 + hex_h + 4.2
     cell.add(

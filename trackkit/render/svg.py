@@ -3,8 +3,8 @@
 The document is in millimetres (``width``/``height`` in mm, ``viewBox`` in mm): the map
 is true to scale, so a tile of the default size (240 mm) is 240 units wide. What the
 stage graph knows (effective corner limits, climb lines, node ids) comes from the graph;
-shapes come from :mod:`trackkit.geometry`. Rallyman: GT pieces are drawn by
-:mod:`trackkit.render.gt`, their marks over every tile; the title block and legend of a
+shapes come from :mod:`trackkit.road.geometry`. Rallyman: GT pieces are drawn by
+:mod:`trackkit.render.gt_road`, their marks over every tile; the title block and legend of a
 GT track give its lap, laps, lanes, corners and boxes.
 
 Examples
@@ -26,39 +26,35 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import networkx as nx
 import svgwrite
 from svgwrite.container import Group
 
-from trackkit import hexgrid
-from trackkit.assemble import Layout, PlacedTile, lay_out
-from trackkit.geometry import DEFAULT_TILE_SIZE_MM
-from trackkit.library import TileLibrary
+from trackkit.checks.pipeline import Report, validate
+from trackkit.checks.text import title_lines
 from trackkit.models.stage import Stage
+from trackkit.models.summary import StageSummary
+from trackkit.render.arts import stage_arts
 from trackkit.render.draw import (
-    Climb,
     TileArt,
     add_symbols,
     clean_text,
     fmt,
-    heat_colour,
-    local_hexagon,
-    place,
-    upright_text,
 )
-from trackkit.render.gt import (
-    OVERTAKE_HALO,
-    join_skew_spaces,
-    node_owner,
-    overtake_layer,
-    overtake_ring,
-    piece_art,
-    tile_layers,
-)
+from trackkit.render.gt_road import overtake_layer
 from trackkit.render.heat import Heat
-from trackkit.render.labels import place_labels
+from trackkit.render.legend import (
+    CARD_SCALE,
+    HEAT_ROW_HEIGHT,
+    HEAT_SCALE_SIZE,
+    draw_heat_scale,
+    draw_legend,
+)
 from trackkit.render.theme import CSS_PARTS, Theme, css, make_theme
-from trackkit.validate import Report, validate
+from trackkit.render.tile import draw_tile, look
+from trackkit.road import hexgrid
+from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM
+from trackkit.stage.assemble import Layout, PlacedTile, lay_out
+from trackkit.tiles.library import TileLibrary
 from trackkit.words import plural
 
 __all__ = [
@@ -89,13 +85,6 @@ __all__ = [
 MAP_PADDING = 0.12
 #: Natural size of the title block + legend card (its own units), before scaling.
 CARD_SIZE = (300.0, 92.0)
-#: Natural size of the heat map's colour scale (card units).
-HEAT_SCALE_SIZE = (300.0, 30.0)
-#: Height the heat map's scale grows by for its second row (a GT race's overtakes besides
-#: the losses of control; card units).
-HEAT_ROW_HEIGHT = 14.0
-#: Card units per millimetre of map, per millimetre of tile size (2.6 at 240 mm tiles).
-CARD_SCALE = 2.6 / DEFAULT_TILE_SIZE_MM
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,177 +200,6 @@ def map_frame(
     return MapFrame(tiles, area, card, k if legend or heat else 0.0, view, scale)
 
 
-def stage_arts(layout: Layout, graph: nx.DiGraph | None = None) -> list[TileArt]:
-    """What to draw for each placed tile, with the graph's limits and climb lines.
-
-    A Rallyman: GT piece is drawn once with every road it is driven on
-    (:func:`trackkit.render.gt.piece_art`); a space cut by a skew edge is drawn whole by
-    the later of its two tiles (:func:`trackkit.render.gt.join_skew_spaces`).
-    """
-    size = layout.size
-    climbs: dict[tuple[int, int], Climb] = {}
-    if graph is not None:
-        nodes = graph.nodes
-        for u, v, data in graph.edges(data=True):
-            way = data.get("climb")
-            if not way:
-                continue
-            a, b = nodes[u], nodes[v]
-            # Climb lines lie between units of one tile; steps into/out of a shortcut
-            # island also climb, but their line is the island's edge, drawn with it.
-            if a["tile"] == b["tile"] and "shortcut" not in (a["kind"], b["kind"]):
-                climbs[(a["tile"], a["unit"])] = way
-    gt = layout.series == "gt" or "gt" in layout.series_found
-    owner = node_owner(graph) if gt else {}
-    visits: dict[int, list[PlacedTile]] = {}
-    for tile in layout.chain:
-        if tile.index is not None and tile.road is not None:
-            visits.setdefault(id(tile.visit_of or tile), []).append(tile)
-    arrow_tile = _arrow_tile(layout)
-    where: dict[int, tuple[int, PlacedTile]] = {}
-    arts: list[TileArt] = []
-    for tile in layout.chain:
-        face = tile.face
-        index = tile.index or tile.position
-        centre = hexgrid.centre_mm(tile.hex, size)
-        if tile.visit_of is not None:
-            continue  # a GT piece driven twice is drawn once
-        if face is not None and face.layout is not None:
-            mine = visits.get(id(tile), [])
-            numbers = ", ".join(str(v.index) for v in mine) or str(index)
-            for v in mine:
-                if v.index is not None:
-                    where[v.index] = (len(arts), v)
-            arts.append(
-                piece_art(
-                    tile,
-                    mine,
-                    graph,
-                    owner,
-                    key=str(index),
-                    label=f"{numbers} · {face.id}",
-                    centre=centre,
-                    classes=[],
-                    arrow=tile is arrow_tile,
-                )
-            )
-            continue
-        if face is None:
-            arts.append(
-                TileArt(
-                    key=str(index),
-                    face=None,
-                    road=None,
-                    rotation=tile.rotation,
-                    centre=centre,
-                    tokens=tile.tokens,
-                    classes=["unknown"],
-                    label=f"{index} · ? {clean_text(tile.raw_id, 40)}",
-                )
-            )
-            continue
-        limits: dict[str, int | None] = {}
-        if graph is not None and tile.road is not None:
-            for sid in tile.road.spaces:
-                node = graph.nodes.get(f"{index}:{sid}")
-                if node is not None:
-                    limits[sid] = node["limit"]
-        arts.append(
-            TileArt(
-                key=str(index),
-                face=face,
-                road=tile.road,
-                rotation=tile.rotation,
-                centre=centre,
-                tokens=tile.tokens,
-                classes=[f"surface-{face.surface.value}", f"danger-{face.danger.value}"],
-                label=f"{index} · {face.id}",
-                limits=limits,
-                climb_lines={u: w for (t, u), w in climbs.items() if t == index},
-                node_prefix=f"{index}:",
-            )
-        )
-    join_skew_spaces(arts, graph, where, size)
-    for tile in layout.scenery:
-        face = tile.face
-        assert face is not None  # only known faces stand beside the road
-        classes = ["scenery", f"surface-{face.surface.value}", f"kind-{face.kind.value}"]
-        if face.layout is not None:  # the GT pit tile: its board
-            art = piece_art(
-                tile,
-                [],
-                graph,
-                owner,
-                key=f"s{tile.position}",
-                label=face.id,
-                centre=hexgrid.centre_mm(tile.hex, size),
-                classes=classes,
-            )
-            art.sublabel = face.kind.value
-            arts.append(art)
-            continue
-        arts.append(
-            TileArt(
-                key=f"s{tile.position}",
-                face=face,
-                road=None,
-                rotation=tile.rotation,
-                centre=hexgrid.centre_mm(tile.hex, size),
-                tokens=tile.tokens,
-                classes=classes,
-                label=face.id,
-                sublabel=face.kind.value,
-            )
-        )
-    # Tiles on the map that the road does not run through (an editor file's road breaks
-    # before them): drawn where they lie, with their printed limits, marked not driven.
-    for tile in layout.undriven:
-        face = tile.face
-        if face is not None and face.layout is not None:
-            arts.append(
-                piece_art(
-                    tile,
-                    [],
-                    None,
-                    {},
-                    key=f"u{tile.position}",
-                    label=f"{face.id} · not driven",
-                    centre=hexgrid.centre_mm(tile.hex, size),
-                    classes=["undriven"],
-                )
-            )
-            continue
-        name = face.id if face is not None else f"? {clean_text(tile.raw_id, 40)}"
-        surface = [f"surface-{face.surface.value}", f"danger-{face.danger.value}"] if face else []
-        arts.append(
-            TileArt(
-                key=f"u{tile.position}",
-                face=face,
-                road=tile.road if face is not None else None,
-                rotation=tile.rotation,
-                centre=hexgrid.centre_mm(tile.hex, size),
-                tokens=tile.tokens,
-                classes=["undriven", *surface] if face else ["undriven", "unknown"],
-                label=name if tile.road is None else f"{name} · not driven",
-                sublabel="not driven" if tile.road is None else None,
-            )
-        )
-    place_labels(arts, size)
-    return arts
-
-
-def _arrow_tile(layout: Layout) -> PlacedTile | None:
-    """The GT piece that shows the race direction: the one with the start/finish line
-    driven the way its grid faces, else the first one driven."""
-    if layout.series != "gt":
-        return None
-    pieces = [t for t in layout.chain if t.road is not None and t.road.series == "gt"]
-    for t in pieces:
-        if t.road is not None and t.road.start_at is not None:
-            return t.visit_of or t
-    return (pieces[0].visit_of or pieces[0]) if pieces else None
-
-
 def new_drawing(
     view: Box,
     theme: Theme,
@@ -413,138 +231,10 @@ def new_drawing(
 # --- the title block and legend ----------------------------------------------------------
 
 
-def _fit(text: str, width: float, size: float, em: float = 0.6) -> tuple[str, float]:
-    """Text and font size that fit ``width``, estimating a glyph at ``em`` of the size."""
-    text = clean_text(text)
-    need = em * size * max(1, len(text))
-    if need <= width:
-        return text, size
-    smaller = max(0.7 * size, size * width / need)
-    keep = int(width / (em * smaller))
-    if keep < len(text):
-        text = text[: max(1, keep - 1)] + "…"
-    return text, smaller
-
-
-def _left(
-    dwg: svgwrite.Drawing, text: str, x: float, y: float, size: float, width: float, **extra: Any
-) -> Any:
-    """Left-aligned text, shrunk or cut to fit ``width``."""
-    bold = extra.get("class_") == "title"
-    shown, fs = _fit(text, width, size, em=0.7 if bold else 0.6)
-    return dwg.text(shown, insert=(fmt(x), fmt(y)), font_size=fmt(fs), **extra)
-
-
-def summary_lines(summary: dict[str, Any], report: Report | None = None) -> list[str]:
-    """The title block's lines under the name and author."""
-    if summary.get("series") == "gt":
-        return _gt_summary_lines(summary, report)
-    kind = str(summary.get("kind", "rally"))
-    parts = [kind.capitalize(), f"{summary.get('tiles', 0)} tiles"]
-    if summary.get("length_mm"):
-        parts.append(f"{summary['length_mm'] / 1000:.2f} m of road")
-    if summary.get("length_spaces") is not None:
-        parts.append(f"{summary['length_spaces']} moves start to finish")
-    lines = [" · ".join(parts)]
-    surfaces = summary.get("surfaces") or {}
-    lines.append("Surfaces: " + (", ".join(f"{k} {v}" for k, v in surfaces.items()) or "none"))
-    danger = summary.get("danger") or {}
-    lines.append("Danger: " + (", ".join(f"{k} {v}" for k, v in danger.items()) or "none"))
-    counts = {"corners": len(summary.get("corners") or [])}
-    counts.update({k: int(summary.get(k) or 0) for k in ("jumps", "fords")})
-    if report is not None:  # the summary counts shortcut spaces; a map shows shortcuts
-        counts["shortcuts"] = len(
-            {
-                (d["tile"], d["space"].split(".")[0])
-                for _, d in report.graph.nodes(data=True)
-                if d["kind"] == "shortcut"
-            }
-        )
-    feats = [f"{n} {k if n != 1 else k[:-1]}" for k, n in counts.items() if n or k == "corners"]
-    climb = summary.get("climb") or {}
-    if climb.get("up") or climb.get("down"):
-        feats.append(f"climb tiles {climb.get('up', 0)} up, {climb.get('down', 0)} down")
-    lines.append("Features: " + ", ".join(feats))
-    boxes = summary.get("boxes") or {}
-    lines.append(
-        "Boxes needed: "
-        + (", ".join(f"{b}" + (f" ×{n}" if n > 1 else "") for b, n in boxes.items()) or "none")
-    )
-    if report is not None:
-        if report.valid:
-            lines.append(f"Checked: valid ({plural(report.warnings, 'warning')})")
-        else:
-            lines.append(
-                f"Checked: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}: "
-                "run 'trackkit validate'"
-            )
-    return lines
-
-
-def _lanes_text(lanes: dict[str, int]) -> str:
-    """``3 on 9 tiles, 2 on 3, 2-3 on 2``: the most common width first, and a road that
-    widens and one that narrows counted together (so that the line fits the card)."""
-    merged: dict[str, int] = {}
-    for key, n in lanes.items():
-        ends = key.split("-")
-        key = "-".join(sorted(ends, key=int)) if all(e.isdigit() for e in ends) else key
-        merged[key] = merged.get(key, 0) + n
-    ranked = sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))
-    if not ranked:
-        return "none"
-    (first, n), rest = ranked[0], ranked[1:]
-    return ", ".join([f"{first} on {plural(n, 'tile')}", *(f"{k} on {v}" for k, v in rest)])
-
-
-def _gt_summary_lines(summary: dict[str, Any], report: Report | None) -> list[str]:
-    """The title block of a GT track: the lap, lanes, corners and their limits, the
-    sharp corners, what else is on it, the boxes."""
-    kind = str(summary.get("kind", "circuit"))
-    parts = [kind.capitalize(), f"{summary.get('tiles', 0)} tiles"]
-    if summary.get("lap_length_mm"):
-        parts.append(f"lap {summary['lap_length_mm'] / 1000:.2f} m")
-    if summary.get("lap_length_spaces") is not None:
-        parts.append(f"{summary['lap_length_spaces']} moves a lap")
-    if summary.get("laps"):
-        parts.append(plural(int(summary["laps"]), "lap"))
-    if summary.get("length_mm"):
-        parts.append(f"{summary['length_mm'] / 1000:.2f} m")
-    if summary.get("length_spaces") is not None:
-        parts.append(f"{summary['length_spaces']} moves")
-    lines = [" · ".join(parts)]
-    lane_text = _lanes_text(summary.get("lanes") or {})
-    danger = summary.get("danger") or {}
-    danger_text = ", ".join(f"{k} {v}" for k, v in danger.items()) or "none"
-    lines.append(f"Lanes: {lane_text} · danger: {danger_text}")
-    corners = summary.get("corners") or []
-    limits = ", ".join(str(c.get("limits")) for c in corners)
-    lines.append(f"Corners: {len(corners)}" + (f", limits {limits}" if limits else ""))
-    sharp = summary.get("sharp_corners") or []
-    feats = [f"sharp corners: {plural(len(sharp), 'dotted line')}"]
-    if summary.get("grid_slots"):
-        feats.append(f"grid of {summary['grid_slots']}")
-    if summary.get("pit"):
-        feats.append("pit")
-    if summary.get("crossings"):
-        feats.append(plural(int(summary["crossings"]), "crossing"))
-    if summary.get("bridges"):
-        feats.append(plural(int(summary["bridges"]), "bridge"))
-    lines.append(", ".join(feats).capitalize())
-    boxes = summary.get("boxes") or {}
-    lines.append(
-        "Boxes needed: "
-        + (", ".join(f"{b}" + (f" ×{n}" if n > 1 else "") for b, n in boxes.items()) or "none")
-    )
-    if report is not None:
-        if report.valid:
-            state = f"valid ({plural(report.warnings, 'warning')})"
-        else:
-            state = (
-                f"{plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}: "
-                "run 'trackkit validate'"
-            )
-        lines.append(f"Checked: {state}")
-    return lines
+def summary_lines(summary: StageSummary, report: Report | None = None) -> list[str]:
+    """The title block's lines under the name and author (both series:
+    :func:`trackkit.checks.text.title_lines`)."""
+    return title_lines(summary, report)
 
 
 #: The card's left column: its width, the text's left edge and width (card units).
@@ -594,21 +284,21 @@ def _card_block(
     return wrap_text(text, width, size * least, em), size * least
 
 
-def card_text(summary: dict[str, Any], report: Report | None) -> tuple[list[CardText], float]:
+def card_text(summary: StageSummary, report: Report | None) -> tuple[list[CardText], float]:
     """The title block's left column, line by line, and the card's height (card units).
 
     Nothing is cut: a long name, author or summary line wraps onto more lines (the
     card grows to hold them; it is never less than :data:`CARD_SIZE` high).
     """
     out: list[CardText] = []
-    name = str(summary.get("name") or "Untitled stage")
+    name = summary.name or "Untitled stage"
     lines, fs = _card_block(name, _CARD_TEXT_W, 9.0, em=0.7, least=0.8)
     y = 14.0 - 9.0 + fs
     for i, line in enumerate(lines):
         out.append(CardText(line, y, fs, "title"))
         if i < len(lines) - 1:
             y += 1.2 * fs
-    author = str(summary.get("author") or "")
+    author = summary.author or ""
     if author:
         lines, fs = _card_block(f"by {author}", _CARD_TEXT_W, 4.6, em=0.6, least=0.85)
         for line in lines:
@@ -629,14 +319,14 @@ def card_text(summary: dict[str, Any], report: Report | None) -> tuple[list[Card
     return out, height
 
 
-def card_size(summary: dict[str, Any], report: Report | None = None) -> tuple[float, float]:
+def card_size(summary: StageSummary, report: Report | None = None) -> tuple[float, float]:
     """Width and height of the title block + legend card (card units): :data:`CARD_SIZE`,
     taller when the name or a summary line needs more lines."""
     return CARD_SIZE[0], card_text(summary, report)[1]
 
 
 def draw_card(
-    dwg: svgwrite.Drawing, summary: dict[str, Any], report: Report | None, *, at: Box, scale: float
+    dwg: svgwrite.Drawing, summary: StageSummary, report: Report | None, *, at: Box, scale: float
 ) -> Group:
     """The title block (name, author, length, surfaces, boxes) and the legend, in one card.
 
@@ -666,163 +356,9 @@ def draw_card(
         )
     left_w = _CARD_LEFT_W
     card.add(dwg.line((left_w, 5), (left_w, fmt(h - 5)), class_="card-rule", stroke_width=0.3))
-    legend = _gt_legend if summary.get("series") == "gt" else _legend
-    card.add(legend(dwg, x=left_w + 5, y=6.0, width=w - left_w - 8))
+    series = "gt" if summary.series == "gt" else "dirt"
+    card.add(draw_legend(dwg, series, x=left_w + 5, y=6.0, width=w - left_w - 8))
     return card
-
-
-def _legend(dwg: svgwrite.Drawing, *, x: float, y: float, width: float) -> Group:
-    """The legend of a Rallyman: DIRT stage."""
-    items: list[tuple[str, Any]] = []
-
-    def swatch(surface: str) -> Group:
-        s = dwg.g(class_=f"surface-{surface}")
-        hexagon = [(fmt(px * 0.075), fmt(py * 0.075)) for px, py in local_hexagon(100)]
-        s.add(dwg.polygon(hexagon, class_="hex"))
-        return s
-
-    for surface in ("gravel", "asphalt", "snow"):
-        items.append((f"{surface} tile", swatch(surface)))
-    items.append(("danger: low, medium, high", _danger_swatch(dwg)))
-    limit = _limit_swatch(dwg)
-    items.append(("corner limit, one per lane", limit))
-    slide = dwg.g(class_="surface-gravel")
-    slide.add(dwg.rect((-4, -3.5), (8, 7), class_="space"))
-    slide.add(dwg.rect((-4, -3.5), (8, 7), class_="space kind-slide"))
-    slide.add(dwg.line((0, -3.5), (0, 3.5), class_="slide", stroke_width=0.5))
-    items.append(("slide row: dotted line", slide))
-    shortcut = dwg.g(class_="shortcut")
-    shortcut.add(place(dwg, "sym-badge", (0, 0), (0, 1), 4.2, 3.0, cls="badge"))
-    shortcut.add(place(dwg, "sym-paren", (-1.5, 0), (0, 1), 1.9))
-    shortcut.add(upright_text(dwg, "3", (1.2, 0), size=4.2))
-    items.append(("shortcut and its limit", shortcut))
-    jump = dwg.g(class_="jump")
-    jump.add(place(dwg, "sym-chevron", (-1.6, 0), (1, 0), 3.0))
-    jump.add(upright_text(dwg, "4", (2.6, 0), size=4.6))
-    items.append(("jump: chevron and value", jump))
-    ford = dwg.g(class_="ford")
-    ford.add(place(dwg, "sym-waves", (0, 0), (0, 1), 4.0, 3.6))
-    items.append(("ford", ford))
-    climb = dwg.g(class_="climb")
-    climb.add(place(dwg, "sym-arrow", (-1.2, 0), (1, 0), 1.8, 3.0))
-    climb.add(upright_text(dwg, "−1", (4.0, 0), size=3.4))
-    items.append(("climb: −1 arrow points uphill", climb))
-    line = dwg.g(class_="start")
-    for k, shift in ((-0.9, 0.0), (0.9, 1.8)):
-        for cls, dash in (("paper", None), ("ink", "1.8 1.8")):
-            attrs: dict[str, Any] = {"class_": cls, "stroke_width": 1.8}
-            if dash:
-                attrs.update(stroke_dasharray=dash, stroke_dashoffset=shift)
-            line.add(dwg.line((k, -3.6), (k, 3.6), **attrs))
-    line.add(dwg.rect((-1.8, -3.6), (3.6, 7.2), fill="none", class_="trim"))
-    items.append(("start / finish line", line))
-    tokens = dwg.g()
-    samples = (("oxygen", "2"), ("cloud", ""), ("mud", "−1"), ("climb", "−1"))
-    for i, (kind, text) in enumerate(samples):
-        tok = dwg.g(class_=f"token token-{kind}")
-        at = (-4.8 + 3.6 * i, 0.0)
-        tok.add(place(dwg, "sym-token", at, (0, 1), 1.7))
-        if kind == "cloud":
-            tok.add(place(dwg, "sym-cloud", at, (0, 1), 1.3, cls="glyph"))
-        else:
-            tok.add(upright_text(dwg, text, at, size=1.9))
-        tokens.add(tok)
-    items.append(("tokens: oxygen N, cloud, mud, climb", tokens))
-    return _legend_items(dwg, items, x=x, y=y, width=width)
-
-
-def _legend_items(
-    dwg: svgwrite.Drawing, items: Sequence[tuple[str, Any]], *, x: float, y: float, width: float
-) -> Group:
-    """The legend: its title and the samples with their words, in two columns."""
-    g = dwg.g(id="legend", transform=f"translate({fmt(x)},{fmt(y)})")
-    g.add(dwg.text("Legend", insert=(0, 4), font_size=4.6, class_="title"))
-    col_w = width / 2
-    row_h = 12.6
-    per_col = math.ceil(len(items) / 2)
-    for i, (label, sample) in enumerate(items):
-        col, row = divmod(i, per_col)
-        cx = col * col_w + 6
-        cy = 14 + row * row_h
-        sample["transform"] = f"translate({fmt(cx)},{fmt(cy)})"
-        g.add(sample)
-        g.add(_left(dwg, label, cx + 10, cy + 1.3, 3.4, col_w - 17))
-    return g
-
-
-def _danger_swatch(dwg: svgwrite.Drawing) -> Group:
-    """The legend's three kerbs: low, medium and high danger (both series)."""
-    danger = dwg.g()
-    for i, level in enumerate(("low", "medium", "high")):
-        kerb = dwg.g(class_=f"danger danger-{level}")
-        kerb.add(place(dwg, "sym-kerb", (-3.0 + 3.0 * i, 0), (0, 1), 1.3, 3.2))
-        danger.add(kerb)
-    return danger
-
-
-def _limit_swatch(dwg: svgwrite.Drawing) -> Group:
-    """The legend's corner limit: a 3 in its disc (both series)."""
-    limit = dwg.g(class_="limit")
-    limit.add(place(dwg, "sym-disc", (0, 0), (0, 1), 3.4))
-    limit.add(upright_text(dwg, "3", (0, 0), size=4.4))
-    return limit
-
-
-def _gt_legend(dwg: svgwrite.Drawing, *, x: float, y: float, width: float) -> Group:
-    """The legend of a Rallyman: GT track: what its tiles show (see :mod:`.gt`)."""
-    items: list[tuple[str, Any]] = []
-    road = dwg.g(class_="surface-asphalt")
-    for lane in range(3):
-        road.add(dwg.rect((-4, -3.6 + 2.4 * lane), (8, 2.4), class_="space kind-lane"))
-    items.append(("lanes of spaces (2, 3 or 4)", road))
-    items.append(("danger: low, medium, high", _danger_swatch(dwg)))
-    limit = _limit_swatch(dwg)
-    items.append(("corner limit of the space", limit))
-    triangle = dwg.g(class_="limit triangle")
-    triangle.add(place(dwg, "sym-triangle", (0, -0.5), (0, 1), 4.0))
-    triangle.add(upright_text(dwg, "4", (0, 0.4), size=3.8))
-    items.append(("in a triangle: dangerous", triangle))
-    dotted = dwg.g(class_="dotted")
-    dotted.add(dwg.line((-4, 0), (4, 0), class_="dotted-under"))
-    dotted.add(dwg.line((-4, 0), (4, 0), class_="dotted-line"))
-    dotted.add(place(dwg, "sym-badge", (0, 0), (0, 1), 1.9, 2.3, cls="badge"))
-    dotted.add(upright_text(dwg, "2", (0, 0), size=3.4))
-    items.append(("dotted line: top gear over it", dotted))
-    sign = dwg.g(class_="dotted")
-    sign.add(dwg.line((-4, 0), (4, 0), class_="dotted-under"))
-    sign.add(dwg.line((-4, 0), (4, 0), class_="dotted-line"))
-    sign.add(place(dwg, "sym-triangle", (0, 0), (0, 1), 2.6, cls="sign"))
-    sign.add(upright_text(dwg, "!", (0, 0.3), size=3.0))
-    items.append(("warning sign: a danger result", sign))
-    line = dwg.g(class_="start-finish")
-    for k, shift in ((-0.9, 0.0), (0.9, 1.8)):
-        for cls, dash in (("paper", None), ("ink", "1.8 1.8")):
-            attrs: dict[str, Any] = {"class_": cls, "stroke_width": 1.8}
-            if dash:
-                attrs.update(stroke_dasharray=dash, stroke_dashoffset=shift)
-            line.add(dwg.line((k, -3.6), (k, 3.6), **attrs))
-    items.append(("start / finish line", line))
-    grid = dwg.g(class_="grid surface-asphalt")
-    grid.add(dwg.rect((-4, -3.6), (8, 7.2), class_="space kind-lane"))
-    grid.add(dwg.polyline([(-3, -1.4), (-3, -2.8), (3, -2.8), (3, -1.4)], class_="grid-mark"))
-    grid.add(upright_text(dwg, "1", (0, 0.8), size=3.6))
-    items.append(("grid slot and its place", grid))
-    arrow = dwg.g(class_="direction")
-    arrow.add(place(dwg, "sym-arrow", (0, 0), (1, 0), 2.2, 4.0))
-    items.append(("race direction", arrow))
-    cross = dwg.g(class_="surface-asphalt")
-    cross.add(dwg.rect((-4, -1.6), (8, 3.2), class_="space kind-lane"))
-    cross.add(dwg.rect((-1.6, -3.6), (3.2, 7.2), class_="space kind-lane overlap"))
-    items.append(("crossing: spaces over spaces", cross))
-    hidden = dwg.g(class_="surface-asphalt")
-    hidden.add(dwg.rect((-4, -1.6), (8, 3.2), class_="space kind-lane hidden"))
-    hidden.add(dwg.rect((-1.6, -3.6), (3.2, 7.2), class_="space kind-lane"))
-    items.append(("road under a bridge, dashed", hidden))
-    pit = dwg.g(class_="pit")
-    for col in range(3):
-        pit.add(dwg.rect((-4 + 2.7 * col, -3.6), (2.6, 7.2), class_="pit-column"))
-    items.append(("pit board: tyres, repair (GT-2)", pit))
-    return _legend_items(dwg, items, x=x, y=y, width=width)
 
 
 # --- the whole map -------------------------------------------------------------------------
@@ -840,11 +376,11 @@ class RenderedMap:
 
 def desc_text(report: Report) -> str:
     """The text embedded in the map's ``<desc>``: the stage summary, as validate prints it."""
-    from trackkit.validate.text import summary_text
+    from trackkit.checks.text import summary_text
 
-    head = f"{report.summary.get('name') or 'Untitled stage'}"
-    if report.summary.get("author"):
-        head += f" by {report.summary['author']}"
+    head = report.summary.name or "Untitled stage"
+    if report.summary.author:
+        head += f" by {report.summary.author}"
     state = "valid" if report.valid else "INVALID"
     lines = [
         head,
@@ -868,7 +404,7 @@ def map_svg(
     Parameters
     ----------
     report : Report
-        From :func:`trackkit.validate.validate`: its graph and summary are drawn.
+        From :func:`trackkit.checks.pipeline.validate`: its graph and summary are drawn.
     layout : Layout, optional
         The stage laid out at another tile size (default: the report's own layout).
     theme : dict, optional
@@ -880,7 +416,7 @@ def map_svg(
         see :func:`trackkit.render.heat.read_heat`): those spaces are tinted from pale
         yellow to red (class ``heat``), and a colour scale tells what the colours mean.
         A GT race's overtakes (``Heat.overtakes``) are rings on the spaces (class
-        ``overtakes``, :func:`trackkit.render.gt.overtake_layer`), in the scale too.
+        ``overtakes``, :func:`trackkit.render.gt_road.overtake_layer`), in the scale too.
     """
     layout = layout or report.layout
     theme = theme or make_theme()
@@ -898,7 +434,7 @@ def map_svg(
     dwg = new_drawing(
         frame.view,
         theme,
-        title=str(report.summary.get("name") or ""),
+        title=report.summary.name or "",
         desc=desc_text(report),
         parts=(*CSS_PARTS, "heat") if rings else CSS_PARTS,
     )
@@ -910,9 +446,8 @@ def map_svg(
     later: list[Group] = []  # GT pieces' marks, over every tile
     passes: list[Group] = []  # GT pieces' overtakes, over every tile, under every mark
     for art in _ordered(stage_arts(layout, report.graph)):
-        if heat is not None and (worst or most) and art.gt is not None:
-            mine = {n for r in art.gt.roads for n in r.nodes.values()}
-            mine |= {node for node, _geom in art.gt.joined.values()}
+        if heat is not None and (worst or most):
+            mine = look(art).nodes(art)
             if worst:
                 art = replace(
                     art,
@@ -923,17 +458,7 @@ def map_svg(
                     art,
                     overtakes={n: c / most for n, c in heat.overtakes.items() if n in mine and c},
                 )
-        elif heat is not None and worst and art.node_prefix is not None:
-            prefix = art.node_prefix
-            art = replace(
-                art,
-                heat={
-                    node[len(prefix) :]: count / worst
-                    for node, count in heat.by_space.items()
-                    if node.startswith(prefix)
-                },
-            )
-        first, *rest = tile_layers(dwg, art, size=layout.size)
+        first, *rest = draw_tile(dwg, art, size=layout.size)
         tiles.add(first)
         later += rest
         ring = overtake_layer(dwg, art, size=layout.size) if most else None
@@ -946,138 +471,6 @@ def map_svg(
     if heat is not None and frame.heat is not None:
         dwg.add(draw_heat_scale(dwg, heat, at=frame.heat, scale=frame.card_scale))
     return RenderedMap(dwg.tostring(), frame, report, layout)
-
-
-#: Steps of the heat map's colour bar.
-_HEAT_STEPS = 20
-
-
-def draw_heat_scale(dwg: svgwrite.Drawing, heat: Heat, *, at: Box, scale: float) -> Group:
-    """The heat map's colour scale: a bar from pale yellow to red, in losses per race.
-
-    A space's colour is its losses of control relative to the worst space's, so the
-    bar runs from (almost) none to the worst space's losses of control per race. A GT
-    race's overtakes (``heat.overtakes``) add a row of rings as the map draws them: for
-    one overtake, half the most and the most on one space, in overtakes per race.
-    """
-    if heat.overtakes is not None:
-        return _gt_heat_scale(dwg, heat, at=at, scale=scale)
-    w, h = HEAT_SCALE_SIZE
-    g = dwg.g(
-        id="heat-scale",
-        class_="heat-scale",
-        transform=f"translate({fmt(at.x)},{fmt(at.y)}) scale({scale:.4f})",
-    )
-    g.add(dwg.rect((0, 0), (w, h), rx=2, class_="card", stroke_width=0.4))
-    per_race = heat.races is not None
-    title = "Heat map: losses of control " + ("per race" if per_race else "(total)")
-    if heat.races is not None:
-        title += f" on the space, over {plural(heat.races, 'race')}"
-    g.add(_left(dwg, title, 6, 8.5, 4.2, w - 12, class_="title"))
-    _loss_bar(dwg, g, heat, y0=12.0, note="untinted spaces: no loss of control")
-    return g
-
-
-#: Where the heat scale's bar runs (card units).
-_BAR_X = (6.0, 200.0)
-
-
-def _loss_bar(dwg: svgwrite.Drawing, g: Group, heat: Heat, *, y0: float, note: str) -> None:
-    """The colour bar of the losses of control at ``y0``, its ticks and ``note``.
-
-    With no loss of control at all there is nothing to scale: a line says so, and in how
-    many races, instead of a bar from 0.00 to 0.00.
-    """
-    w = HEAT_SCALE_SIZE[0]
-    per_race = heat.races is not None
-    (x0, x1), bar_h = _BAR_X, 6.0
-    if not heat.worst:
-        none = "no losses of control" + (
-            f" in {plural(heat.races, 'race')}" if heat.races is not None else ""
-        )
-        g.add(_left(dwg, none, x0, y0 + 4.5, 3.8, w - x0 - 6, class_="heat-none"))
-        return
-    step = (x1 - x0) / _HEAT_STEPS
-    bar = g.add(dwg.g(class_="heat-bar"))
-    for i in range(_HEAT_STEPS):
-        level = (i + 0.5) / _HEAT_STEPS
-        bar.add(
-            dwg.rect(
-                (fmt(x0 + i * step), fmt(y0)),
-                (fmt(step + 0.05), fmt(bar_h)),
-                fill=heat_colour(level),
-                stroke="none",
-            )
-        )
-    g.add(dwg.rect((fmt(x0), fmt(y0)), (fmt(x1 - x0), fmt(bar_h)), class_="card-rule", fill="none"))
-    worst = heat.worst_per_race
-    digits = 2 if per_race else 0
-    for share in (0.0, 0.5, 1.0):
-        x = x0 + share * (x1 - x0)
-        g.add(
-            dwg.line((fmt(x), fmt(y0 + bar_h)), (fmt(x), fmt(y0 + bar_h + 1.5)), class_="card-rule")
-        )
-        anchor = {0.0: "start", 0.5: "middle", 1.0: "end"}[share]
-        g.add(
-            dwg.text(
-                f"{share * worst:.{digits}f}",
-                insert=(fmt(x), fmt(y0 + bar_h + 5.5)),
-                font_size="3.6",
-                text_anchor=anchor,
-                class_="heat-tick",
-            )
-        )
-    g.add(_left(dwg, note, x1 + 8, y0 + 4.5, 3.4, w - x1 - 14, class_="muted"))
-
-
-def _gt_heat_scale(dwg: svgwrite.Drawing, heat: Heat, *, at: Box, scale: float) -> Group:
-    """The heat scale of a GT race: the losses of control's bar (unless only the
-    overtakes are shown) and a row of overtake rings."""
-    w = HEAT_SCALE_SIZE[0]
-    h = HEAT_SCALE_SIZE[1] + (HEAT_ROW_HEIGHT if heat.losses else 0.0)
-    g = dwg.g(
-        id="heat-scale",
-        class_="heat-scale",
-        transform=f"translate({fmt(at.x)},{fmt(at.y)}) scale({scale:.4f})",
-    )
-    g.add(dwg.rect((0, 0), (w, h), rx=2, class_="card", stroke_width=0.4))
-    what = "losses of control (fill) and overtakes (rings)" if heat.losses else "overtakes"
-    per = "per race on the space" if heat.races is not None else "on the space (totals)"
-    title = f"Heat map: {what} {per}"
-    if heat.races is not None:
-        title += f", over {plural(heat.races, 'race')}"
-    g.add(_left(dwg, title, 6, 8.5, 4.2, w - 12, class_="title"))
-    y = 12.0
-    if heat.losses:
-        _loss_bar(dwg, g, heat, y0=y, note="untinted: no loss of control")
-        y += HEAT_ROW_HEIGHT
-    most = heat.most_overtakes
-    size = scale / CARD_SCALE  # the tile size: rings as large as on the map
-    digits = 2 if heat.races is not None else 0
-    counts = sorted({1, (most + 1) // 2, most}) if most else []
-    key = g.add(dwg.g(class_="overtakes-keys"))
-    x = _BAR_X[0]
-    for count in counts:
-        r, stroke, opacity = overtake_ring(count / most, size)
-        r, stroke = r / scale, stroke / scale
-        cx, cy = x + overtake_ring(1.0, size)[0] / scale, y + 4.5
-        ring = key.add(dwg.g(class_="overtakes-key", opacity=f"{opacity:.2f}"))
-        halo = stroke + OVERTAKE_HALO * size / scale
-        ring.add(dwg.circle((fmt(cx), fmt(cy)), fmt(r), class_="halo", stroke_width=fmt(halo)))
-        ring.add(dwg.circle((fmt(cx), fmt(cy)), fmt(r), class_="ring", stroke_width=fmt(stroke)))
-        value = count / (heat.races or 1)
-        key.add(
-            dwg.text(
-                f"{value:.{digits}f}",
-                insert=(fmt(cx + 5.5), fmt(cy + 1.3)),
-                font_size="3.6",
-                class_="heat-tick",
-            )
-        )
-        x += 64.0
-    note = "no overtake" if not most else "no ring: no overtake"
-    g.add(_left(dwg, note, _BAR_X[1] + 8, y + 4.5, 3.4, w - _BAR_X[1] - 14, class_="muted"))
-    return g
 
 
 def _ordered(arts: Iterable[TileArt]) -> Sequence[TileArt]:

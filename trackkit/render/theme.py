@@ -268,7 +268,7 @@ def css(theme: Theme, parts: tuple[str, ...] = CSS_PARTS) -> str:
             f".tile-label {{ fill: {t['label']}; font-weight: bold; }}",
             f".tile-label-sub {{ fill: {t['label']}; }}",
             f".overview-road {{ fill: none; stroke: {t['text']}; stroke-linecap: round; }}",
-            # Rallyman: GT pieces (trackkit.render.gt)
+            # Rallyman: GT pieces (trackkit.render.gt_road)
             ".feature polyline { fill: none; }",
             f".space.hidden {{ fill: none; stroke: {t['hidden.line']}; stroke-dasharray: 3 2; }}",
             ".space.off-track { fill-opacity: 0.45; stroke-opacity: 0.5; }",
@@ -298,7 +298,7 @@ def css(theme: Theme, parts: tuple[str, ...] = CSS_PARTS) -> str:
             f".card {{ fill: {t['card.fill']}; stroke: {t['card.edge']}; }}",
             f".card-rule {{ stroke: {t['card.edge']}; }}",
         ],
-        # only in a heat map that shows overtakes (trackkit.render.gt.overtake_layer)
+        # only in a heat map that shows overtakes (trackkit.render.gt_road.overtake_layer)
         "heat": [
             f".overtakes .ring, .overtakes-key .ring {{ fill: {t['overtakes.ring']}; "
             f"fill-opacity: 0.3; stroke: {t['overtakes.ring']}; }}",

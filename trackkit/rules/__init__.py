@@ -1,10 +1,14 @@
-"""The embedded rules of Rallyman: DIRT and The Climb, at the level of one turn.
+"""The rules of Rallyman: DIRT (with The Climb) and Rallyman: GT, at the level of one turn.
 
-State -> :func:`legal_plans` -> :func:`resolve` (plan, mode, rng) -> new state and events.
-Cars come from the ruleset (:func:`dashboard`), from The Climb's Unlimited dashboards
-(:class:`UnlimitedDashboard`) or from car files (:func:`load_car`, ``trackkit-car/1``).
-The DEFAULT numbers (time cards, decks, damage bag, crash table, dashboards, dice faces)
-come from ruleset data files (``tile_library/ruleset-*.yaml``), not from code.
+State -> :func:`legal_plans` -> :func:`resolve` (plan, mode, rng) -> new state and events,
+for both series: a GT turn's position also says what GT adds (the last lap, a yellow flag,
+the flying start), and a GT race keeps each car's :class:`GtCar` beside its
+:class:`CarState` (gear 00 or the pit, tyres, yellow flag). Cars come from the ruleset
+(:func:`dashboard`: ``dirt`` and ``r5``, or ``gt4``, ``gt5`` and ``gt6`` of the GT ruleset),
+from The Climb's Unlimited dashboards (:class:`UnlimitedDashboard`) or from car files
+(:func:`load_car`, ``trackkit-car/1``). The DEFAULT numbers (time cards, decks, damage bag,
+crash table, dashboards, dice faces) come from ruleset data files
+(``tile_library/ruleset-*.yaml``), not from code.
 
 To script a position: :func:`position` (a stage, a car with its gear, damage, second
 tokens, cards, time and SISU token, other cars; checked by :func:`check_position`, as a

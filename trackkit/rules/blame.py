@@ -71,12 +71,11 @@ def loss_space(ruleset: Ruleset, plan: Plan, mode: Mode, events: Sequence[Event]
         return loss.space  # not the plan's throw (it cannot be told): where it happened
     if any(e.kind == "sisu" for e in events):
         hits = [0] * len(hits)  # rule: LOC-7 (the SISU token cancels every danger rolled)
-    exceed = ruleset.danger_limit_rule != "reach"
     dangers, low, k = 0, 99, 0
     for step in plan.steps:
         dangers += sum(hits[k : k + len(step.dice)]) + step.hazards + (1 if step.cloud else 0)
         k += len(step.dice)
         low = min(low, step.limit)
-        if dangers > low if exceed else dangers >= low:  # rule: TURN-6
+        if ruleset.loses_control(dangers, low):  # rule: TURN-6
             return step.space
     return loss.space

@@ -27,11 +27,11 @@ def play_order(cars: Sequence[CarState], track: Track, ruleset: Ruleset) -> list
 
     DIRT: the car furthest ahead first (the front edge of its space, BOARD-5); level on
     that, the higher gear; still level, the car on the inner lane of its corner or of the
-    next one (:func:`inner_lanes`). GT (a ruleset whose id is ``gt``): the higher gear
-    first, then the one further ahead (on a circuit, laps driven included:
-    :attr:`CarState.crossings`), then the inner lane. Cars level on all three keep
-    the order they are given in (TURN-2 DEFAULT: player order). Cars not on the stage yet
-    (``space`` None) play after the others, in the order given (TURN-1).
+    next one (:func:`inner_lanes`). GT (a ruleset whose ``play_order`` is ``speed``): the
+    higher gear first, then the one further ahead, then the inner lane. On a circuit, the
+    laps driven count in how far ahead a car is (:attr:`CarState.crossings`). Cars level on
+    all three keep the order they are given in (TURN-2 DEFAULT: player order). Cars not on
+    the stage yet (``space`` None) play after the others, in the order given (TURN-1).
 
     Parameters
     ----------
@@ -40,7 +40,7 @@ def play_order(cars: Sequence[CarState], track: Track, ruleset: Ruleset) -> list
     track : Track
         The stage.
     ruleset : Ruleset
-        The rules; its id picks the DIRT or the GT order.
+        The rules; its ``play_order`` picks the DIRT or the GT order.
 
     Returns
     -------
@@ -54,8 +54,8 @@ def play_order(cars: Sequence[CarState], track: Track, ruleset: Ruleset) -> list
     """
     spaces = track.spaces
     inner = inner_lanes(track)
-    speed_first = ruleset.id == "gt"  # rule: TURN-2 (GT: speed, then distance)
-    lap = track.lap_length if speed_first else None
+    speed_first = ruleset.play_order == "speed"  # rule: TURN-2 (GT: speed, then distance)
+    lap = track.lap_length
     on: list[tuple[tuple[float, float, int, int], CarState]] = []
     key: tuple[float, float, int, int]
     off: list[CarState] = []
@@ -67,13 +67,10 @@ def play_order(cars: Sequence[CarState], track: Track, ruleset: Ruleset) -> list
         if info is None:
             raise ValueError(f"car {car.car_id} is on {car.space!r}, a space the stage lacks")
         lane = 0 if car.space in inner else 1
+        # BOARD-5 DEFAULT: on a circuit, the laps driven count (graph.lap_distance)
+        far = info.progress + ((car.crossings - 1) * lap if lap else 0.0)
         # rule: TURN-2 (distance, speed, inner lane; then the order given: DEFAULT)
-        if speed_first:
-            # BOARD-5 DEFAULT: on a circuit, the laps driven count (graph.lap_distance)
-            far = info.progress + ((car.crossings - 1) * lap if lap else 0.0)
-            key = (-car.gear, -far, lane, i)
-        else:
-            key = (-info.progress, -car.gear, lane, i)
+        key = (-car.gear, -far, lane, i) if speed_first else (-far, -car.gear, lane, i)
         on.append((key, car))
     on.sort(key=lambda kc: kc[0])
     return [car for _key, car in on] + off

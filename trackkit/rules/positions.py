@@ -27,9 +27,7 @@ import difflib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from trackkit.assemble import lay_out
 from trackkit.errors import PositionError
-from trackkit.graph import build_graph
 from trackkit.models.car import CarFile
 from trackkit.models.stage import Stage
 from trackkit.rules.cars import car_dashboard
@@ -38,6 +36,8 @@ from trackkit.rules.plans import GtTurn, PlanContext
 from trackkit.rules.ruleset import Ruleset, load_ruleset
 from trackkit.rules.state import CarState, Damage, GtCar, OtherCar
 from trackkit.rules.track import Track
+from trackkit.stage.assemble import lay_out
+from trackkit.stage.graph import build_graph
 from trackkit.words import plural
 
 __all__ = [

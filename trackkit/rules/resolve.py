@@ -28,7 +28,8 @@ from functools import lru_cache
 from typing import Literal, NamedTuple, Protocol
 
 from trackkit.rules.dice import Dice, Die, DieKind
-from trackkit.rules.plans import Plan, PlanBuilder, PlanContext, PlanStep
+from trackkit.rules.plans import Plan, PlanContext, PlanStep
+from trackkit.rules.reorder import loss_orders, reroute
 from trackkit.rules.state import CarState, Damage
 from trackkit.rules.table import Table
 from trackkit.rules.track import Track
@@ -207,11 +208,6 @@ def _roller(ctx: PlanContext, rng: random.Random, dice: Dice | None) -> _Roll:
     return lambda die: roll(die, counts[die.kind, die.value])
 
 
-def _reached(dangers: int, limit: int, ctx: PlanContext) -> bool:
-    # rule: TURN-6 (DIRT: reaching the limit; GT: exceeding it)
-    return dangers >= limit if ctx.ruleset.danger_limit_rule == "reach" else dangers > limit
-
-
 def resolve(
     ctx: PlanContext,
     plan: Plan,
@@ -293,6 +289,7 @@ def _flat_out(
     table: Table,
     policy: RollPolicy,
 ) -> Outcome:
+    rules = ctx.ruleset
     events: list[Event] = []
     rolled: list[list[bool]] = []
     total = clouds = earned = 0
@@ -329,8 +326,8 @@ def _flat_out(
     if (
         total
         and sisu_ready(ctx)  # rule: LOC-7 (flat out: thrown from where the car stands)
-        and _reached(total + clouds, low, ctx)
-        and not _reached(clouds, low, ctx)
+        and rules.loses_control(total + clouds, low)
+        and not rules.loses_control(clouds, low)
         and policy.use_sisu(total + clouds, low)
     ):
         sisu = True  # rule: LOC-7 (the SISU token cancels this turn's danger results)
@@ -354,7 +351,7 @@ def _flat_out(
         low_so_far = min(low_so_far, step.limit)
         if track_loc is not None and j > track_loc:
             break
-        if _reached(dangers, low_so_far, ctx):
+        if rules.loses_control(dangers, low_so_far):
             candidates.append(j)
     # rule: TURN-4 (the tokens are earned with a loss of control too)
     tokens = car.second_tokens + earned
@@ -409,6 +406,7 @@ def _one_by_one(
     table: Table,
     policy: RollPolicy,
 ) -> Outcome:
+    rules = ctx.ruleset
     events: list[Event] = []
     car = ctx.car
     dangers = 0  # danger results that count: rolled (unless cancelled) and clouds
@@ -464,12 +462,12 @@ def _one_by_one(
                 dangers += step.hazards
             if not flipped:
                 dangers += hits  # rule: LOC-7 (after the flip, every danger rolled is void)
-            if cause is None and _reached(dangers, step.limit, ctx):
+            if cause is None and rules.loses_control(dangers, step.limit):
                 # rule: TURN-6 (per surface, one by one: on the die that reached the limit)
                 if (
                     not flipped
                     and dangers > clouds
-                    and not _reached(clouds, step.limit, ctx)
+                    and not rules.loses_control(clouds, step.limit)
                     and sisu_ready(ctx, step.placed_on)
                     and policy.use_sisu(dangers, step.limit)
                 ):
@@ -583,59 +581,68 @@ def _end_turn(
     rolls: the car's state is built once, here.
     """
     space, gear, finished = moved.apply(car)
-    if ctx.gt is not None:  # GT has no time cards: the race is for places (TIME-2)
-        if not steps and not any(e.kind == "stop" for e in events):
-            events.append(Event("stay", space))
-        after = CarState(  # built whole: every GT turn makes one (dataclasses.replace is slow)
-            car.car_id,
-            space,
-            gear,
-            car.on_track and not finished,
-            finished,
-            car.damage,
-            car.pending_coast_damage,
-            tokens,
-            car.sisu_token,
-            car.time_seconds,
-            car.cards,
-            car.top_card_loc,
-            car.turns + 1,
-            car.crossings + moved.laps,
-        )
-        return Outcome(after, table, events)
-    gear_dice = False
-    for s in steps:
-        if any(d.kind is _GEAR for d in s.dice):
-            gear_dice = True
-            break
-    if gear_dice or not car.cards or car.top_card_loc:
-        # rule: TURN-8 (the current gear's card; DEFAULT: gear 0 takes the gear-1 card)
-        seconds = _card_seconds(ctx, gear)
-    else:
-        seconds = car.cards[-1]  # rule: TURN-8 (coast/leader only: the top card again)
+    seconds = None
+    if ctx.ruleset.time_cards:  # (none in GT: the race is for places, TIME-2)
+        gear_dice = False
+        for s in steps:
+            if any(d.kind is _GEAR for d in s.dice):
+                gear_dice = True
+                break
+        if gear_dice or not car.cards or car.top_card_loc:
+            # rule: TURN-8 (the current gear's card; DEFAULT: gear 0 takes the gear-1 card)
+            seconds = _card_seconds(ctx, gear)
+        else:
+            seconds = car.cards[-1]  # rule: TURN-8 (coast/leader only: the top card again)
     if not steps and not any(e.kind == "stop" for e in events):
         events.append(Event("stay", space))  # blocked or no plan: TURN-7
-    events.append(Event("time", value=seconds, note=f"gear {gear}"))
-    damage = car.damage
+    if seconds is not None:
+        events.append(Event("time", value=seconds, note=f"gear {gear}"))
+    after = _after(car, moved, space, gear, car.on_track, finished, car.damage, tokens,
+                   sisu_token, seconds, False)  # fmt: skip
+    return Outcome(after, table, events)
+
+
+def _after(
+    car: CarState,
+    moved: _Moved,
+    space: str | None,
+    gear: int,
+    on_track: bool,
+    finished: bool,
+    damage: Damage,
+    tokens: int,
+    sisu_token: bool,
+    seconds: int | None,
+    lost: bool,
+) -> CarState:
+    """The car at the end of its turn, its time card (``seconds``; None: none) taken.
+
+    Built whole: every turn makes one (``dataclasses.replace`` is slow). The coast damage
+    of the shortcuts crossed is applied now (SHORTCUT-2, DASH-4); ``lost``: the card
+    taken was for a loss of control (TURN-8 takes a new card next turn).
+    """
     coast = car.pending_coast_damage + moved.coast_damage
     if coast:
         damage = replace(damage, coast=damage.coast + coast)
-    after = CarState(
+    time, cards, top_card_loc = car.time_seconds, car.cards, car.top_card_loc
+    if seconds is not None:
+        time, cards, top_card_loc = time + seconds, (*cards, seconds), lost
+    return CarState(
         car.car_id,
         space,
         gear,
-        car.on_track and not finished,
+        on_track and not finished,
         finished,
         damage,
         0,
         tokens,
         sisu_token,
-        car.time_seconds + seconds,
-        (*car.cards, seconds),
-        False,
+        time,
+        cards,
+        top_card_loc,
         car.turns + 1,
+        car.crossings + moved.laps,  # rule: BOARD-3 (the line crossed)
     )
-    return Outcome(after, table, events)
 
 
 def _lose_control(
@@ -650,8 +657,11 @@ def _lose_control(
     tokens: int,
     sisu_token: bool,
 ) -> Outcome:
-    """Draw the gear's loss-of-control card: SISU, spin or crash (LOC-1..5, DAMAGE-2)."""
-    if ctx.gt is not None:
+    """Draw the gear's loss-of-control card: SISU, spin or crash (LOC-1..5, DAMAGE-2).
+
+    With a GT ruleset, the GT player board's table instead (LOC-6, :func:`_gt_lose_control`).
+    """
+    if ctx.ruleset.gt is not None:
         return _gt_lose_control(ctx, car, moved, step, cause, rng, table, events, tokens)
     gear = step.speed  # rule: LOC-1 DEFAULT (the gear of the die that caused it)
     card, table = table.draw_card(gear, rng, ctx.ruleset)
@@ -660,62 +670,19 @@ def _lose_control(
     rules = ctx.ruleset
     damage = car.damage
     space, _gear, finished = moved.apply(car)
-    on_track = not finished
+    on_track = True
     # rule: LOC-2 (SISU: the card's normal time); LOC-3, LOC-4 (spin, crash: 60 s)
     seconds = _card_seconds(ctx, gear) if card == "sisu" else rules.loss_of_control_seconds
     if card == "crash":
         on_track = False  # rule: LOC-4, TRAFFIC-4 (off the track, blocks no one)
         danger = ctx.track.spaces[step.space].danger
         for _ in range(rules.crash_tokens(gear, danger)):  # rule: DAMAGE-2
-            damage, table = _crash_token(ctx, damage, rng, table, events, step.space)
-    coast = car.pending_coast_damage + moved.coast_damage
-    if coast:
-        damage = replace(damage, coast=damage.coast + coast)
-    after = CarState(
-        car.car_id,
-        space,
-        rules.restart_gear,
-        on_track and not finished,
-        finished,
-        damage,
-        0,
-        tokens,
-        sisu_token,
-        car.time_seconds + seconds,
-        (*car.cards, seconds),
-        True,
-        car.turns + 1,
-    )
+            # rule: DAMAGE-1 DEFAULT (a green crash token stays out of the bag)
+            damage, table = _damage_token(ctx, damage, rng, table, events, step.space, False)
+    after = _after(car, moved, space, rules.restart_gear, on_track, finished, damage, tokens,
+                   sisu_token, seconds, True)  # fmt: skip
     events.append(Event("time", value=seconds, note=card))
     return Outcome(after, table, events, lost_control=True)
-
-
-def _crash_token(
-    ctx: PlanContext,
-    damage: Damage,
-    rng: random.Random,
-    table: Table,
-    events: list[Event],
-    space: str,
-) -> tuple[Damage, Table]:
-    """Draw crash-side tokens until one names a die the car has (DAMAGE-3).
-
-    A die the car has on some surface of its dashboard is present, whichever surface the
-    crash is on: an Unlimited car's brake in the right column takes a brake token.
-    """
-    board = ctx.dashboard
-    have = {kind: board.most(kind) for kind in ("gear", "brake", "coast")}
-    for _ in range(len(table.bag) + 60):
-        token, table = table.draw_token(rng, ctx.ruleset)
-        kind = token[0]
-        if kind == "green":
-            events.append(Event("damage", space, note="green"))
-            return damage, table
-        if getattr(damage, kind) < have[kind]:
-            events.append(Event("damage", space, note=kind))
-            return replace(damage, **{kind: getattr(damage, kind) + 1}), table
-        table = table.put_back(token)  # a die the car does not have: back, draw again
-    return damage, table
 
 
 def _gt_lose_control(
@@ -747,244 +714,44 @@ def _gt_lose_control(
     events.append(Event("gear", step.space, note=loss.gear))  # rule: LOC-6
     damage = car.damage
     for _ in range(loss.damage):  # rule: LOC-6, DAMAGE-4 (tokens from the board's table)
-        damage, table = _gt_damage_token(ctx, damage, rng, table, events, step.space)
+        # rule: GT-3, GT-4, DAMAGE-4 (the weather, yellow and green tokens act once and go
+        # back into the bag)
+        damage, table = _damage_token(ctx, damage, rng, table, events, step.space, True)
     space, _gear, finished = moved.apply(car)
-    after = replace(
-        car,
-        space=space,
-        gear=ctx.ruleset.restart_gear,
-        on_track=loss.gear == "0" and not finished,
-        finished=finished,
-        damage=damage,
-        second_tokens=tokens,  # rule: TURN-4, GT-5 (focus tokens are earned all the same)
-        turns=car.turns + 1,
-        crossings=car.crossings + moved.laps,
-    )
+    # rule: TURN-4, GT-5 (focus tokens are earned all the same)
+    after = _after(car, moved, space, ctx.ruleset.restart_gear, loss.gear == "0", finished,
+                   damage, tokens, car.sisu_token, None, False)  # fmt: skip
     return Outcome(after, table, events, lost_control=True)
 
 
-def _gt_damage_token(
+def _damage_token(
     ctx: PlanContext,
     damage: Damage,
     rng: random.Random,
     table: Table,
     events: list[Event],
     space: str,
+    back: bool,
 ) -> tuple[Damage, Table]:
-    """Draw one GT damage token (DAMAGE-4): a die lost, the weather, a yellow flag, green.
+    """Draw damage tokens until one names a die the car has, or names none (DAMAGE-1..4).
 
     A die token stays on the dashboard (until a pit stop, GT-2); one naming a die the car
-    does not have goes back and another is drawn (DAMAGE-3). The weather, the yellow flag
-    and the green flag act once (the race turns the weather and raises the flag from the
-    event) and go back into the bag.
+    does not have goes back and another is drawn (DAMAGE-3). A die the car has on some
+    surface of its dashboard is present, whichever surface the crash is on: an Unlimited
+    car's brake in the right column takes a brake token. A token that names no die (green;
+    GT's weather and yellow flag too) ends the draw: ``back``, it goes back into the bag
+    (the race turns the weather and raises the flag from the event).
     """
     board = ctx.dashboard
     have = {kind: board.most(kind) for kind in ("gear", "brake", "coast")}
     for _ in range(len(table.bag) + 60):
         token, table = table.draw_token(rng, ctx.ruleset)
         kind = token[0]
-        if kind in have:
-            if getattr(damage, kind) < have[kind]:
-                events.append(Event("damage", space, note=kind))
-                return replace(damage, **{kind: getattr(damage, kind) + 1}), table
-            table = table.put_back(token)  # rule: DAMAGE-3 (a die it lacks: draw again)
-            continue
-        events.append(Event("damage", space, note=kind))  # rule: GT-3, GT-4, DAMAGE-4
-        return damage, table.put_back(token)
+        if kind not in have:
+            events.append(Event("damage", space, note=kind))
+            return damage, table.put_back(token) if back else table
+        if getattr(damage, kind) < have[kind]:
+            events.append(Event("damage", space, note=kind))
+            return replace(damage, **{kind: getattr(damage, kind) + 1}), table
+        table = table.put_back(token)  # rule: DAMAGE-3 (a die it lacks: draw again)
     return damage, table
-
-
-def reroute(ctx: PlanContext, plan: Plan, dangers: int) -> Plan | None:
-    """GT, flat out: another route for the thrown dice that keeps control, or None (TURN-4).
-
-    The same dice, each placed once (a route that crosses the finish line may leave the
-    rest), on any legal route from where the car stands: its danger results (``dangers``,
-    thrown) and those of the route itself (CORNER-4, CORNER-5) must not go over the limit
-    (TURN-6), and no step may lose control whatever the dice (CORNER-1, CORNER-4). The
-    furthest such route; between routes as far, the first in plan order (DEFAULT).
-    """
-    here = ctx.car.space
-    if here is None or not plan.steps:
-        return None
-    track = ctx.track
-    wanted: list[dict[str, int]] = [{}]  # the dice left where the builder is asked
-
-    def keep_move(stack: list[PlanStep], target: str, speed: int, v: int) -> bool:
-        # the move's lead die must be left: a coast (or leader) die keeps the speed, a gear
-        # die is the speed after (MOVE-2..5, GT-1); the walk checks the rest of its dice
-        left = wanted[0]
-        if v == speed:
-            return "C" in left or "L" in left
-        return _GEAR_LABELS[v] in left
-
-    builder = PlanBuilder(ctx, keep_move=keep_move)
-    best: list[tuple[float, Plan]] = []
-    rule = ctx.ruleset.danger_limit_rule
-    seen: set[object] = set()  # partial routes with the same state go on alike
-
-    def over(count: int, limit: int) -> bool:
-        return count >= limit if rule == "reach" else count > limit
-
-    def walk(left: dict[str, int], extra: int, low: int) -> None:
-        wanted[0] = left  # before the builder works out this level's steps
-        for step in builder.options():
-            if step.loc is not None:
-                continue
-            rest = _take(left, step.dice)
-            if rest is None:
-                continue
-            grown, lowest = extra + step.hazards, min(low, step.limit)
-            if over(dangers + grown, lowest):
-                continue  # the route's own dangers only grow
-            if not rest or step.finishes:
-                gain = 1e9 if step.finishes else track.gain(here, step.space)
-                if not best or gain > best[0][0]:
-                    best[:] = [(gain, builder.plan(step))]
-                continue
-            builder.push(step)
-            key = (builder.state(), grown, lowest)
-            if key not in seen:
-                seen.add(key)
-                walk(rest, grown, lowest)
-            builder.pop()
-
-    thrown: dict[str, int] = {}
-    for die in plan.dice:
-        thrown[die.label] = thrown.get(die.label, 0) + 1
-    walk(thrown, 0, 99)
-    return best[0][1] if best else None
-
-
-_GEAR_LABELS = tuple(f"G{v}" for v in range(7))
-
-#: A die thrown flat out as :func:`loss_orders` moves it about: its label and its face
-#: (True: danger).
-_Thrown = tuple[str, bool]
-
-
-def loss_orders(
-    ctx: PlanContext, plan: Plan, rolled: list[list[bool]]
-) -> dict[int, tuple[tuple[PlanStep, ...], bool]]:
-    """GT, flat out: where the thrown dice, re-ordered, can make the car lose control (TURN-4).
-
-    ``rolled`` holds, step by step, whether each die of ``plan`` showed danger. Every
-    order of those dice that is a legal plan on the plan's own spaces, each die placed
-    once with the face it showed, is tried (DEFAULT): control is lost on each step where
-    the dangers so far (the dice's and the steps' own, CORNER-4, CORNER-5) are over the
-    lowest limit so far (TURN-6), and on a last step that loses control whatever the
-    dice (CORNER-1, CORNER-4). A flying start whose 2 shows danger loses no control
-    (GT-1): that order does not count.
-
-    Returns, by the index of each step where control can be lost, the order that loses
-    it there -- the plan's own where it does, else the first in the order of
-    :func:`~trackkit.rules.plans.legal_plans` -- and whether the dice's dangers do it
-    (False: the step's limit, whatever the dice).
-
-    Examples
-    --------
-    A GT-6 car in gear 1 on the start/finish straight of the GT ring plans G2, a coast
-    die, G3, a coast die, G4, and throws four dangers: all but the first coast die. In
-    the planned order the count goes over the limit of 3 on the last step only; with the
-    coast dice swapped about, G2 > G3 > G4 > C (danger) > C (safe), already on the fourth.
-
-    >>> from trackkit.rules.positions import position, track_of, GT_RING
-    >>> from trackkit.rules.plans import legal_plans
-    >>> from trackkit.rules.ruleset import load_ruleset
-    >>> ctx = position(track_of(GT_RING), space="1:A2d", gear=1, car="gt6",
-    ...                ruleset=load_ruleset("gt"))
-    >>> plan = next(p for p in legal_plans(ctx) if str(p) ==
-    ...             "1:A1c G2 > 1:A1b C > 1:A1a G3 > 2:A2a C > 2:A2b G4")
-    >>> orders = loss_orders(ctx, plan, [[True], [False], [True], [True], [True]])
-    >>> for j, (steps, by_dice) in sorted(orders.items()):
-    ...     print(j, Plan(steps), by_dice)
-    3 1:A1c G2 > 1:A1b G3 > 1:A1a G4 > 2:A2a C > 2:A2b C True
-    4 1:A1c G2 > 1:A1b C > 1:A1a G3 > 2:A2a C > 2:A2b G4 True
-    """
-    here = ctx.car.space
-    n = len(plan.steps)
-    if here is None or not n:
-        return {}
-    thrown: dict[_Thrown, int] = {}
-    for step, faces in zip(plan.steps, rolled, strict=True):
-        for die, hit in zip(step.dice, faces, strict=True):
-            thrown[die.label, hit] = thrown.get((die.label, hit), 0) + 1
-    spaces = [s.space for s in plan.steps]
-    left: list[dict[_Thrown, int]] = [thrown]
-
-    def keep_move(stack: list[PlanStep], target: str, speed: int, v: int) -> bool:
-        # on the plan's own space, with a lead die still in hand (MOVE-2..5, GT-1)
-        if len(stack) >= n or target != spaces[len(stack)]:
-            return False
-        lead = ("C",) if v == speed else (_GEAR_LABELS[v],)
-        return any(key[0] in lead for key in left[0])
-
-    exceed = ctx.ruleset.danger_limit_rule != "reach"
-    builder = PlanBuilder(ctx, keep_move=keep_move)
-    found: dict[int, tuple[tuple[PlanStep, ...], bool]] = {}
-    planned = tuple(plan.steps)
-
-    def walk(rest: dict[_Thrown, int], dangers: int, low: int, over: list[int]) -> None:
-        left[0] = rest
-        k = len(builder.steps)
-        for step in builder.options():
-            for after, hits in _faces(rest, step.dice):
-                if k == 0 and step.flying and hits[0]:
-                    continue  # rule: GT-1 (a 2 that shows danger: the turn ends, in control)
-                count = dangers + sum(hits) + step.hazards
-                lowest = min(low, step.limit)
-                now = [*over, k] if (count > lowest if exceed else count >= lowest) else over
-                last = k == n - 1 or step.finishes or step.loc is not None
-                if not last:
-                    builder.push(step)
-                    walk(after, count, lowest, now)
-                    builder.pop()
-                    left[0] = rest
-                    continue
-                if after or k != n - 1:
-                    continue  # every die placed, on every space of the plan
-                steps = (*builder.steps, step)
-                losses = [(j, True) for j in now]
-                if step.loc is not None and k not in now:
-                    losses.append((k, False))
-                for j, by_dice in losses:
-                    if j not in found or (steps == planned and found[j][0] != planned):
-                        found[j] = (steps, by_dice)
-
-    walk(thrown, 0, 99, [])
-    return found
-
-
-def _faces(
-    rest: dict[_Thrown, int], dice: tuple[Die, ...]
-) -> list[tuple[dict[_Thrown, int], tuple[bool, ...]]]:
-    """Ways to give ``dice`` faces from the thrown dice ``rest``: what is left, the faces."""
-    out: list[tuple[dict[_Thrown, int], tuple[bool, ...]]] = [(rest, ())]
-    for die in dice:
-        grown = []
-        for have, hits in out:
-            for hit in (False, True):
-                n = have.get((die.label, hit), 0)
-                if not n:
-                    continue
-                after = dict(have)
-                if n == 1:
-                    del after[die.label, hit]
-                else:
-                    after[die.label, hit] = n - 1
-                grown.append((after, (*hits, hit)))
-        out = grown
-    return out
-
-
-def _take(left: dict[str, int], dice: tuple[Die, ...]) -> dict[str, int] | None:
-    """The dice ``left`` without ``dice`` (counts by label), or None if some are missing."""
-    rest = dict(left)
-    for die in dice:
-        n = rest.get(die.label, 0)
-        if not n:
-            return None
-        if n == 1:
-            del rest[die.label]
-        else:
-            rest[die.label] = n - 1
-    return rest

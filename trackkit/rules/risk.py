@@ -37,10 +37,6 @@ def _p(ctx: PlanContext, die: Die) -> float:
     return ctx.ruleset.danger_odds[die.kind, die.value]
 
 
-def _reached(ctx: PlanContext, dangers: int, limit: int) -> bool:
-    return dangers >= limit if ctx.ruleset.danger_limit_rule == "reach" else dangers > limit
-
-
 def flat_out_risk(ctx: PlanContext, plan: Plan, *, sisu: bool = False) -> float:
     """Probability that rolling ``plan`` flat out loses control (TURN-4, TURN-6, JUMP-1).
 
@@ -202,28 +198,28 @@ class RiskSoFar:
             hit = values.get((sisu, rule))
             if hit is not None:
                 return hit
-        values[sisu, rule] = risk = self._value(rule, sisu)
+        values[sisu, rule] = risk = self._value(ctx.ruleset.most_dangers(self.low), sisu)
         if not sisu:
             self._rule, self._plain = rule, risk
         return risk
 
-    def _value(self, rule: str, sisu: bool) -> float:
+    def _value(self, most: int, sisu: bool) -> float:
         if self.flying != 1.0:  # rule: GT-1 (only a safe 2 lets the rest of the plan run)
-            return self.flying * self._unflown(rule, sisu)
-        return self._unflown(rule, sisu)
+            return self.flying * self._unflown(most, sisu)
+        return self._unflown(most, sisu)
 
-    def _unflown(self, rule: str, sisu: bool) -> float:
+    def _unflown(self, most: int, sisu: bool) -> float:
+        """The risk, given no flying start: ``most`` dangers keep control (TURN-6)."""
         if self.certain:
             return 1.0
         if not self.steps:
             return 0.0
-        reached = self.clouds >= self.low if rule == "reach" else self.clouds > self.low
-        if reached:
+        if self.clouds > most:
             return 1.0
         if sisu:
             return 1.0 - self.safe_jumps
-        # counts c with c + clouds short of the limit (TURN-6: reach, or exceed for GT)
-        bound = self.low - self.clouds + (0 if rule == "reach" else 1)
+        # counts c with c + clouds at most ``most`` (TURN-6: reach, or exceed for GT)
+        bound = most - self.clouds + 1
         p_safe_count = sum(self.dist[: max(0, bound)])
         return 1.0 - self.safe_jumps * p_safe_count
 
@@ -260,6 +256,7 @@ def one_by_one_risk(
     works = ctx.dashboard.sisu
     can_flip = [token and ctx.track.spaces[s.placed_on].surface in works for s in steps]
     odds = ctx.ruleset.danger_odds
+    loses_control = ctx.ruleset.loses_control  # rule: TURN-6
 
     @cache
     def risk(
@@ -305,8 +302,8 @@ def one_by_one_risk(
             cl = clouds + cloud
             d = dangers + cloud + (0 if flip else c)
             flipped = flip
-            if _reached(ctx, d, step.limit):
-                if not flip and can_flip[j] and d > cl and not _reached(ctx, cl, step.limit):
+            if loses_control(d, step.limit):
+                if not flip and can_flip[j] and d > cl and not loses_control(cl, step.limit):
                     d, flipped = cl, True  # rule: LOC-7 (every danger of the turn void)
                 else:
                     total += q

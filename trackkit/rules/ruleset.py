@@ -16,10 +16,10 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, model_validator
 
 from trackkit.errors import TileLibraryError
-from trackkit.library import library_dir, ruleset_data
 from trackkit.models.base import StrictModel
 from trackkit.models.car import Column
-from trackkit.track_tokens import TrackTokenRules
+from trackkit.stage.track_tokens import TrackTokenRules
+from trackkit.tiles.library import library_dir, ruleset_data
 
 __all__ = [
     "Column",
@@ -164,6 +164,16 @@ class Ruleset(StrictModel):
     danger_limit_rule: Literal["reach", "exceed"] = Field(
         description="Reaching (DIRT) or exceeding (GT) the danger limit loses control."
     )
+    corner_lanes: bool = Field(
+        default=True,
+        description="A car in a corner holds its lane: another car enters that corner by the "
+        "same lane only (TRAFFIC-3, DIRT); false: corners are wide (GT).",
+    )
+    play_order: Literal["distance", "speed"] = Field(
+        default="distance",
+        description="Who plays first in a round: the car furthest ahead, then the higher gear "
+        "(distance, DIRT), or the higher gear, then the car further ahead (speed, GT) (TURN-2).",
+    )
     danger_faces: DangerFaces = Field(description="Danger faces per die (DICE-1).")
     damage_bag: list[DamageToken] = Field(
         default_factory=list, description="The damage bag (DAMAGE-1)."
@@ -178,7 +188,7 @@ class Ruleset(StrictModel):
     track_tokens: TrackTokenRules = Field(
         default_factory=lambda: TrackTokenRules(jump=4, chicane_limit=4),
         description="Copilot track tokens' numbers (JUMP-1, CORNER-1); the stage's layout "
-        "reads them (trackkit.track_tokens).",
+        "reads them (trackkit.stage.track_tokens).",
     )
     cars: dict[str, CarSpec] = Field(description="Dashboards by car id (DASH-1, DASH-2).")
     gt: GtRules | None = Field(default=None, description="Rallyman: GT's own rules.")
@@ -192,6 +202,24 @@ class Ruleset(StrictModel):
                     f"a ruleset without a 'gt' section gives {', '.join(missing)} as well"
                 )
         return self
+
+    def most_dangers(self, limit: int) -> int:
+        """The most danger results a car keeps control with, at danger limit ``limit``.
+
+        rule: TURN-6 (DIRT: reaching the limit loses control; GT: exceeding it).
+
+        >>> load_ruleset("dirt").most_dangers(3), load_ruleset("gt").most_dangers(3)
+        (2, 3)
+        """
+        return limit - 1 if self.danger_limit_rule == "reach" else limit
+
+    def loses_control(self, dangers: int, limit: int) -> bool:
+        """Whether ``dangers`` danger results lose control at danger limit ``limit`` (TURN-6).
+
+        >>> load_ruleset("dirt").loses_control(3, 3), load_ruleset("gt").loses_control(3, 3)
+        (True, False)
+        """
+        return dangers >= limit if self.danger_limit_rule == "reach" else dangers > limit
 
     def danger_probability(self, kind: str, value: int | None = None) -> float:
         """Chance that one die of ``kind`` shows a danger face (DICE-1)."""

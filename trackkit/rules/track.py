@@ -1,9 +1,9 @@
 """The stage as the rules engine sees it: per-space facts and steps, read from the graph.
 
-Everything here is read from :func:`trackkit.graph.build_graph` (the single source of
+Everything here is read from :func:`trackkit.stage.graph.build_graph` (the single source of
 movement truth) once per stage, in plain tuples so that plan enumeration is fast: the
 spaces side by side and overlapping come from the cut of each road (the one road model of
-:mod:`trackkit.spaces`), carried by the graph's nodes.
+:mod:`trackkit.road.spaces`), carried by the graph's nodes.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 import networkx as nx
 
-from trackkit.assemble import Layout
 from trackkit.models.stage import TokenKind
+from trackkit.stage.assemble import Layout
 
 __all__ = ["EdgeMark", "SpaceInfo", "Track"]
 

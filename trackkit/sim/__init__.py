@@ -23,7 +23,7 @@ Examples
 from trackkit.rules.state import GtCar
 from trackkit.sim.bots import BOTS, make_bot
 from trackkit.sim.garage import build_unlimited, stage_profile
-from trackkit.sim.gt import GtOptions
+from trackkit.sim.gt_race import GtOptions
 from trackkit.sim.race import (
     UNLIMITED,
     Dnf,

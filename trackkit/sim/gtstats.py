@@ -1,12 +1,14 @@
 """Statistics of GT races: places, the grid, laps led, overtakes, losses of control, pits.
 
-What :func:`summarize_gt` writes is the ``simulate --format json`` document of a GT track:
-the DIRT document's shape where it applies (``settings``, ``finish_rate``,
-``loss_of_control`` with ``by_tile`` and ``by_space``, ``blocked_turns``, ``rounds``,
-``stage``), and what a circuit designer asks besides: ``wins_by_grid_slot`` (is pole
-decisive?), ``overtakes`` per race and per lap, by lap, tile and space (the map's heat view
-reads ``overtakes.by_space`` as it reads ``loss_of_control.by_space``), ``laps_led``,
-``gaps`` in rounds, ``decided_on_lap_1``, ``pit_stops`` and ``weather_changes``.
+:func:`gt_report` is the GT hook of :func:`trackkit.sim.stats.summarize_races`: the
+report of a GT track has what both series have (:func:`trackkit.sim.figures.sim_report`:
+``settings``, ``finish_rate``, ``loss_of_control`` with ``by_tile`` and ``by_space``,
+``blocked_turns``, ``rounds``, ``stage``), and in its GT part
+(:class:`~trackkit.models.simreport.GtSimPart`) what a circuit designer asks besides:
+``wins_by_grid_slot`` (is pole decisive?), ``overtakes`` per race and per lap, by lap, tile
+and space (the map's heat view reads ``overtakes.by_space`` as it reads
+``loss_of_control.by_space``), ``laps_led``, ``gaps`` in rounds, ``decided_on_lap_1``,
+``pit_stops`` and ``weather_changes``.
 
 Overtakes per lap divide by the laps the leaders drove (``overtakes.laps_driven``: fewer
 than the laps of the race where the round cap stopped it). ``decided_on_lap_1`` is the
@@ -24,124 +26,72 @@ broke the danger limit, not to the end of a flat-out move whose dice were placed
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from trackkit.sim.gt import GtRace
+from trackkit.models.simreport import (
+    Gaps,
+    GtDriver,
+    GtSettings,
+    GtSimPart,
+    Overtakes,
+    PerRace,
+    PitStops,
+    SimReport,
+    WeatherChanges,
+)
+from trackkit.sim.figures import (
+    RaceSummary,
+    distribution,
+    driver_figures,
+    rate,
+    sim_report,
+    tile_counts,
+)
 
 if TYPE_CHECKING:
     from trackkit.sim.race import Settings
-    from trackkit.sim.stats import RaceSummary
 
-__all__ = ["GtSummary", "gt_summary", "summarize_gt"]
-
-
-@dataclass(frozen=True, slots=True)
-class GtSummary:
-    """What the GT statistics need of one race (small, picklable)."""
-
-    laps: int | None
-    """None: a point-to-point track (no laps)."""
-    grid: tuple[int, ...]
-    order: tuple[int, ...]
-    finish_round: tuple[int | None, ...]
-    laps_led: tuple[int, ...]
-    lap_leaders: tuple[int, ...]
-    overtakes: tuple[tuple[int, int, str, int], ...]
-    """(driver, tile, space, lap) of every overtake."""
-    pit_stops: tuple[tuple[int, str, bool, bool], ...]
-    """(driver, space, repaired, new tyres) of every pit stop."""
-    weather: tuple[tuple[int, str], ...]
-    """(round, the new weather) of every change."""
-    yellow_flags: int
-    gear_00: tuple[int, ...]
-    decided_on_lap_1: bool | None
-    """None: not asked (no winner, a race of one lap or none, one car)."""
-    gaps: tuple[int | None, ...]
-    laps_driven: int = 0
-    """The laps the leader began (:attr:`~trackkit.sim.gt.GtRace.laps_driven`)."""
+__all__ = ["gt_report"]
 
 
-def gt_summary(race: GtRace) -> GtSummary:
-    """The :class:`GtSummary` of a race's :class:`~trackkit.sim.gt.GtRace`."""
-    return GtSummary(
-        laps=race.laps,
-        grid=tuple(race.grid),
-        order=tuple(race.order),
-        finish_round=tuple(race.finish_round),
-        laps_led=tuple(race.laps_led),
-        lap_leaders=tuple(race.lap_leaders),
-        overtakes=tuple((o.driver, o.tile, o.space, o.lap) for o in race.overtakes),
-        pit_stops=tuple((p.driver, p.space, p.repair, p.tyres) for p in race.pit_stops),
-        weather=tuple((r, w) for r, _driver, w in race.weather),
-        yellow_flags=race.yellow_flags,
-        gear_00=tuple(race.gear_00),
-        decided_on_lap_1=race.decided_on_lap_1,
-        gaps=tuple(race.gaps()),
-        laps_driven=race.laps_driven,
-    )
-
-
-def _dist(values: Sequence[float]) -> dict[str, float | int | None]:
-    from trackkit.sim.stats import _dist as dist
-
-    return dist(values)
-
-
-def _rate(count: float, n: int) -> float:
-    return round(count / n, 4) if n else 0.0
-
-
-def summarize_gt(
+def gt_report(
     races: Sequence[RaceSummary],
     settings: Settings,
     *,
     seed: int,
-    tiles: dict[int, str],
-) -> dict[str, Any]:
-    """The ``simulate`` JSON document of GT races; deterministic for a seed.
+    tiles: Mapping[int, str],
+) -> SimReport:
+    """The report of GT races (``simulate --format json``); deterministic for a seed.
 
     ``tiles`` maps each tile's number in driving order to its face id (``stage.tiles``
     names the track, so a reader such as ``render --heat`` can tell another track's).
     """
     n = len(races)
-    drivers = settings.drivers
-    players = len(drivers)
+    players = len(settings.drivers)
     gts = [r.gt for r in races if r.gt is not None]
     options = settings.gt
     laps = gts[0].laps if gts else (options.laps if options and options.laps else None)
     laps_driven = sum(g.laps_driven for g in gts)
     # who led lap 1 and won, among the races where that is asked (a winner, two laps, cars)
     asked = [g.decided_on_lap_1 for g in gts if g.decided_on_lap_1 is not None]
-    per_driver = []
     passes = Counter(o[0] for g in gts for o in g.overtakes)
     losses = Counter(lo[0] for r in races for lo in r.losses)
-    for i, d in enumerate(drivers):
-        places = [g.order.index(i) + 1 for g in gts if i in g.order]
-        per_driver.append(
-            {
-                "name": d.name,
-                "car": d.car_label,
-                "bot": d.bot_label,
-                "finish_rate": _rate(sum(r.finished[i] for r in races), n),
-                "wins": sum(1 for g in gts if g.order and g.order[0] == i),
-                "place": _dist([float(p) for p in places]),
-                "laps_led_per_race": (
-                    _rate(sum(g.laps_led[i] for g in gts), n) if laps is not None else None
-                ),
-                "overtakes_per_race": _rate(passes.get(i, 0), n),
-                "losses_per_race": _rate(losses.get(i, 0), n),
-                "gear_00_per_race": _rate(sum(g.gear_00[i] for g in gts), n),
-                "pit_stops_per_race": _rate(
-                    sum(1 for g in gts for p in g.pit_stops if p[0] == i), n
-                ),
-                "dnf": {
-                    reason: sum(1 for r in races if r.dnf and r.dnf[i] == reason)
-                    for reason in ("stuck", "round cap")
-                },
-            }
+    parts = [
+        GtDriver(
+            wins=sum(1 for g in gts if g.order and g.order[0] == i),
+            place=distribution([float(g.order.index(i) + 1) for g in gts if i in g.order]),
+            laps_led_per_race=(
+                rate(sum(g.laps_led[i] for g in gts), n) if laps is not None else None
+            ),
+            overtakes_per_race=rate(passes.get(i, 0), n),
+            losses_per_race=rate(losses.get(i, 0), n),
+            gear_00_per_race=rate(sum(g.gear_00[i] for g in gts), n),
+            pit_stops_per_race=rate(sum(1 for g in gts for p in g.pit_stops if p[0] == i), n),
         )
+        for i in range(players)
+    ]
+    drivers = driver_figures(races, settings, parts)
     # rule: BOARD-3 (the grid slots, pole first): who won from each slot
     slot_wins: Counter[int] = Counter()
     slot_starts: Counter[int] = Counter()
@@ -151,86 +101,59 @@ def summarize_gt(
             if g.order and g.order[0] == driver:
                 slot_wins[slot] += 1
     overtakes = [o for g in gts for o in g.overtakes]
-    by_tile = Counter(o[1] for o in overtakes)
-    by_space = Counter(o[2] for o in overtakes)
     by_lap = Counter(o[3] for o in overtakes)
-    loss_tile = Counter(tile for r in races for _i, tile, _space in r.losses)
-    loss_space = Counter(space for r in races for _i, _tile, space in r.losses)
-    blocked = Counter(space for r in races for space in r.blocked)
     pits = Counter(p[1] for g in gts for p in g.pit_stops)
     winners_round = [
         float(r) for g in gts if g.order and (r := g.finish_round[g.order[0]]) is not None
     ]
     second = [float(g.gaps[g.order[1]] or 0) for g in gts if len(g.order) > 1]
     last = [float(g.gaps[g.order[-1]] or 0) for g in gts if len(g.order) > 1]
-    doc: dict[str, Any] = {
-        "settings": {
-            "players": players,
-            "races": n,
-            "seed": seed,
-            "cars": [d.car_label for d in drivers],
-            "bots": [d.bot_label for d in drivers],
-            "laps": laps,
-            "point_to_point": laps is None,
-            "weather": options.weather if options and options.weather else None,
-            "grid": options.grid if options else "drawn",
-            "max_rounds": settings.max_rounds,
-            "gt": True,
+    part = GtSimPart(
+        drivers=drivers,
+        wins_by_grid_slot={str(s + 1): slot_wins.get(s, 0) for s in range(players)},
+        win_rate_by_grid_slot={
+            str(s + 1): rate(slot_wins.get(s, 0), slot_starts.get(s, 0)) for s in range(players)
         },
-        "finish_rate": _rate(sum(sum(r.finished) for r in races), n * players),
-        "drivers": per_driver,
-        "wins_by_grid_slot": {str(s + 1): slot_wins.get(s, 0) for s in range(players)},
-        "win_rate_by_grid_slot": {
-            str(s + 1): _rate(slot_wins.get(s, 0), slot_starts.get(s, 0)) for s in range(players)
-        },
-        "laps_led": (
-            {d.name: per_driver[i]["laps_led_per_race"] for i, d in enumerate(drivers)}
+        laps_led=(
+            {d.name: p.laps_led_per_race for d, p in zip(drivers, parts, strict=True)}
             if laps is not None
             else None
         ),
-        "decided_on_lap_1": _rate(sum(asked), len(asked)) if asked else None,
-        "overtakes": {
-            "total": len(overtakes),
-            "per_race": _rate(len(overtakes), n),
+        decided_on_lap_1=rate(sum(asked), len(asked)) if asked else None,
+        overtakes=Overtakes(
+            total=len(overtakes),
+            per_race=rate(len(overtakes), n),
             # per lap the leader drove (a race stopped at the round cap drove fewer)
-            "per_lap": _rate(len(overtakes), laps_driven) if laps_driven else None,
-            "laps_driven": laps_driven,
-            "by_lap": {str(k): c for k, c in sorted(by_lap.items())} if laps is not None else {},
-            "by_tile": {
-                str(t): {"tile": tiles.get(t, "?"), "count": c, "per_race": _rate(c, n)}
-                for t, c in sorted(by_tile.items())
-            },
-            "by_space": dict(sorted(by_space.items())),
-        },
-        "loss_of_control": {
-            "per_race": _rate(sum(len(r.losses) for r in races), n),
-            "gear_00_per_race": _rate(sum(sum(g.gear_00) for g in gts), n),
-            "by_tile": {
-                str(t): {"tile": tiles.get(t, "?"), "count": c, "per_race": _rate(c, n)}
-                for t, c in sorted(loss_tile.items())
-            },
-            "by_space": dict(sorted(loss_space.items())),
-        },
-        "pit_stops": {
-            "per_race": _rate(sum(len(g.pit_stops) for g in gts), n),
-            "by_space": dict(sorted(pits.items())),
-        },
-        "weather_changes": {
-            "per_race": _rate(sum(len(g.weather) for g in gts), n),
-            "races_with_a_change": sum(1 for g in gts if g.weather),
-        },
-        "yellow_flags": {"per_race": _rate(sum(g.yellow_flags for g in gts), n)},
-        "blocked_turns": {
-            "total": sum(blocked.values()),
-            "by_space": dict(sorted(blocked.items())),
-        },
-        "rounds": _dist([float(r.rounds) for r in races]),
-        "winner_rounds": _dist(winners_round),
-        "gaps": {"to_second": _dist(second), "to_last": _dist(last)},
-        "stuck": dict(
-            sorted(Counter(space or "grid" for r in races for _i, space in r.stuck).items())
+            per_lap=rate(len(overtakes), laps_driven) if laps_driven else None,
+            laps_driven=laps_driven,
+            by_lap={str(k): c for k, c in sorted(by_lap.items())} if laps is not None else {},
+            by_tile=tile_counts(Counter(o[1] for o in overtakes), tiles, n),
+            by_space=dict(sorted(Counter(o[2] for o in overtakes).items())),
         ),
-    }
-    if tiles:
-        doc["stage"] = {"tiles": [tiles[i] for i in sorted(tiles)]}
-    return doc
+        pit_stops=PitStops(
+            per_race=rate(sum(len(g.pit_stops) for g in gts), n),
+            by_space=dict(sorted(pits.items())),
+        ),
+        weather_changes=WeatherChanges(
+            per_race=rate(sum(len(g.weather) for g in gts), n),
+            races_with_a_change=sum(1 for g in gts if g.weather),
+        ),
+        yellow_flags=PerRace(per_race=rate(sum(g.yellow_flags for g in gts), n)),
+        winner_rounds=distribution(winners_round),
+        gaps=Gaps(to_second=distribution(second), to_last=distribution(last)),
+    )
+    return sim_report(
+        races,
+        settings,
+        seed=seed,
+        tiles=tiles,
+        start="grid",
+        settings_part=GtSettings(
+            laps=laps,
+            point_to_point=laps is None,
+            weather=options.weather if options and options.weather else None,
+            grid=options.grid if options else "drawn",
+        ),
+        part=part,
+        gear_00_per_race=rate(sum(sum(g.gear_00) for g in gts), n),
+    )

@@ -19,7 +19,7 @@ as a chess variant overrides a few methods of one board:
   overtakes, laps led) and :meth:`RaceLoop.end_turn` (DIRT: the end of an attempt);
 - :meth:`RaceLoop.finish` (the result).
 
-The series are :class:`~trackkit.sim.rally.RallyLoop` and :class:`~trackkit.sim.gt.GtLoop`;
+The series are :class:`~trackkit.sim.rally.RallyLoop` and :class:`~trackkit.sim.gt_race.GtLoop`;
 :func:`~trackkit.sim.race.run_race` picks one.
 
 Examples

@@ -1,7 +1,7 @@
 """What a race is made of: its drivers and settings, where it starts, and what it gives.
 
 The race data types of both series, in one module that the race loop
-(:mod:`trackkit.sim.race`), the series (:mod:`trackkit.sim.rally`, :mod:`trackkit.sim.gt`),
+(:mod:`trackkit.sim.race`), the series (:mod:`trackkit.sim.rally`, :mod:`trackkit.sim.gt_race`),
 statistics and replays import alike: a :class:`Settings` of :class:`DriverSpec` s (and, for
 Rallyman: GT, :class:`GtOptions`), a stage made ready (:class:`Prepared`), a start
 (:class:`RacePosition`), and the result: a :class:`RaceResult` of :class:`DriverResult` s
@@ -126,7 +126,7 @@ class Settings:
     ``max_rounds`` is the round cap: a car that has not finished when it is reached is out
     of the race, DNF "round cap" (a car that can never finish is out at once, "stuck").
     ``gt`` makes it a Rallyman: GT race (:class:`GtOptions`: laps, weather, grid), raced
-    by the GT series of the race loop (:mod:`trackkit.sim.gt`).
+    by the GT series of the race loop (:mod:`trackkit.sim.gt_race`).
     """
 
     drivers: tuple[DriverSpec, ...]

@@ -6,7 +6,7 @@ damage and tokens, the mud drawn, the round), roll fixed dice (``dice``,
 :class:`~trackkit.rules.dice.ScriptedDice`) and seat scripted drivers
 (:class:`~trackkit.sim.script.Script`). :func:`run_race` plays it with the series' rules:
 Rallyman: DIRT's (:class:`~trackkit.sim.rally.RallyLoop`: staggered start, hillclimb
-attempts) or Rallyman: GT's (:class:`~trackkit.sim.gt.GtLoop`: grid, laps, places), both
+attempts) or Rallyman: GT's (:class:`~trackkit.sim.gt_race.GtLoop`: grid, laps, places), both
 the one loop of :mod:`trackkit.sim.loop`. The race data types live in
 :mod:`trackkit.sim.model` and are importable from here.
 
@@ -34,7 +34,7 @@ from trackkit.rules.dice import Dice
 from trackkit.rules.order import inner_lanes
 from trackkit.rules.ruleset import Ruleset, load_ruleset
 from trackkit.rules.track import Track
-from trackkit.sim.gt import GtLoop
+from trackkit.sim.gt_race import GtLoop
 from trackkit.sim.loop import Observer
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.model import (

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
+from trackkit.checks.pipeline import validate
 from trackkit.errors import TrackkitError
 from trackkit.formats.source import MAX_REPLAY_BYTES, format_loc, read_json
 from trackkit.models.car import CarFile
@@ -35,7 +36,6 @@ from trackkit.rules.track import Track
 from trackkit.sim.race import DriverSpec, RaceResult, Settings, prepare, run_race
 from trackkit.sim.script import Script, ScriptedTurn, ScriptError
 from trackkit.sim.stats import race_seed
-from trackkit.validate import validate
 
 __all__ = [
     "MAX_RACE_SEED",
@@ -331,7 +331,7 @@ def check_replay(doc: object) -> tuple[bool, str]:
         raise ReplayError(f"broken script in the replay file: {exc}") from None
     gt = None
     if raw.gt is not None:
-        from trackkit.sim.gt import GtOptions
+        from trackkit.sim.gt_race import GtOptions
 
         g = raw.gt
         gt = GtOptions(g.laps, g.weather, g.grid, g.pit_stops, g.flying_start)

@@ -1,22 +1,24 @@
-"""Simulation as a plain function: stages in, the ``simulate`` JSON document out."""
+"""Simulation as a plain function: stages in, the ``simulate`` report out
+(:class:`~trackkit.models.simreport.SimReport`; its ``to_json()`` is the JSON document)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
+from trackkit.checks.pipeline import Report, validate
 from trackkit.errors import InputError, TrackkitError
 from trackkit.formats.source import StageSource
 from trackkit.models.car import CarFile
 from trackkit.models.findings import Severity
+from trackkit.models.simreport import SimReport
 from trackkit.models.stage import Kind, Stage
 from trackkit.rules.cars import CarMismatch, stage_problems
 from trackkit.rules.track import Track
+from trackkit.sim.figures import RaceSummary
 from trackkit.sim.race import MAX_ROUNDS, Settings, default_bots, prepare, run_race
 from trackkit.sim.replay import replay_document
-from trackkit.sim.stats import RaceSummary, race_seed, run_many, summarize_races
-from trackkit.validate import Report, validate
+from trackkit.sim.stats import race_seed, run_many, summarize_races
 
 __all__ = ["NotAGtCar", "SimulationError", "simulate_files"]
 
@@ -80,7 +82,7 @@ def simulate_files(
     laps: int | None = None,
     weather: str | None = None,
     grid: str | None = None,
-) -> tuple[dict[str, Any], str | None]:
+) -> tuple[SimReport, str | None]:
     """Race every stage ``races`` times; several stages make a rally (times add up).
 
     ``cars`` cycle over the drivers: ruleset car ids, ``unlimited`` (the bots build
@@ -94,12 +96,12 @@ def simulate_files(
     driver's SISU token, once flipped, stays flipped on the later stages
     (``sisu_once_per: rally``, LOC-7).
 
-    A Rallyman: GT track is raced alone, as a GT race (:mod:`trackkit.sim.gt`): ``laps``
+    A Rallyman: GT track is raced alone, as a GT race (:mod:`trackkit.sim.gt_race`): ``laps``
     (default: the file's), ``weather`` (``dry`` or ``rain``; default: the ruleset's) and
     ``grid`` (``drawn`` or ``given``; None: drawn); ``cars`` are GT cars (``gt4``, ``gt5``,
     ``gt6``). A point-to-point GT track has no laps: ``laps`` is refused there. ``max_rounds`` None:
     200 rounds, and on a GT track as many as its laps need
-    (:func:`~trackkit.sim.gt.gt_round_cap`).
+    (:func:`~trackkit.sim.gt_race.gt_round_cap`).
 
     Raises
     ------
@@ -240,10 +242,14 @@ def simulate_files(
         )
     rally = replace(settings, hillclimb=False)
     doc = summarize_races(combined, rally, seed=seed, tiles={})
-    doc["loss_of_control"]["per_race"] = round(
-        sum(d["loss_of_control"]["per_race"] for d in docs), 4
+    assert doc.dirt is not None  # DIRT stages
+    losses = round(sum(d.loss_of_control.per_race for d in docs), 4)
+    doc = doc.model_copy(
+        update={
+            "loss_of_control": doc.loss_of_control.model_copy(update={"per_race": losses}),
+            "dirt": doc.dirt.model_copy(update={"stages": docs}),
+        }
     )
-    doc["stages"] = docs
     return doc, replay_text
 
 
@@ -267,10 +273,10 @@ def _simulate_gt(
     laps: int | None,
     weather: str | None,
     grid: str | None,
-) -> tuple[dict[str, Any], str | None]:
+) -> tuple[SimReport, str | None]:
     """Race one GT track (:func:`simulate_files` with a GT track)."""
     from trackkit.rules.ruleset import load_ruleset
-    from trackkit.sim.gt import GtOptions, gt_round_cap
+    from trackkit.sim.gt_race import GtOptions, gt_round_cap
 
     if len(stages) != 1:
         raise InputError(

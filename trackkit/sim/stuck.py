@@ -38,13 +38,13 @@ from dataclasses import dataclass, replace
 
 import networkx as nx
 
-from trackkit.library import default_library
 from trackkit.models.tile import RoadShape
 from trackkit.rules.dashboard import Dashboard
 from trackkit.rules.plans import PlanContext, legal_plans
 from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.state import CarState
 from trackkit.rules.track import Track
+from trackkit.tiles.library import default_library
 
 __all__ = ["Reach", "StuckSpot", "dashboard_key", "no_move_cause", "reach_of", "stuck_spot"]
 

@@ -21,13 +21,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, JsonValue, TypeAdapter
 
-from trackkit import hexgrid
-from trackkit.assemble import PlacedTile
-from trackkit.fixes import EditError, apply_edit, set_values, valid_stage
+from trackkit.checks.fixes import EditError, apply_edit, set_values, valid_stage
 from trackkit.models.base import StrictModel
 from trackkit.models.findings import FixEdit
 from trackkit.models.stage import MAX_STAGE_TILES, MAX_TILE_TOKENS, Stage, TokenKind
 from trackkit.models.tile import FaceKind
+from trackkit.road import hexgrid
+from trackkit.stage.assemble import PlacedTile
 from trackkit.studio import engine
 
 __all__ = [

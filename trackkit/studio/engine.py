@@ -3,8 +3,8 @@ draw, race, print and write a stage goes through this module.
 
 The rest of :mod:`trackkit.studio` sees only these functions and the models
 (:class:`~trackkit.models.Stage`, :class:`~trackkit.models.findings.FixEdit`), so when the
-core's public scripting API lands (``trackkit.load``, ``validate``, ``render_map``,
-``simulate``, ``generate``) only this module changes.
+core changes only this module does; it checks, draws and races through the public
+scripting API (:mod:`trackkit.api`: ``validate``, ``render_map``, ``simulate``).
 
 Examples
 --------
@@ -22,14 +22,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from trackkit.assemble import Layout, PlacedTile
+from trackkit.checks.pipeline import Report
 from trackkit.formats import StageSource
 from trackkit.formats.files import StageFormat
-from trackkit.library import TileLibrary
 from trackkit.models.findings import Finding
+from trackkit.models.simreport import SimReport
 from trackkit.models.stage import Kind, Stage
 from trackkit.models.tile import FaceKind, TileFace
-from trackkit.validate import Report
+from trackkit.stage.assemble import Layout, PlacedTile
+from trackkit.tiles.library import TileLibrary
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -78,7 +79,7 @@ EXPORT_FORMATS: dict[str, tuple[StageFormat, str]] = {
 
 def library() -> TileLibrary:
     """The tile library the studio builds with (the shipped one)."""
-    from trackkit.library import default_library
+    from trackkit.tiles.library import default_library
 
     return default_library()
 
@@ -155,7 +156,7 @@ def rewrite(source: StageSource | None, stage: Stage, fmt: StageFormat) -> str:
     order kept), or, for a new file, ``stage`` in ``fmt``."""
     if source is None:
         return dump(stage, fmt)
-    from trackkit.rewrite import rewrite_text
+    from trackkit.formats.rewrite import rewrite_text
 
     return rewrite_text(source, stage)
 
@@ -164,14 +165,14 @@ def editor_losses(source: StageSource | None, stage: Stage, text: str) -> list[s
     """What an editor file written from ``stage`` does not keep (the kind, boxes...)."""
     if source is None or source.format == "native":
         return []
-    from trackkit.rewrite import editor_losses as losses
+    from trackkit.formats.rewrite import editor_losses as losses
 
     return losses(source, stage, text)
 
 
 def dump(stage: Stage, fmt: StageFormat) -> str:
     """``stage`` as a file of ``fmt`` (*Export*; a new file's first save)."""
-    from trackkit.convert import dump_stage
+    from trackkit.formats.write import dump_stage
 
     return dump_stage(stage, fmt)
 
@@ -191,7 +192,7 @@ def write_atomic(path: Path, text: str) -> None:
 
 def rewalk(stage: Stage) -> Stage:
     """An editor file's stage after an edit, its driving order walked again."""
-    from trackkit.fixes import rewalk as walk
+    from trackkit.checks.fixes import rewalk as walk
 
     return walk(stage)
 
@@ -217,25 +218,24 @@ class Checked:
 def check(stage: Stage, kind: Kind | None = None, *, file: str | None = None) -> Checked:
     """Validate ``stage`` and draw its map (the SVG ``trackkit render`` draws, without the
     title card: the page shows the summary beside it)."""
-    from trackkit.render.svg import map_svg
-    from trackkit.validate import validate
-    from trackkit.validate.text import summary_text
+    from trackkit.api import render_map, validate
+    from trackkit.checks.text import summary_text
 
     report = validate(stage, kind=kind, file=file)
-    drawn = map_svg(report, legend=False)
-    return Checked(stage, report, drawn.svg, summary_text(report.summary))
+    svg = render_map(report, legend=False)
+    return Checked(stage, report, svg, summary_text(report.summary))
 
 
 def lay_out(stage: Stage) -> Layout:
     """``stage`` laid out (no graph, no checks): to try where a new tile fits."""
-    from trackkit.assemble import lay_out as place
+    from trackkit.stage.assemble import lay_out as place
 
     return place(stage)
 
 
 def face_roads(face: TileFace) -> list[tuple[str, int, int]]:
     """A face's roads: (road id, local end edge, local end edge)."""
-    from trackkit.spaces import face_roads as roads
+    from trackkit.road.spaces import face_roads as roads
 
     return list(roads(face))
 
@@ -250,14 +250,14 @@ def _svg_id(layout: Layout, tile: PlacedTile) -> str:
 
 
 def _corners(hex_: tuple[int, int], size: float) -> list[list[float]]:
-    from trackkit import hexgrid
+    from trackkit.road import hexgrid
 
     return [[round(x, 2), round(y, 2)] for x, y in hexgrid.corners_mm(hex_, size)]
 
 
 def _edge_line(hex_: tuple[int, int], edge: int, size: float) -> list[float]:
     """The segment of ``hex_``'s side in world direction ``edge`` (pointy-top, y down)."""
-    from trackkit import hexgrid
+    from trackkit.road import hexgrid
 
     cx, cy = hexgrid.centre_mm(hex_, size)
     r = size / math.sqrt(3.0)
@@ -270,8 +270,8 @@ def _edge_line(hex_: tuple[int, int], edge: int, size: float) -> list[float]:
 
 def tile_facts(checked: Checked) -> list[dict[str, Any]]:
     """Every stage tile as placed: its place in the file's list, map group, hex, turn."""
-    from trackkit import hexgrid
-    from trackkit.geometry import road_turn
+    from trackkit.road import hexgrid
+    from trackkit.road.geometry import road_turn
 
     layout = checked.layout
     explicit = {i for i, t in enumerate(checked.stage.tiles) if t.at is not None}
@@ -303,7 +303,7 @@ def tile_facts(checked: Checked) -> list[dict[str, Any]]:
 def targets(checked: Checked) -> list[dict[str, Any]]:
     """Where a tile can go: the open road ends (``end``: ``exit`` or ``entry``) and the
     empty hexes around the tiles (``free``), each with its hexagon on the map."""
-    from trackkit import hexgrid
+    from trackkit.road import hexgrid
 
     layout = checked.layout
     size = layout.size
@@ -453,7 +453,7 @@ def face_palette() -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=1)
 def _palette() -> tuple[dict[str, Any], ...]:
-    from trackkit.describe import corner_limits, face_facts, face_shapes
+    from trackkit.tiles.describe import corner_limits, face_facts, face_shapes
 
     out = []
     faces = sorted(
@@ -488,7 +488,7 @@ def copies_left(checked: Checked) -> dict[str, int] | None:
     its copies); None when the stage names no boxes."""
     from collections import Counter
 
-    from trackkit.validate.inventory import pieces_used
+    from trackkit.checks.inventory import pieces_used
 
     owned = checked.stage.boxes
     if owned is None:
@@ -520,11 +520,11 @@ def flip_face(face_id: str) -> str | None:
 @lru_cache(maxsize=512)
 def face_picture(face_id: str) -> str | None:
     """A face drawn on its own as the maps draw it (an SVG document), or None."""
-    from trackkit.geometry import DEFAULT_TILE_SIZE_MM
-    from trackkit.render.gt import tile_layers
     from trackkit.render.sheet import face_art
     from trackkit.render.svg import Box, new_drawing
     from trackkit.render.theme import make_theme
+    from trackkit.render.tile import draw_tile
+    from trackkit.road.geometry import DEFAULT_TILE_SIZE_MM
 
     face = library().get(face_id)
     if face is None:
@@ -533,7 +533,7 @@ def face_picture(face_id: str) -> str | None:
     r = size / math.sqrt(3.0)
     box = Box(-size / 2 - 4, -r - 4, size + 8, 2 * r + 8)
     dwg = new_drawing(box, make_theme(), title=face.id, parts=("base", "map"))
-    for group in tile_layers(dwg, face_art(face), size=size):
+    for group in draw_tile(dwg, face_art(face), size=size):
         dwg.add(group)
     return str(dwg.tostring())
 
@@ -551,47 +551,43 @@ def simulate(
     weather: str | None,
     laps: int | None,
     progress: Callable[[int], None],
-) -> dict[str, Any]:
-    """Race the stage ``races`` times (``trackkit simulate --format json``'s document).
+) -> SimReport:
+    """Race the stage ``races`` times (``trackkit simulate``'s report; its ``to_json()``
+    is the ``--format json`` document).
 
     Raises
     ------
     trackkit.errors.TrackkitError
         If the stage cannot be raced (its errors, cars or options that do not fit).
     """
-    from trackkit.sim.simulate import simulate_files
+    from trackkit.api import simulate as race
 
     gt = checked.layout.series == "gt"
-    doc, _replay = simulate_files(
-        [checked.stage],
-        [checked.stage.name],
-        players=players,
+    return race(
+        checked.stage,
         races=races,
+        players=players,
         seed=seed,
-        cars=None,
         bots=bots,
         progress=progress,
         kind=checked.report.kind,
         laps=laps if gt and checked.layout.circuit else None,
-        weather=weather if gt else None,
+        weather=weather if gt else None,  # type: ignore[arg-type]  # the page sends dry|rain
     )
-    return doc
 
 
-def simulation_text(doc: dict[str, Any]) -> str:
-    """The report ``trackkit simulate`` prints for a simulation document."""
-    from trackkit.commands.simulate import gt_text_report, text_report
+def simulation_text(report: SimReport) -> str:
+    """The report ``trackkit simulate`` prints for a simulation."""
+    from trackkit.sim.text_report import sim_text
 
-    return gt_text_report(doc) if doc["settings"].get("gt") else text_report(doc)
+    return sim_text(report)
 
 
-def heat_map(checked: Checked, doc: dict[str, Any]) -> str:
+def heat_map(checked: Checked, report: SimReport) -> str:
     """The map of the stage coloured by a simulation's losses of control (and overtakes)."""
-    from trackkit.render.heat import read_heat
-    from trackkit.render.svg import map_svg
+    from trackkit.api import render_map
 
-    heat = read_heat(doc, checked.report, source="the simulation")
-    return map_svg(checked.report, legend=False, heat=heat).svg
+    return render_map(checked.report, heat=report, legend=False)
 
 
 def print_pdf(checked: Checked, paper: str) -> bytes:
@@ -606,9 +602,9 @@ def print_pdf(checked: Checked, paper: str) -> bytes:
     trackkit.errors.InputError
         If the user's settings file is unusable (the message names it).
     """
-    from trackkit.assemble import lay_out as place
     from trackkit.config import tile_size
     from trackkit.render.pages import print_pages
+    from trackkit.stage.assemble import lay_out as place
 
     size = tile_size()  # the user's tiles (trackkit config tile-size), as print draws them
     layout = checked.layout if size == checked.layout.size else place(checked.stage, size=size)

@@ -1,0 +1,1 @@
+"""The ``trackkit`` command line (the only layer that exits the process)."""

@@ -1,0 +1,1 @@
+"""One small module per command; :mod:`trackkit.cli.app` registers them."""

@@ -1,1 +1,0 @@
-"""One small module per command; :mod:`trackkit.cli` registers them."""

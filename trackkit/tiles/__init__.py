@@ -1,0 +1,1 @@
+"""The tile library: every published face, and faces described in words."""
