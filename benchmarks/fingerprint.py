@@ -22,15 +22,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from trackkit.checks.pipeline import validate
 from trackkit.formats import load_stage
 from trackkit.models.stage import Kind
 from trackkit.rules.ruleset import load_ruleset
 from trackkit.rules.track import Track
-from trackkit.sim.gt import GtOptions, gt_round_cap
+from trackkit.sim.gt_race import GtOptions, gt_round_cap
 from trackkit.sim.par import par_time
 from trackkit.sim.race import Settings, default_bots, prepare, run_race
 from trackkit.sim.stats import race_seed
-from trackkit.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 MIXED = ("cautious", "aggressive", "planner")
@@ -74,7 +74,7 @@ def validate_digest(path: str) -> str:
     """SHA-256 of ``validate --simulate 50 --format json`` of a stage (its JSON document)."""
     from typer.testing import CliRunner
 
-    from trackkit.cli import app
+    from trackkit.cli.app import app
 
     os.chdir(REPO)  # the document names the file as given: relative, the same in any checkout
     done = CliRunner().invoke(app, ["validate", path, "--simulate", "50", "--format", "json"])
