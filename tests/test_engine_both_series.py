@@ -181,3 +181,26 @@ def test_the_bots_read_the_road_as_their_series_does():
     ring = track_of(GT_RING)
     assert GtRoad.of(ring) is GtRoad.of(ring) and DirtRoad.of(ring) is not GtRoad.of(ring)
     assert load_ruleset("gt").danger_limit_rule == "exceed"
+
+
+def test_seeded_dice_roll_as_randrange_draws_them_whatever_die_object():
+    # rule: DICE-1 (a die shows danger on its ruleset's danger faces of 6): the race's
+    # generator rolls each die as rng.randrange(6) would, the same numbers in the same
+    # order, for the dice plans are made of and for an equal die made anew
+    from trackkit.rules.dice import BOOST, COAST, LEADER, DieKind
+    from trackkit.rules.resolve import _roller
+
+    ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
+    counts = ctx.ruleset.danger_counts
+    dice = [*GEARS[1:], COAST, LEADER, BRAKE, BOOST, Die(DieKind.GEAR, 4)] * 40
+    ours, theirs = random.Random(11), random.Random(11)
+    roll = _roller(ctx, ours, None)
+    got = [roll(d) for d in dice]
+    assert got == [theirs.randrange(6) < counts[d.kind, d.value] for d in dice]
+    assert ours.getstate() == theirs.getstate() and any(got) and not all(got)
+
+    class Other(random.Random):  # a generator of its own: its own randrange is asked
+        def randrange(self, *args: int, **kw: int) -> int:  # type: ignore[override]
+            return 0
+
+    assert all(_roller(ctx, Other(1), None)(d) for d in dice if counts[d.kind, d.value])
