@@ -37,12 +37,12 @@ Rows (``--only ID``, repeatable; ``--list`` prints them):
 
 Each row prints ``work | measured | target | met?``; with ``--json``, stdout instead carries
 one JSON object per row (the table goes to stderr). ``--against DIR`` measures every row a second
-time, just before, with the ``trackkit`` of another checkout DIR (its package first on
-``PYTHONPATH``, the same interpreter and libraries): the line reads ``work | DIR's |
-measured | target | met?`` and the JSON object holds DIR's figure under ``against``; the
-two sides alternate row by row in one run, so that both meet the same load. ``--quick``
-runs each row once with a twentieth of the races (for a smoke test, not a figure);
-``--races N`` sets the races of every race row.
+time, just before, with the ``trackkit`` of another checkout DIR, run in DIR (with DIR's
+own ``.venv``, if it has one; else with this interpreter, DIR first on ``PYTHONPATH``): the
+line reads ``work | DIR's | measured | target | met?`` and the JSON object holds DIR's
+figure under ``against``; the two sides alternate row by row in one run, so that both
+meet the same load. ``--quick`` runs each row once with a twentieth of the races (for a
+smoke test, not a figure); ``--races N`` sets the races of every race row.
 """
 
 from __future__ import annotations
@@ -122,14 +122,22 @@ class Options:
     quick: bool = False
     env: dict[str, str] | None = None
     """The environment of the processes (None: this one's); ``--against`` sets PYTHONPATH."""
+    cwd: Path = REPO
+    """Where the processes run (the stage paths are relative to it; ``--against``: the
+    other checkout, whose tile library its code reads)."""
+    python: str = sys.executable
+    """The interpreter of the imports row (``--against``: the other checkout's, if it has one)."""
+    trackkit: list[str] = field(default_factory=trackkit_command)
+    """How ``trackkit`` is run (``--against``: ``python -P -m trackkit``, so that the other
+    checkout's package on PYTHONPATH comes before this one's, whatever its layout)."""
     startups: dict[str, Run] = field(default_factory=dict)
 
     def startup(self, stage: Path) -> Run:
         """Median CPU and wall of a plain ``trackkit validate STAGE`` (measured once per stage)."""
         key = _rel(stage)
         if key not in self.startups:
-            command = [*trackkit_command(), "validate", key]
-            self.startups[key] = median_run(command, self.runs, env=self.env)[0]
+            command = [*self.trackkit, "validate", key]
+            self.startups[key] = median_run(command, self.runs, self.cwd, self.env)[0]
         return self.startups[key]
 
     def races_for(self, default: int) -> int:
@@ -185,13 +193,13 @@ def race_row(
 
     def measure(opts: Options) -> Measured:
         n = opts.races_for(races)
-        args = [*trackkit_command(), "simulate", _rel(stage), "--players", str(players)]
+        args = [*opts.trackkit, "simulate", _rel(stage), "--players", str(players)]
         args += ["--races", str(n), "--seed", "1", "--jobs", "1"]
         args += [a for b in bots for a in ("--bot", b)]
         if laps is not None:
             args += ["--laps", str(laps)]
         start = opts.startup(stage)
-        sim, runs = median_run(args, opts.runs, env=opts.env)
+        sim, runs = median_run(args, opts.runs, opts.cwd, opts.env)
         beyond = sim.cpu - start.cpu
         detail = {
             "races": n,
@@ -200,7 +208,7 @@ def race_row(
             "race_cpu": round(beyond, 3),
             "runs_cpu": [round(r.cpu, 3) for r in runs],
             "wall": round(sim.wall, 3),
-            "command": " ".join(["trackkit", *args[len(trackkit_command()) :]]),
+            "command": " ".join(["trackkit", *args[len(opts.trackkit) :]]),
         }
         # fewer races than the start-up's noise can show: no figure rather than a wrong one
         return Measured(n / beyond if beyond > 0.01 else None, detail)
@@ -212,15 +220,15 @@ def simulate_row(stage: Path, n: int = 50) -> Callable[[Options], Measured]:
     """CPU seconds of ``validate --simulate N`` beyond a plain ``validate``."""
 
     def measure(opts: Options) -> Measured:
-        args = [*trackkit_command(), "validate", _rel(stage), "--simulate", str(n)]
+        args = [*opts.trackkit, "validate", _rel(stage), "--simulate", str(n)]
         start = opts.startup(stage)
-        run, runs = median_run(args, opts.runs, env=opts.env)
+        run, runs = median_run(args, opts.runs, opts.cwd, opts.env)
         detail = {
             "cpu": round(run.cpu, 3),
             "startup_cpu": round(start.cpu, 3),
             "runs_cpu": [round(r.cpu, 3) for r in runs],
             "wall": round(run.wall, 3),
-            "command": " ".join(["trackkit", *args[len(trackkit_command()) :]]),
+            "command": " ".join(["trackkit", *args[len(opts.trackkit) :]]),
         }
         return Measured(run.cpu - start.cpu, detail)
 
@@ -233,9 +241,9 @@ def imports_row(stage: Path) -> Callable[[Options], Measured]:
     def measure(opts: Options) -> Measured:
         runs = max(opts.runs, 5)  # both are short: a few more runs cost little
         code = "import " + ", ".join(VALIDATE_LIBRARIES)
-        imports, _ = median_run([sys.executable, "-c", code], runs, env=opts.env)
-        command = [*trackkit_command(), "validate", _rel(stage)]
-        validate, _ = median_run(command, runs, env=opts.env)
+        imports, _ = median_run([opts.python, "-c", code], runs, opts.cwd, opts.env)
+        command = [*opts.trackkit, "validate", _rel(stage)]
+        validate, _ = median_run(command, runs, opts.cwd, opts.env)
         detail = {
             "validate_cpu": round(validate.cpu, 3),
             "imports_cpu": round(imports.cpu, 3),
@@ -258,8 +266,8 @@ def generate_row(args: Sequence[str], startup_stage: Path) -> Callable[[Options]
         walls = []
         for _ in range(opts.runs):
             with tempfile.TemporaryDirectory() as tmp:
-                cmd = [*trackkit_command(), "generate", *args, "--count", "3", "--jobs", "1"]
-                run = run_process([*cmd, "-o", tmp], env=opts.env)
+                cmd = [*opts.trackkit, "generate", *args, "--count", "3", "--jobs", "1"]
+                run = run_process([*cmd, "-o", tmp], opts.cwd, opts.env)
             cpus.append(run.cpu)
             walls.append(run.wall)
         start = opts.startup(startup_stage)
@@ -461,8 +469,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         other = args.against.resolve()
         if not (other / "trackkit" / "__init__.py").is_file():
             parser.error(f"--against {args.against}: no trackkit package in that directory")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(other), *_pythonpath()])}
-        base = Options(runs=runs, races=args.races, quick=args.quick, env=env)
+        own = other / ".venv" / "bin" / "python"
+        if own.exists():  # its own environment (its package data, its libraries)
+            python, env = str(own), None
+        else:  # this interpreter, its package first
+            python = sys.executable
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(other), *_pythonpath()])}
+        base = Options(
+            runs=runs,
+            races=args.races,
+            quick=args.quick,
+            env=env,
+            cwd=other,
+            python=python,
+            trackkit=[python, "-P", "-m", "trackkit"],
+        )
     rows = [
         r for r in ROWS if (r.id in args.only if args.only else (args.suite or r.id != "make-test"))
     ]

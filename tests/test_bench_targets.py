@@ -64,6 +64,7 @@ def test_against_another_checkout_measures_each_row_twice_side_by_side(
     # the other checkout: a copy of this package whose entry point marks each run it makes
     other = tmp_path / "other"
     shutil.copytree(REPO / "trackkit", other / "trackkit", ignore=shutil.ignore_patterns("*.pyc"))
+    (other / "examples").symlink_to(REPO / "examples")  # the rows run in the checkout
     entry = other / "trackkit" / "cli" / "entry.py"
     mark = tmp_path / "mark"
     entry.write_text(
