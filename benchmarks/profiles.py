@@ -52,7 +52,8 @@ ROWS: tuple[tuple[str, list[str]], ...] = (
 
 #: Frames that only wrap the work (left out of the cumulative table).
 WRAPPERS = re.compile(
-    r"typer/|click/|trackkit/cli\.py|trackkit/entry\.py|<frozen|runpy\.py|trackkit/commands/"
+    r"typer/|click/|trackkit/cli/|trackkit/cli\.py|trackkit/entry\.py|<frozen|runpy\.py"
+    r"|trackkit/commands/"
     r"|trackkit/sim/simulate\.py|trackkit/parallel\.py|trackkit/sim/stats\.py"
 )
 
