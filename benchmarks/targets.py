@@ -36,9 +36,13 @@ Rows (``--only ID``, repeatable; ``--list`` prints them):
   informational, run only with ``--suite``).
 
 Each row prints ``work | measured | target | met?``; with ``--json``, stdout instead carries
-one JSON object per row (the table goes to stderr). ``--quick`` runs each row once with a
-twentieth of the races (for a smoke test, not a figure); ``--races N`` sets the races of
-every race row.
+one JSON object per row (the table goes to stderr). ``--against DIR`` measures every row a second
+time, just before, with the ``trackkit`` of another checkout DIR, run in DIR (with DIR's
+own ``.venv``, if it has one; else with this interpreter, DIR first on ``PYTHONPATH``): the
+line reads ``work | DIR's | measured | target | met?`` and the JSON object holds DIR's
+figure under ``against``; the two sides alternate row by row in one run, so that both
+meet the same load. ``--quick`` runs each row once with a twentieth of the races (for a
+smoke test, not a figure); ``--races N`` sets the races of every race row.
 """
 
 from __future__ import annotations
@@ -80,7 +84,7 @@ class Run:
     wall: float
 
 
-def run_process(args: Sequence[str], cwd: Path = REPO) -> Run:
+def run_process(args: Sequence[str], cwd: Path = REPO, env: dict[str, str] | None = None) -> Run:
     """Run ``args`` to the end and measure it.
 
     Raises
@@ -90,7 +94,7 @@ def run_process(args: Sequence[str], cwd: Path = REPO) -> Run:
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, check=False)
+    done = subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -101,9 +105,11 @@ def run_process(args: Sequence[str], cwd: Path = REPO) -> Run:
     return Run(cpu=cpu, wall=wall)
 
 
-def median_run(args: Sequence[str], runs: int, cwd: Path = REPO) -> tuple[Run, list[Run]]:
+def median_run(
+    args: Sequence[str], runs: int, cwd: Path = REPO, env: dict[str, str] | None = None
+) -> tuple[Run, list[Run]]:
     """The median CPU and the median wall of ``runs`` runs of ``args``, and the runs."""
-    got = [run_process(args, cwd) for _ in range(runs)]
+    got = [run_process(args, cwd, env) for _ in range(runs)]
     return Run(statistics.median(r.cpu for r in got), statistics.median(r.wall for r in got)), got
 
 
@@ -114,13 +120,24 @@ class Options:
     runs: int = 3
     races: int | None = None
     quick: bool = False
+    env: dict[str, str] | None = None
+    """The environment of the processes (None: this one's); ``--against`` sets PYTHONPATH."""
+    cwd: Path = REPO
+    """Where the processes run (the stage paths are relative to it; ``--against``: the
+    other checkout, whose tile library its code reads)."""
+    python: str = sys.executable
+    """The interpreter of the imports row (``--against``: the other checkout's, if it has one)."""
+    trackkit: list[str] = field(default_factory=trackkit_command)
+    """How ``trackkit`` is run (``--against``: ``python -P -m trackkit``, so that the other
+    checkout's package on PYTHONPATH comes before this one's, whatever its layout)."""
     startups: dict[str, Run] = field(default_factory=dict)
 
     def startup(self, stage: Path) -> Run:
         """Median CPU and wall of a plain ``trackkit validate STAGE`` (measured once per stage)."""
         key = _rel(stage)
         if key not in self.startups:
-            self.startups[key] = median_run([*trackkit_command(), "validate", key], self.runs)[0]
+            command = [*self.trackkit, "validate", key]
+            self.startups[key] = median_run(command, self.runs, self.cwd, self.env)[0]
         return self.startups[key]
 
     def races_for(self, default: int) -> int:
@@ -176,13 +193,13 @@ def race_row(
 
     def measure(opts: Options) -> Measured:
         n = opts.races_for(races)
-        args = [*trackkit_command(), "simulate", _rel(stage), "--players", str(players)]
+        args = [*opts.trackkit, "simulate", _rel(stage), "--players", str(players)]
         args += ["--races", str(n), "--seed", "1", "--jobs", "1"]
         args += [a for b in bots for a in ("--bot", b)]
         if laps is not None:
             args += ["--laps", str(laps)]
         start = opts.startup(stage)
-        sim, runs = median_run(args, opts.runs)
+        sim, runs = median_run(args, opts.runs, opts.cwd, opts.env)
         beyond = sim.cpu - start.cpu
         detail = {
             "races": n,
@@ -191,7 +208,7 @@ def race_row(
             "race_cpu": round(beyond, 3),
             "runs_cpu": [round(r.cpu, 3) for r in runs],
             "wall": round(sim.wall, 3),
-            "command": " ".join(["trackkit", *args[len(trackkit_command()) :]]),
+            "command": " ".join(["trackkit", *args[len(opts.trackkit) :]]),
         }
         # fewer races than the start-up's noise can show: no figure rather than a wrong one
         return Measured(n / beyond if beyond > 0.01 else None, detail)
@@ -203,15 +220,15 @@ def simulate_row(stage: Path, n: int = 50) -> Callable[[Options], Measured]:
     """CPU seconds of ``validate --simulate N`` beyond a plain ``validate``."""
 
     def measure(opts: Options) -> Measured:
-        args = [*trackkit_command(), "validate", _rel(stage), "--simulate", str(n)]
+        args = [*opts.trackkit, "validate", _rel(stage), "--simulate", str(n)]
         start = opts.startup(stage)
-        run, runs = median_run(args, opts.runs)
+        run, runs = median_run(args, opts.runs, opts.cwd, opts.env)
         detail = {
             "cpu": round(run.cpu, 3),
             "startup_cpu": round(start.cpu, 3),
             "runs_cpu": [round(r.cpu, 3) for r in runs],
             "wall": round(run.wall, 3),
-            "command": " ".join(["trackkit", *args[len(trackkit_command()) :]]),
+            "command": " ".join(["trackkit", *args[len(opts.trackkit) :]]),
         }
         return Measured(run.cpu - start.cpu, detail)
 
@@ -224,8 +241,9 @@ def imports_row(stage: Path) -> Callable[[Options], Measured]:
     def measure(opts: Options) -> Measured:
         runs = max(opts.runs, 5)  # both are short: a few more runs cost little
         code = "import " + ", ".join(VALIDATE_LIBRARIES)
-        imports, _ = median_run([sys.executable, "-c", code], runs)
-        validate, _ = median_run([*trackkit_command(), "validate", _rel(stage)], runs)
+        imports, _ = median_run([opts.python, "-c", code], runs, opts.cwd, opts.env)
+        command = [*opts.trackkit, "validate", _rel(stage)]
+        validate, _ = median_run(command, runs, opts.cwd, opts.env)
         detail = {
             "validate_cpu": round(validate.cpu, 3),
             "imports_cpu": round(imports.cpu, 3),
@@ -248,8 +266,8 @@ def generate_row(args: Sequence[str], startup_stage: Path) -> Callable[[Options]
         walls = []
         for _ in range(opts.runs):
             with tempfile.TemporaryDirectory() as tmp:
-                cmd = [*trackkit_command(), "generate", *args, "--count", "3", "--jobs", "1"]
-                run = run_process([*cmd, "-o", tmp])
+                cmd = [*opts.trackkit, "generate", *args, "--count", "3", "--jobs", "1"]
+                run = run_process([*cmd, "-o", tmp], opts.cwd, opts.env)
             cpus.append(run.cpu)
             walls.append(run.wall)
         start = opts.startup(startup_stage)
@@ -378,11 +396,15 @@ def _verdict(row: Row, met: bool | None) -> str:
     return f"{word} (informational)" if row.informational else word
 
 
-def line_of(row: Row, measured: Measured) -> str:
-    """The table line: ``work | measured | target | met?``."""
+def line_of(row: Row, measured: Measured, against: Measured | None = None) -> str:
+    """The table line: ``work | measured | target | met?`` (``work | against | measured |
+    target | met?`` with another checkout's figure)."""
     target = f"{row.op} {row.target:g} {row.unit}"
     met = row.met(measured.value)
-    return f"{row.work} | {_figure(measured.value, row.unit)} | {target} | {_verdict(row, met)}"
+    figure = _figure(measured.value, row.unit)
+    if against is not None:
+        figure = f"{_figure(against.value, row.unit)} | {figure}"
+    return f"{row.work} | {figure} | {target} | {_verdict(row, met)}"
 
 
 def json_of(row: Row, measured: Measured, opts: Options) -> dict[str, Any]:
@@ -403,6 +425,11 @@ def json_of(row: Row, measured: Measured, opts: Options) -> dict[str, Any]:
     }
 
 
+def _pythonpath() -> list[str]:
+    """This process's ``PYTHONPATH`` entries (kept after another checkout's)."""
+    return [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure the rows asked for and print them; the exit status is 0 whatever they show."""
     parser = argparse.ArgumentParser(
@@ -416,6 +443,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, metavar="N", help="runs per figure (default 3)")
     parser.add_argument("--suite", action="store_true", help="also time `make test` (wall)")
     parser.add_argument("--list", action="store_true", help="list the rows and exit")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="DIR",
+        help="also measure every row with the trackkit of checkout DIR (side by side)",
+    )
     args = parser.parse_args(argv)
     if args.list:
         for row in ROWS:
@@ -431,6 +464,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if runs < 1:
         parser.error("--runs: at least 1")
     opts = Options(runs=runs, races=args.races, quick=args.quick)
+    base: Options | None = None
+    if args.against is not None:
+        other = args.against.resolve()
+        if not (other / "trackkit" / "__init__.py").is_file():
+            parser.error(f"--against {args.against}: no trackkit package in that directory")
+        own = other / ".venv" / "bin" / "python"
+        if own.exists():  # its own environment (its package data, its libraries)
+            python, env = str(own), None
+        else:  # this interpreter, its package first
+            python = sys.executable
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(other), *_pythonpath()])}
+        base = Options(
+            runs=runs,
+            races=args.races,
+            quick=args.quick,
+            env=env,
+            cwd=other,
+            python=python,
+            trackkit=[python, "-P", "-m", "trackkit"],
+        )
     rows = [
         r for r in ROWS if (r.id in args.only if args.only else (args.suite or r.id != "make-test"))
     ]
@@ -443,12 +496,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         file=table,
         flush=True,
     )
-    print("work | measured | target | met?", file=table, flush=True)
+    if base is not None:
+        print(f"work | {args.against} | measured | target | met?", file=table, flush=True)
+    else:
+        print("work | measured | target | met?", file=table, flush=True)
     for row in rows:
+        against = row.measure(base) if base is not None else None
         measured = row.measure(opts)
-        print(line_of(row, measured), file=table, flush=True)
+        print(line_of(row, measured, against), file=table, flush=True)
         if args.json:
-            print(json.dumps(json_of(row, measured, opts)), flush=True)
+            obj = json_of(row, measured, opts)
+            if base is not None and against is not None:
+                obj["against"] = {"dir": str(args.against), **json_of(row, against, base)}
+            print(json.dumps(obj), flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average at the end {load}", file=table, flush=True)
     return 0

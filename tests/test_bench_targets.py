@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,3 +57,41 @@ def test_unknown_row_is_refused_naming_the_rows() -> None:
     assert done.returncode == 2
     assert "no-such-row" in done.stderr and "dirt-turini" in done.stderr
     assert done.stdout == ""
+
+
+def test_against_another_checkout_measures_each_row_twice_side_by_side(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the other checkout: a copy of this package whose entry point marks each run it makes
+    other = tmp_path / "other"
+    shutil.copytree(REPO / "trackkit", other / "trackkit", ignore=shutil.ignore_patterns("*.pyc"))
+    (other / "examples").symlink_to(REPO / "examples")  # the rows run in the checkout
+    entry = other / "trackkit" / "cli" / "entry.py"
+    mark = tmp_path / "mark"
+    entry.write_text(
+        entry.read_text(encoding="utf-8") + f"\nopen({str(mark)!r}, 'a').write('x')\n",
+        encoding="utf-8",
+    )
+    done = _run(
+        "--quick", "--only", "validate-imports", "--runs", "1", "--json", "--against", str(other)
+    )
+    assert done.returncode == 0, done.stderr
+    # the row's 5 runs of validate (its least) on the other side, none of ours
+    assert mark.read_text() == "x" * 5
+    (row,) = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert row["row"] == "validate-imports" and row["against"]["row"] == "validate-imports"
+    assert row["against"]["dir"] == str(other)
+    assert row["against"]["validate_cpu"] > 0 and row["validate_cpu"] > 0
+    lines = [ln for ln in done.stderr.splitlines() if ln.count(" | ") == 4]
+    assert lines[0] == f"work | {other} | measured | target | met?"
+    work, theirs, ours, target, met = lines[1].split(" | ")
+    assert "Col de Turini" in work and target == "<= 1.2 x"
+    assert float(theirs.split()[0]) == round(row["against"]["measured"], 2)
+    assert float(ours.split()[0]) == round(row["measured"], 2)
+    assert met == ("yes" if row["met"] else "no")
+
+
+def test_against_a_directory_without_trackkit_is_refused(tmp_path: Path) -> None:
+    done = _run("--only", "dirt-turini", "--against", str(tmp_path))
+    assert done.returncode == 2
+    assert "--against" in done.stderr and "no trackkit package" in done.stderr

@@ -10,6 +10,8 @@ another that imports it back.
 from __future__ import annotations
 
 import ast
+import itertools
+import math
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +19,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from trackkit.rules.plans import PlanBuilder
+from trackkit.rules.dice import BRAKE, GEARS, Die
+from trackkit.rules.plans import PlanBuilder, PlanContext, PlanStep
 from trackkit.rules.positions import GT_RING, PositionError, position, track_of
 from trackkit.rules.resolve import RollView
 from trackkit.rules.ruleset import load_ruleset
@@ -133,6 +136,37 @@ def test_the_careful_policy_reads_the_danger_limit_rule(rule: str):
     assert choice == ("secure" if rule == "reach" else "roll")
 
 
+def test_the_careful_policys_remembered_chances_are_those_of_each_rulesets_dice():
+    # rule: DICE-1 (each die's danger faces), TURN-5 (the dice still to roll one by one):
+    # the chance is remembered by the dice tuple, so the same tuple asked under a ruleset
+    # with other faces, or an equal tuple, must get that ruleset's own chance
+    from trackkit.sim.bots import _p_at_least, _rest
+
+    def exact(ctx: PlanContext, dice: tuple[Die, ...], need: int) -> float:
+        odds = [ctx.ruleset.danger_probability(d.kind, d.value) for d in dice]
+        return sum(
+            math.prod(p if hit else 1 - p for p, hit in zip(odds, hits, strict=True))
+            for hits in itertools.product((False, True), repeat=len(dice))
+            if sum(hits) >= need
+        )
+
+    ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
+    faces = ctx.ruleset.danger_faces.model_copy(
+        update={"brake": 5, "gear": {**dict.fromkeys(range(1, 7), 4)}}
+    )
+    riskier = replace(ctx, ruleset=ctx.ruleset.model_copy(update={"danger_faces": faces}))
+    dice = (GEARS[3], BRAKE, BRAKE)
+    for _ in range(2):  # asked again: from the memory
+        for c in (ctx, riskier, ctx):
+            for need in range(4):
+                for d in (dice, tuple(list(dice)), dice[:2]):
+                    assert _p_at_least(c, d, need) == pytest.approx(exact(c, d, need))
+    assert _p_at_least(riskier, dice, 2) > _p_at_least(ctx, dice, 2)
+    step = PlanStep("x", dice, 3, "x", 3)
+    assert _rest(step, 0) == dice and _rest(step, 1) == dice[1:] and _rest(step, 2) == dice[2:]
+    assert _rest(step._replace(dice=dice[:2]), 1) == dice[1:2]
+
+
 def test_the_bots_read_the_road_as_their_series_does():
     dirt = make_bot("planner")
     gt = make_bot("planner", road=GtRoad)
@@ -148,3 +182,26 @@ def test_the_bots_read_the_road_as_their_series_does():
     ring = track_of(GT_RING)
     assert GtRoad.of(ring) is GtRoad.of(ring) and DirtRoad.of(ring) is not GtRoad.of(ring)
     assert load_ruleset("gt").danger_limit_rule == "exceed"
+
+
+def test_seeded_dice_roll_as_randrange_draws_them_whatever_die_object():
+    # rule: DICE-1 (a die shows danger on its ruleset's danger faces of 6): the race's
+    # generator rolls each die as rng.randrange(6) would, the same numbers in the same
+    # order, for the dice plans are made of and for an equal die made anew
+    from trackkit.rules.dice import BOOST, COAST, LEADER, DieKind
+    from trackkit.rules.resolve import _roller
+
+    ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=2)
+    counts = ctx.ruleset.danger_counts
+    dice = [*GEARS[1:], COAST, LEADER, BRAKE, BOOST, Die(DieKind.GEAR, 4)] * 40
+    ours, theirs = random.Random(11), random.Random(11)
+    roll = _roller(ctx, ours, None)
+    got = [roll(d) for d in dice]
+    assert got == [theirs.randrange(6) < counts[d.kind, d.value] for d in dice]
+    assert ours.getstate() == theirs.getstate() and any(got) and not all(got)
+
+    class Other(random.Random):  # a generator of its own: its own randrange is asked
+        def randrange(self, *args: int, **kw: int) -> int:  # type: ignore[override]
+            return 0
+
+    assert all(_roller(ctx, Other(1), None)(d) for d in dice if counts[d.kind, d.value])

@@ -616,6 +616,27 @@ def test_plan_memo_tells_apart_a_car_beside_a_space_the_search_could_not_enter()
         assert memo.misses == 2
 
 
+def test_plan_memo_keys_a_cars_gear_only_where_the_search_could_come_beside_it():
+    """A car on the shortcut 3:1.1S1 (over the road ahead) changes the bots' plan from
+    2:1.1R, whatever its gear: no space the search enters is beside it (TRAFFIC-1 reads a
+    car's gear only there), so its gear in 1 or 5 is one search, and the memo's plan is the
+    fresh one for both. The same car gone is another search (TRAFFIC-3: it blocked)."""
+    from trackkit.rules.state import OtherCar
+    from trackkit.sim.bots import make_bot
+
+    alone = position_on(RALLY, "2:1.1R", gear=2)
+    slow, fast = (replace(alone, others=(OtherCar("3:1.1S1", g),)) for g in (1, 5))
+    for name in ("cautious", "aggressive", "planner"):
+        memo = PlanMemo(RALLY.track, RALLY.ruleset)
+        bot, fresh = make_bot(name, memo), make_bot(name)
+        assert bot.plan(slow) == fresh.plan(slow)
+        assert bot.plan(fast) == fresh.plan(fast) == fresh.plan(slow)
+        assert (memo.hits, memo.misses) == (1, 1)
+        assert bot.plan(alone) == fresh.plan(alone)
+        assert memo.misses == 2
+    assert str(make_bot("cautious").plan(slow)) != str(make_bot("cautious").plan(alone))
+
+
 def test_traffic_3_default_a_car_in_a_corner_waits_for_a_car_in_the_other_lane():
     # rule: TRAFFIC-3 DEFAULT (docs/rules.md): it may not pass it, so it waits
     from trackkit.rules.state import OtherCar

@@ -27,7 +27,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Literal, NamedTuple, Protocol
 
-from trackkit.rules.dice import Dice, Die, DieKind
+from trackkit.rules.dice import BOOST, BRAKE, COAST, GEARS, LEADER, Dice, Die, DieKind
 from trackkit.rules.plans import Plan, PlanContext, PlanStep
 from trackkit.rules.reorder import loss_orders, reroute
 from trackkit.rules.state import CarState, Damage
@@ -198,10 +198,42 @@ _EARNS = frozenset({DieKind.GEAR, DieKind.COAST, DieKind.LEADER})
 _Roll = Callable[[Die], bool]
 
 
+#: The dice every plan is made of (module constants: their ids stay theirs).
+_DICE = (*GEARS, COAST, LEADER, BRAKE, BOOST)
+#: Danger faces by the id of a die of :data:`_DICE`, per ruleset's counts (kept with them).
+_FACES: dict[int, tuple[dict[tuple[str, int], int], dict[int, int]]] = {}
+
+
+def _faces_of(counts: dict[tuple[str, int], int]) -> dict[int, int]:
+    """``counts`` (danger faces by kind and value) by the id of each die of :data:`_DICE`."""
+    hit = _FACES.get(id(counts))
+    if hit is None or hit[0] is not counts:
+        if len(_FACES) >= 16:
+            _FACES.clear()
+        faces = {id(d): counts[d.kind, d.value] for d in _DICE if (d.kind, d.value) in counts}
+        hit = _FACES[id(counts)] = (counts, faces)
+    return hit[1]
+
+
 def _roller(ctx: PlanContext, rng: random.Random, dice: Dice | None) -> _Roll:
     """How this turn's dice are rolled: ``dice``, or the race's generator (DICE-1)."""
     counts = ctx.ruleset.danger_counts
-    if dice is None:  # what SeededDice(rng) does, without a call through it per die
+    if dice is None and type(rng) is random.Random:
+        # what SeededDice(rng) does, without a call through it per die: rng.randrange(6)
+        # as Random draws it (three bits until they show 0..5), the same numbers in the
+        # same order; a die's danger faces read by the die (the plans reuse the same dice)
+        getrandbits = rng.getrandbits
+        faces = _faces_of(counts)
+
+        def seeded(die: Die) -> bool:
+            r = getrandbits(3)
+            while r >= 6:
+                r = getrandbits(3)
+            n = faces.get(id(die))
+            return r < (n if n is not None else counts[die.kind, die.value])
+
+        return seeded
+    if dice is None:  # another generator: its own randrange
         randrange = rng.randrange
         return lambda die: randrange(6) < counts[die.kind, die.value]
     roll = dice.danger

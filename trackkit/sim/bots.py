@@ -109,10 +109,8 @@ class CarefulPolicy(DefaultPolicy):
         need = step.limit + self.over - view.dangers
         if view.unit == 0:  # dangers that come whatever the dice
             need -= step.hazards + step.cloud
-        if len(step.dice) == len(view.dice):
-            rest = view.dice  # one die, or dice rolled together: nothing after them
-        else:
-            rest = tuple(d for u in roll_units(step)[view.unit :] for d in u)
+        # one die, or dice rolled together: nothing after them
+        rest = view.dice if len(step.dice) == len(view.dice) else _rest(step, view.unit)
         p = _p_at_least(self.ctx, rest, need)
         if step.jump_risk and view.unit == 0 and step.dice:  # JUMP-1: its face is enough
             first = step.dice[0]
@@ -125,12 +123,43 @@ class CarefulPolicy(DefaultPolicy):
 
 
 def _p_at_least(ctx: PlanContext, dice: tuple[Die, ...], need: int) -> float:
-    """Chance that ``dice`` show at least ``need`` danger faces."""
+    """Chance that ``dice`` show at least ``need`` danger faces.
+
+    Asked for every die a cautious bot rolls, of the same few dice tuples (the plan search
+    and the memo hand the same tuples back): remembered by the tuple and the ruleset's odds
+    (a die's odds take an enum's hash to look up).
+    """
     if need <= 0:
         return 1.0
     odds = ctx.ruleset.danger_odds
-    probs = tuple([odds[d.kind, d.value] for d in dice])
-    return _tail(probs, need)
+    key = (id(odds), id(dice), need)
+    hit = _ODDS.get(key)
+    if hit is not None and hit[0] is odds and hit[1] is dice:
+        return hit[2]
+    p = _tail(tuple([odds[d.kind, d.value] for d in dice]), need)
+    if len(_ODDS) >= 4096:
+        _ODDS.clear()
+    _ODDS[key] = (odds, dice, p)  # both kept with it: their ids stay their own
+    return p
+
+
+#: :func:`_p_at_least` by (the odds, the dice, the dangers needed), with the odds and dice.
+_ODDS: dict[tuple[int, int, int], tuple[object, tuple[Die, ...], float]] = {}
+#: :func:`_rest` by (the step's dice, the unit), with the dice.
+_RESTS: dict[tuple[int, int], tuple[tuple[Die, ...], tuple[Die, ...]]] = {}
+
+
+def _rest(step: PlanStep, unit: int) -> tuple[Die, ...]:
+    """The dice of ``step`` still to roll one by one from its ``unit``-th on (TURN-5)."""
+    dice = step.dice
+    hit = _RESTS.get((id(dice), unit))
+    if hit is not None and hit[0] is dice:
+        return hit[1]
+    rest = tuple(d for u in roll_units(step)[unit:] for d in u)
+    if len(_RESTS) >= 4096:
+        _RESTS.clear()
+    _RESTS[id(dice), unit] = (dice, rest)
+    return rest
 
 
 @lru_cache(maxsize=4096)

@@ -119,6 +119,10 @@ def tyre_boards(prepared: Prepared, car: str) -> dict[str, Dashboard]:
     return {"right": right, "wrong": wrong}
 
 
+#: A car with no damage token (compared with every turn: made once).
+_NO_DAMAGE = Damage()
+
+
 def _distance(track: Track, car: CarState) -> float:
     """How far along the race a car is (BOARD-5 DEFAULT: ``graph.lap_distance``)."""
     if car.finished:
@@ -322,7 +326,7 @@ class GtLoop(RaceLoop[GtSeat]):
             gt=self.turns[bool(final), bool(flags)],  # rule: TRAFFIC-5
         )
         self.final = final
-        self.wants_pit = self.pit_stops and (car.damage != Damage() or seat.tyres != weather)
+        self.wants_pit = self.pit_stops and (car.damage != _NO_DAMAGE or seat.tyres != weather)
         if isinstance(seat.bot, Bot):
             seat.bot.wish = self.wishes[bool(self.wants_pit and not final)]
         return ctx

@@ -18,8 +18,11 @@ A position is looked up in two parts:
   depends on the cars on those spaces, on spaces overlapping or beside them and in their
   corners (TRAFFIC-1, TRAFFIC-3); for any other search, on the cars within reach of a
   plan (:data:`~trackkit.sim.bots.MAX_STEPS` moves, jump landings included), see
-  :meth:`PlanMemo.zone`. The same cars (space and gear) on those spaces: the same reads,
-  so the same plan. A car further away shares the plan. Under a GT yellow flag, a search
+  :meth:`PlanMemo.zone`. The same cars on those spaces: the same reads, so the same plan.
+  A car's gear counts only on a space beside one the search entered (TRAFFIC-1: coming
+  beside a car takes a gear die at or above its gear); anywhere else only where it stands
+  does (it blocks a space, takes a corner lane, is got past). A car further away shares
+  the plan. Under a GT yellow flag, a search
   also reads whether each space it entered takes the car past the nearest car
   ahead, wherever that car is (TRAFFIC-5): the same answers on those spaces, the same
   plan. A search that reads cars beyond the spaces a plan can reach says so in its
@@ -57,6 +60,10 @@ __all__ = ["PlanMemo"]
 #: Plans a memo holds before it starts again (a few hundred bytes each).
 MEMO_SIZE = 100_000
 
+#: What a search read of the other cars: the spaces whose cars matter, those whose car's
+#: gear matters, and (under a yellow flag) the spaces it entered (:meth:`PlanMemo.plan`).
+_Reads = tuple[frozenset[str], frozenset[str], tuple[str, ...]]
+
 
 class PlanMemo:
     """Plans of bots on one track, keyed by the position as far as it matters.
@@ -83,9 +90,10 @@ class PlanMemo:
         self.size = size
         self.hits = 0
         self.misses = 0
-        self._plans: dict[
-            Hashable, list[tuple[frozenset[str], tuple[str, ...], Hashable, Plan]]
-        ] = {}
+        # per position key, the searches made from it: by what they read (the spaces of
+        # the cars that mattered, those whose gear did, the spaces read under a yellow flag),
+        # then by the cars found there
+        self._plans: dict[Hashable, dict[_Reads, dict[Hashable, Plan]]] = {}
         self._size = 0
         self._zones: dict[str, frozenset[str]] = {}
         self._reads: dict[str, frozenset[str]] = {}
@@ -132,8 +140,12 @@ class PlanMemo:
         key = self.key(bot, board, ctx)
         seen = self._plans.get(key)
         if seen is not None:
-            for spaces, reads, near, plan in seen:
-                if self._near(ctx, spaces, reads) == near:
+            near = self._near
+            # the blocking cars, sorted once (each group of searches picks its own of them)
+            cars = sorted([(o.space, o.gear) for o in ctx.others if o.blocks])
+            for reads, plans in seen.items():
+                plan = plans.get(near(ctx, reads, cars))
+                if plan is not None:
                     self.hits += 1
                     return plan
         self.misses += 1
@@ -141,17 +153,21 @@ class PlanMemo:
         read: Collection[str]
         if examined is None:
             zone = self.zone(ctx.car.space) if ctx.car.space is not None else frozenset()
-            spaces, read = zone, zone
+            spaces, geared, read = zone, zone, zone
         else:
             spaces, read = self._depends(examined), examined
+            geared = self._beside(examined)
         # under a yellow flag the search also read, on each space it entered, whether that
         # took the car past the nearest car ahead (TRAFFIC-5)
-        reads = tuple(sorted(read)) if ctx.gt is not None and ctx.gt.yellow else ()
+        yellow = tuple(sorted(read)) if ctx.gt is not None and ctx.gt.yellow else ()
         if self._size >= self.size:
             self._plans.clear()
             self._size = 0
-        entry = (spaces, reads, self._near(ctx, spaces, reads), plan)
-        self._plans.setdefault(key, []).append(entry)
+            seen = None
+        reads = (spaces, geared, yellow)
+        if seen is None:
+            seen = self._plans[key] = {}
+        seen.setdefault(reads, {})[self._near(ctx, reads)] = plan
         self._size += 1
         return plan
 
@@ -187,17 +203,32 @@ class PlanMemo:
         return hit[1]
 
     @staticmethod
-    def _near(ctx: PlanContext, spaces: frozenset[str], reads: tuple[str, ...]) -> Hashable:
+    def _near(
+        ctx: PlanContext, reads: _Reads, blocking: list[tuple[str, int]] | None = None
+    ) -> Hashable:
+        """The cars a search that read ``reads`` depends on: where they stand (and their
+        gear where it was read), and the yellow flag's answers on the spaces entered.
+
+        ``blocking``: the blocking cars of ``ctx`` as (space, gear), sorted (else worked
+        out here). Cars on distinct spaces: the order of their spaces is theirs.
+        """
+        spaces, geared, yellow = reads
+        if blocking is None:
+            blocking = sorted([(o.space, o.gear) for o in ctx.others if o.blocks])
         cars = tuple(
-            sorted((o.space, o.gear) for o in ctx.others if o.blocks and o.space in spaces)
+            [
+                (space, gear if space in geared else -1)
+                for space, gear in blocking
+                if space in spaces
+            ]
         )
-        if not reads:
+        if not yellow:
             return cars
         ahead, here = yellow_ahead(ctx), ctx.car.space
         if ahead is None or here is None:
-            return cars, (False,) * len(reads)
+            return cars, (False,) * len(yellow)
         gain = ctx.track.gain
-        return cars, tuple(past_ahead(gain(here, s), ahead) for s in reads)
+        return cars, tuple(past_ahead(gain(here, s), ahead) for s in yellow)
 
     def zone(self, space: str) -> frozenset[str]:
         """Spaces where another car could change any plan from ``space``."""
@@ -214,6 +245,17 @@ class PlanMemo:
             if reads is None:
                 reads = self._reads[space] = _reads(self.track, space)
             out |= reads
+        return frozenset(out)
+
+    def _beside(self, examined: Collection[str]) -> frozenset[str]:
+        """Spaces whose car's gear the search may have read: beside those it entered
+        (TRAFFIC-1)."""
+        out: set[str] = set()
+        beside = self.track.beside
+        for space in examined:
+            near = beside.get(space)
+            if near:
+                out |= near
         return frozenset(out)
 
 
