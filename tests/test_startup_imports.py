@@ -48,4 +48,4 @@ def test_lazy_model_names_are_the_modules_own() -> None:
     assert trackkit.models.CarFile is CarFile
     assert set(trackkit.models.__all__) <= set(dir(trackkit.models)) | set(trackkit.models._EXPORTS)
     with pytest.raises(AttributeError, match="NoSuchModel"):
-        _ = trackkit.models.NoSuchModel  # type: ignore[attr-defined]
+        _ = trackkit.models.NoSuchModel
