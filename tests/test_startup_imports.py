@@ -1,0 +1,51 @@
+"""Start-up cost (issue 22): a plain ``validate`` imports only the modules it uses."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import trackkit.models
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _imported(*args: str) -> set[str]:
+    """The modules ``python -X importtime -m trackkit ARGS`` imports."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "trackkit", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return set(re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s+(\S+)$", done.stderr, re.M))
+
+
+def test_plain_validate_does_not_import_the_simulation_or_car_models() -> None:
+    modules = _imported("validate", "examples/col-de-turini.yaml")
+    assert "trackkit.checks.pipeline" in modules  # the parse sees real imports
+    assert "trackkit.models.simreport" not in modules
+    assert "trackkit.models.car" not in modules
+
+
+def test_help_imports_no_model_at_all() -> None:
+    modules = _imported("--help")
+    assert "typer" in modules
+    assert not {m for m in modules if m.startswith("trackkit.models")}
+
+
+def test_lazy_model_names_are_the_modules_own() -> None:
+    from trackkit.models.car import CarFile
+    from trackkit.models.simreport import SimReport
+
+    assert trackkit.models.SimReport is SimReport
+    assert trackkit.models.CarFile is CarFile
+    assert set(trackkit.models.__all__) <= set(dir(trackkit.models)) | set(trackkit.models._EXPORTS)
+    with pytest.raises(AttributeError, match="NoSuchModel"):
+        _ = trackkit.models.NoSuchModel
