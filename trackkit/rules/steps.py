@@ -370,13 +370,14 @@ def moves_from(
     track, board = ctx.track, ctx.dashboard
     final_lap = (ctx.gt or _NO_TURN).final_lap
     leader = ctx.leader
+    limit_of = ctx.limit_of
     targets: list[Target] = []
     for target, climb in track.successors[here]:
         info = track.spaces[target]
-        if _shut(ctx, info):
+        limit = limit_of(info)
+        if limit is not None and limit <= 0 and info.kind in _CORNERS:
             continue  # rule: CORNER-1 (a corner at limit 0 or less cannot be entered)
         col = board.columns.get(info.surface) or board.column(info.surface)
-        limit = ctx.limit_of(info)
         # rule: MOVE-3 (the leader's coast die is a leader die where the car says so),
         # MOVE-8 (and every car's, on the surfaces where its tyres make it one)
         as_leader = (
@@ -400,11 +401,13 @@ def moves_from(
             lead = dice[0]
             value = lead.value if lead.kind is _GEAR_KIND else -1
             record = (lead, brakes, boosts, tile, oxygen, ())
+            plain = _steps(ctx, info, limit, col, mark, final_lap, dice, new_speed, brakes,
+                           boosts, flying, False)  # fmt: skip
+            if plain is None:
+                continue  # (the cloud changes no check)
             for cloud, into in kinds:
-                made = _steps(ctx, info, limit, col, mark, final_lap, dice, new_speed, brakes,
-                              boosts, flying, cloud)  # fmt: skip
-                if made is None:
-                    break  # (the cloud changes no check)
+                # the steps first entering a cloud differ only in saying so (CLIMB-8)
+                made = tuple([s._replace(cloud=True) for s in plain]) if cloud else plain
                 if prune and keep is not None:
                     made = tuple([s for s in made if keep([], s)])
                     if not made:
