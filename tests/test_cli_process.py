@@ -214,6 +214,31 @@ def test_the_same_inside_a_real_command_where_typer_has_its_own_excepthook(
     interrupt.reset()
 
 
+def test_a_ctrl_c_that_pydantic_turns_into_a_validation_error_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pydantic-core catches an exception raised inside its own validation (seen when the
+    Ctrl-C landed while a tile file's face ids were matched against their pattern) and
+    reports a validation error: the run was interrupted, the tile file is not broken."""
+    from trackkit import interrupt
+    from trackkit.cli import app as cli
+    from trackkit.errors import TrackkitError
+
+    def app() -> None:
+        try:
+            interrupt.request()
+        except interrupt.Interrupted:
+            pass  # what pydantic-core does with it
+        raise TrackkitError("dirt-climb.yaml: invalid tile file: String should match pattern")
+
+    monkeypatch.setattr(cli, "app", app)
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    assert done.value.code == 130
+    assert capsys.readouterr().err == "trackkit: interrupted\n"
+    interrupt.reset()
+
+
 def test_an_import_error_without_a_ctrl_c_is_not_called_an_interruption(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

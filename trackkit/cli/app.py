@@ -213,15 +213,21 @@ def main() -> None:
         app()
     except SystemExit as exc:  # typer's own exit, with the command's status
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-        if code == 0 and interrupt.requested():  # a Ctrl-C some native code swallowed
+        if interrupt.requested():  # a Ctrl-C some native code swallowed
             typer.echo("trackkit: interrupted", err=True)
             code = 130
     except interrupt.Interrupted:
         typer.echo("trackkit: interrupted", err=True)
         code = 130
     except TrackkitError as exc:
-        _report(exc)
-        code = 2
+        # pydantic's validators turn a Ctrl-C that lands inside them into a validation
+        # error of their own: that is an interruption, not a broken file
+        if interrupt.requested():
+            typer.echo("trackkit: interrupted", err=True)
+            code = 130
+        else:
+            _report(exc)
+            code = 2
     except Exception:
         # a Ctrl-C swallowed by native code that then failed its own way (an import)
         if not interrupt.requested():
