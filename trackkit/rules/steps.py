@@ -58,6 +58,7 @@ __all__ = [
     "level",
     "move_table",
     "moves_from",
+    "mud_key",
     "past_ahead",
     "start_walk",
     "unapply_step",
@@ -441,10 +442,11 @@ def moves_from(
 
 
 #: The moves of a track and a dashboard for a turn, by (space, speed, flying start, last
-#: lap, the key of the pruner applied: :attr:`~trackkit.rules.plans.PlanBuilder.moves_key`).
-MoveTable = dict[tuple[str, int, bool, bool, Hashable], tuple[Target, ...]]
-#: Per track, dashboard (by what it holds: a race makes its own dashboards), leader and mud.
-_TABLES: dict[tuple[int, Hashable, bool, Hashable], tuple[Track, MoveTable]] = {}
+#: lap, the key of the pruner applied: :attr:`~trackkit.rules.plans.PlanBuilder.moves_key`,
+#: the mud read: :func:`mud_key`).
+MoveTable = dict[tuple[str, int, bool, bool, Hashable, tuple[int, ...]], tuple[Target, ...]]
+#: Per track, dashboard (by what it holds: a race makes its own dashboards) and leader.
+_TABLES: dict[tuple[int, Hashable, bool], tuple[Track, MoveTable]] = {}
 #: What a dashboard holds, by the dashboard (kept with it: its id stays its own).
 _BOARDS: dict[int, tuple[Dashboard, Hashable]] = {}
 
@@ -453,8 +455,10 @@ def move_table(ctx: PlanContext) -> MoveTable:
     """The table that keeps :func:`moves_from` of ``ctx``'s track and dashboard (empty at
     first): whatever else the position holds, the same moves come from the same key.
 
-    It is chosen by all that :func:`moves_from` reads besides its arguments: the track, what
-    the dashboard holds, whether the car leads (MOVE-3) and the mud it meets (SHORTCUT-2).
+    It is chosen by all that :func:`moves_from` reads besides its arguments but the mud: the
+    track, what the dashboard holds and whether the car leads (MOVE-3). The mud
+    (SHORTCUT-2) changes the moves of a few spaces only, so it is in the key of those
+    entries (:func:`mud_key`) and a car meeting more mud keeps the rest of its table.
     """
     board = ctx.dashboard
     known = _BOARDS.get(id(board))
@@ -471,13 +475,63 @@ def move_table(ctx: PlanContext) -> MoveTable:
         )
         known = _BOARDS[id(board)] = (board, held)
     track = ctx.track
-    key = (id(track), known[1], ctx.leader, tuple(sorted(ctx.mud.items())) if ctx.mud else ())
+    # the leader's coast die only differs where the track has a surface it is one on
+    leader = ctx.leader and not _surfaces(track).isdisjoint(board.leader_surfaces)
+    key = (id(track), known[1], leader)
     hit = _TABLES.get(key)
     if hit is None or hit[0] is not track:
         if len(_TABLES) >= 128:
             _TABLES.clear()
         hit = _TABLES[key] = (track, {})
     return hit[1]
+
+
+_TRACK_FACTS: dict[int, tuple[Track, frozenset[str], dict[str, tuple[int, ...]]]] = {}
+
+
+def _facts(track: Track) -> tuple[frozenset[str], dict[str, tuple[int, ...]]]:
+    """The track's surfaces, and per space the tiles whose mud its moves read (once per
+    track): those of the corners a move from it may enter or land on, a jump's landings
+    being at most three spaces on (JUMP-1, JUMP-2)."""
+    hit = _TRACK_FACTS.get(id(track))
+    if hit is None or hit[0] is not track:
+        spaces, successors = track.spaces, track.successors
+        near: dict[str, tuple[int, ...]] = {}
+        for node in spaces:
+            reach: set[str] = set()
+            frontier = {node}
+            for _ in range(3):
+                frontier = {succ for n in frontier for succ, _climb in successors.get(n, ())}
+                reach |= frontier
+            tiles = {
+                spaces[n].tile
+                for n in reach
+                if n in spaces and spaces[n].limit is not None and spaces[n].kind in _CORNERS
+            }
+            near[node] = tuple(sorted(tiles))
+        if len(_TRACK_FACTS) >= 16:
+            _TRACK_FACTS.clear()
+        surfaces = frozenset(info.surface for info in spaces.values())
+        hit = _TRACK_FACTS[id(track)] = (track, surfaces, near)
+    return hit[1], hit[2]
+
+
+def _surfaces(track: Track) -> frozenset[str]:
+    return _facts(track)[0]
+
+
+def mud_key(ctx: PlanContext, here: str) -> tuple[int, ...]:
+    """The mud (SHORTCUT-2) that the moves from ``here`` read: a part of their table key.
+
+    >>> from trackkit.rules.testing import position
+    >>> ctx = position(["202a", "205a", "206a", "203a"], space="1:1.1L", gear=0)
+    >>> mud_key(ctx, "1:1.1L")
+    ()
+    """
+    mud = ctx.mud
+    if not mud:
+        return ()
+    return tuple([mud.get(tile, 0) for tile in _facts(ctx.track)[1].get(here, ())])
 
 
 # --- what the other cars decide -----------------------------------------------------------
@@ -633,7 +687,7 @@ def level(
     flying = turn.flying and first and speed == 0
     table = traffic.moves
     pruned = moves_key is not None and ref is None and table is not None
-    key = (here, speed, flying, turn.final_lap, moves_key if pruned else None)
+    key = (here, speed, flying, turn.final_lap, moves_key if pruned else None, mud_key(ctx, here))
     targets = table.get(key) if table is not None else None
     if targets is None:
         targets = (
