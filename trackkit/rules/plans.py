@@ -131,10 +131,10 @@ class PlanBuilder:
         self.keep = keep
         self.keep_move = keep_move
         self.moves_key = moves_key
-        """Given, on a GT track: ``keep_move`` reads the target space and the two speeds
-        alone and ``keep`` the step alone (not the steps so far, nor the cars), and they
-        prune alike for every builder on the track given the same key, so their answers
-        are remembered with the track's moves."""
+        """Given: ``keep_move`` reads the target space and the two speeds and ``keep`` the
+        step (of the steps so far only whether there are any and where the last ends; not
+        the cars), and they prune alike for every builder on the track given the same key,
+        so their answers are remembered with the track's moves."""
         self.steps: list[PlanStep] = []
         self.examined: set[str] = set()
         """Spaces whose traffic the builder read (entering, coming beside; TRAFFIC-1..3).

@@ -358,6 +358,7 @@ def moves_from(
     flying: bool,
     keep_move: PruneMove | None = None,
     keep: Prune | None = None,
+    stack: list[PlanStep] | None = None,
 ) -> tuple[Target, ...]:
     """Every move from ``here`` at ``speed`` that the track, the dashboard and the turn allow.
 
@@ -367,7 +368,9 @@ def moves_from(
     :func:`level`'s to check. With ``keep_move`` and ``keep`` (a pruner that reads the
     target and speeds alone, and the step alone), only the moves they keep -- except into
     a space over a climb line, whose moves decide CLIMB-5's free move and are all kept.
+    The pruners are handed ``stack``, the steps so far (none: the turn's first step).
     """
+    before: list[PlanStep] = stack or []
     track, board = ctx.track, ctx.dashboard
     final_lap = (ctx.gt or _NO_TURN).final_lap
     leader = ctx.leader
@@ -395,7 +398,7 @@ def moves_from(
         for dice, new_speed, brakes, boosts in (
             _flying_options() if flying else _die_options(speed, climb)
         ):
-            if prune and keep_move is not None and not keep_move([], target, speed, new_speed):
+            if prune and keep_move is not None and not keep_move(before, target, speed, new_speed):
                 continue
             if as_leader and dice[0].kind is _COAST_KIND:
                 dice = (LEADER, *dice[1:])
@@ -410,7 +413,7 @@ def moves_from(
                 # the steps first entering a cloud differ only in saying so (CLIMB-8)
                 made = tuple([s._replace(cloud=True) for s in plain]) if cloud else plain
                 if prune and keep is not None:
-                    made = tuple([s for s in made if keep([], s)])
+                    made = tuple([s for s in made if keep(before, s)])
                     if not made:
                         continue
                 if made[0].space == target:
@@ -687,11 +690,14 @@ def level(
     flying = turn.flying and first and speed == 0
     table = traffic.moves
     pruned = moves_key is not None and ref is None and table is not None
-    key = (here, speed, flying, turn.final_lap, moves_key if pruned else None, mud_key(ctx, here))
+    # a table's pruners read of the steps so far only whether there are any (the last
+    # ends on ``here``, in the key already)
+    pruner = (moves_key, first) if pruned else None
+    key = (here, speed, flying, turn.final_lap, pruner, mud_key(ctx, here))
     targets = table.get(key) if table is not None else None
     if targets is None:
         targets = (
-            moves_from(ctx, here, speed, flying, keep_move, keep)
+            moves_from(ctx, here, speed, flying, keep_move, keep, stack)
             if pruned
             else moves_from(ctx, here, speed, flying)
         )

@@ -108,7 +108,8 @@ class Road:
     gear over :attr:`look`'s limit plus its moves, less one (one gear a move, plus the
     brake die): worked out once from :attr:`look`."""
     moves_key: ClassVar[Hashable | None] = None
-    """Given: the pruners read the target space and speeds alone, and the plan builder
+    """Given: the pruners read the target space, the speeds and the step, and of the steps
+    so far only whether there are any and where the last ends, and the plan builder
     remembers their answers per track under this key
     (:attr:`~trackkit.rules.plans.PlanBuilder.moves_key`)."""
     branches: ClassVar[int | None] = None
@@ -259,6 +260,8 @@ def _climb(ctx: PlanContext) -> int:
 
 class DirtRoad(Road):
     """A DIRT stage as bots read it (point to point, corners, mud, jumps)."""
+
+    moves_key = "roads:dirt-target"
 
     def __init__(self, track: Track) -> None:
         super().__init__(track)
