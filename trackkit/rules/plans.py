@@ -305,6 +305,7 @@ def turn_ends(
     max_steps: int,
     keep: Prune | None = None,
     keep_move: PruneMove | None = None,
+    moves_key: Hashable | None = None,
 ) -> dict[TurnEnd, int]:
     """Where the legal plans of ``ctx.car`` can end, with the most dice-moves to get there.
 
@@ -315,7 +316,7 @@ def turn_ends(
     steps moved with a die (second tokens earned flat out, TURN-4); CLIMB-5's free move
     counts 0. Plans that lose control whatever the roll (CORNER-1, JUMP-1) are left out.
     The pruners see the plan's last step only (``[last]`` for the steps so far), which is
-    all the bots' pruners read.
+    all the bots' pruners read; ``moves_key``: see :attr:`PlanBuilder.moves_key`.
 
     Examples
     --------
@@ -341,7 +342,15 @@ def turn_ends(
             here, speed = (start, ctx.car.gear) if last is None else (last.space, last.speed)
             stack = [] if last is None else [last]
             options = level(
-                ctx, here, speed, walk, stack, traffic, keep=keep, keep_move=keep_move, ref=None
+                ctx,
+                here,
+                speed,
+                walk,
+                stack,
+                traffic,
+                keep=keep,
+                keep_move=keep_move,
+                moves_key=moves_key,
             )
             for step, record in options:
                 if step.loc is not None:

@@ -43,7 +43,8 @@ def par_time(
     queue: list[tuple[int, str, int]] = [(0, start, 0)]
     seen = 0
     finished = "<finished>"
-    keep, keep_move = DirtRoad.of(prepared.track).pruners()
+    road = DirtRoad.of(prepared.track)
+    keep, keep_move = road.pruners()
     while queue and seen < max_states:
         cost, space, gear = heapq.heappop(queue)
         if space == finished:
@@ -52,7 +53,9 @@ def par_time(
             continue
         seen += 1
         ctx = PlanContext(prepared.track, board, rules, CarState(0, space, gear))
-        ends = turn_ends(ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move)
+        ends = turn_ends(
+            ctx, max_steps=MAX_STEPS, keep=keep, keep_move=keep_move, moves_key=road.moves_key
+        )
         for (end, speed, finishes, gears), moved in ends.items():
             card = rules.time_cards[max(1, min(speed if gears else gear, 6))]
             earned = moved * rules.second_token_seconds  # a die a move (TURN-4)
