@@ -1259,3 +1259,36 @@ def test_a_worker_stops_its_task_on_ctrl_c_and_ignores_it_between_tasks():
         assert calls == [signal.SIGINT]
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.parametrize(
+    ("stage", "car"), [("col-de-turini.yaml", "dirt"), ("hillclimb-pikes.yaml", "bound")]
+)
+def test_the_guided_par_search_finds_the_same_par_from_fewer_turn_ends(
+    stage: str, car: str, monkeypatch: pytest.MonkeyPatch
+):
+    """A* (the turns still needed times a turn's least cost) against plain Dijkstra."""
+    import trackkit.sim.par as par
+
+    hill = example_prepared(stage)
+    board = unlimited_bound(stage_profile(hill.track)) if car == "bound" else dashboard(car)
+    calls = [0]
+    turn_ends = par.turn_ends
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls[0] += 1
+        return turn_ends(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(par, "turn_ends", counted)
+    plain = par.par_time(hill, car=board, guided=False)
+    plain_calls, calls[0] = calls[0], 0
+    guided = par.par_time(hill, car=board)
+    assert guided is not None and guided == plain
+    assert calls[0] < plain_calls
+    # the bound: a turn takes at most MAX_STEPS steps, and no space is nearer the finish
+    # than the spaces it leads to less one step
+    turns = par._turns_bound(hill.track, MAX_STEPS)
+    assert all(turns[s] == 0 for s, info in hill.track.spaces.items() if info.finished)
+    for space, n in turns.items():
+        for succ, _climb in hill.track.successors[space]:
+            assert n <= turns.get(succ, n) + 1
