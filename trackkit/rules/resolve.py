@@ -197,6 +197,21 @@ _EARNS = frozenset({DieKind.GEAR, DieKind.COAST, DieKind.LEADER})
 #: Rolls one die: whether it shows a danger face.
 _Roll = Callable[[Die], bool]
 
+#: Per dice tuple, by its id (the plans reuse theirs): the tuple, its dice's labels and
+#: how many of them earn a second token flat out (TURN-4).
+_DICE_INFO: dict[int, tuple[tuple[Die, ...], tuple[str, ...], int]] = {}
+
+
+def _dice_info(dice: tuple[Die, ...]) -> tuple[tuple[str, ...], int]:
+    """The labels of ``dice`` and how many earn a second token (worked out once a tuple)."""
+    hit = _DICE_INFO.get(id(dice))
+    if hit is None or hit[0] is not dice:
+        if len(_DICE_INFO) >= 4096:
+            _DICE_INFO.clear()
+        earns = sum(1 for d in dice if d.kind in _EARNS)
+        hit = _DICE_INFO[id(dice)] = (dice, tuple([d.label for d in dice]), earns)
+    return hit[1], hit[2]
+
 
 #: The dice every plan is made of (module constants: their ids stay theirs).
 _DICE = (*GEARS, COAST, LEADER, BRAKE, BOOST)
@@ -323,18 +338,21 @@ def _flat_out(
 ) -> Outcome:
     rules = ctx.ruleset
     events: list[Event] = []
+    add = events.append
     rolled: list[list[bool]] = []
     total = clouds = earned = 0
     low = 99
     for step in plan.steps:  # rule: TURN-4 (roll every planned die together)
         results = []
-        for die in step.dice:
+        on = step.placed_on
+        dice = step.dice
+        labels, earns = _dice_info(dice)
+        earned += earns  # rule: TURN-4 (a second token a gear, coast or leader die)
+        for k, die in enumerate(dice):
             hit = roll(die)
             results.append(hit)
-            events.append(Event("roll", step.placed_on, die.label, int(hit)))
+            add(Event("roll", on, labels[k], 1 if hit else 0))
             total += hit
-            if die.kind in _EARNS:
-                earned += 1  # rule: TURN-4 (a second token a gear, coast or leader die)
         rolled.append(results)
         if step.cloud:
             clouds += 1  # rule: CLIMB-8 (a danger that cannot be cancelled)
@@ -553,29 +571,46 @@ def _move(
 ) -> Table:
     """Move through ``steps``: shortcut tokens are drawn on entering (SHORTCUT-2)."""
     shortcuts = _shortcuts(ctx.track)
+    add = events.append
     for step in steps:
-        for node in (*step.passed, step.space) if step.passed else (step.space,):
-            if node not in shortcuts:
-                continue
-            info = ctx.track.spaces[node]
-            token, table = table.draw_token(rng, ctx.ruleset)
-            side = token[1]
-            events.append(Event("shortcut-token", node, note=side))
-            if side == "coast":
-                if info.surface in ctx.dashboard.puncture_proof:  # rule: DASH-4, DASH-3
-                    table = table.put_back(token)
-                else:
-                    moved.coast_damage += 1
-            elif side == "mud":  # rule: SHORTCUT-2 (-1 on this tile, not for the drawer)
-                table = replace(table, mud=(*table.mud, (info.tile, car_id)))
+        if shortcuts:  # (most stages have none: no space of the step to look at)
+            table = _enter(ctx, car_id, step, shortcuts, rng, table, events, moved)
         moved.last = step
-        events.append(Event("move", step.space, step.dice_label, step.speed))
+        add(Event("move", step.space, step.dice_label, step.speed))
         if step.lap:  # rule: BOARD-3 (over the start/finish line: a lap begins or ends)
             moved.laps += 1
-            events.append(Event("lap", step.space))
+            add(Event("lap", step.space))
         if step.finishes:  # rule: BOARD-3 (a finished car leaves the track)
-            events.append(Event("finish", step.space))
+            add(Event("finish", step.space))
             break
+    return table
+
+
+def _enter(
+    ctx: PlanContext,
+    car_id: int,
+    step: PlanStep,
+    shortcuts: frozenset[str],
+    rng: random.Random,
+    table: Table,
+    events: list[Event],
+    moved: _Moved,
+) -> Table:
+    """The shortcut tokens drawn on the spaces ``step`` enters (SHORTCUT-2)."""
+    for node in (*step.passed, step.space) if step.passed else (step.space,):
+        if node not in shortcuts:
+            continue
+        info = ctx.track.spaces[node]
+        token, table = table.draw_token(rng, ctx.ruleset)
+        side = token[1]
+        events.append(Event("shortcut-token", node, note=side))
+        if side == "coast":
+            if info.surface in ctx.dashboard.puncture_proof:  # rule: DASH-4, DASH-3
+                table = table.put_back(token)
+            else:
+                moved.coast_damage += 1
+        elif side == "mud":  # rule: SHORTCUT-2 (-1 on this tile, not for the drawer)
+            table = replace(table, mud=(*table.mud, (info.tile, car_id)))
     return table
 
 
