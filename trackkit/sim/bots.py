@@ -196,7 +196,7 @@ def greedy(
     builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=road.moves_key)
     score_of = scorer(ctx, road, wish)
     sisu = sisu_ready(ctx)
-    risk = RiskSoFar()
+    risk = RiskSoFar.shared()  # (what it grows is remembered from search to search)
     dead = road.dead_ends(ctx)
     stuck_after = road.stuck_after(ctx)
     best_plan, best_score = Plan(()), float("-inf")
