@@ -106,20 +106,22 @@ class CarefulPolicy(DefaultPolicy):
     def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
         """Roll while control is safe enough, else secure the dice, else stop."""
         step = view.step
+        unit = view.unit
         need = step.limit + self.over - view.dangers
-        if view.unit == 0:  # dangers that come whatever the dice
+        if unit == 0:  # dangers that come whatever the dice
             need -= step.hazards + step.cloud
         # one die, or dice rolled together: nothing after them
-        rest = view.dice if len(step.dice) == len(view.dice) else _rest(step, view.unit)
-        p = _p_at_least(self.ctx, rest, need)
-        if step.jump_risk and view.unit == 0 and step.dice:  # JUMP-1: its face is enough
+        dice = view.dice
+        rest = dice if len(step.dice) == len(dice) else _rest(step, unit)
+        p = _p_at_least(self.ctx, rest, need) if need > 0 else 1.0
+        if step.jump_risk and unit == 0 and step.dice:  # JUMP-1: its face is enough
             first = step.dice[0]
             p = max(p, self.ctx.ruleset.danger_probability(first.kind, first.value))
         if p <= 0.1:
             return "roll"
         if view.second_tokens >= view.cost_to_secure:
             return "secure"
-        return "stop" if view.can_stop and view.step_index > 0 else "roll"
+        return "stop" if unit == 0 and view.step_index > 0 else "roll"  # (view.can_stop)
 
 
 def _p_at_least(ctx: PlanContext, dice: tuple[Die, ...], need: int) -> float:
@@ -361,10 +363,17 @@ class Bot:
         return greedy(ctx, road, self.wish, max_risk=self.max_risk)
 
     def _board_key(self, board: Dashboard) -> Hashable:
-        # a seat keeps its dashboard all race: its key is worked out once
+        # a seat keeps its dashboard all race: its key is worked out once, as a number
+        # (the memo hashes it every turn; a number costs less than the nested tuple)
         if self._board is None or self._board[0] is not board:
-            self._board = (board, dashboard_key(board))
+            key = dashboard_key(board)
+            self._board = (board, _BOARD_NUMBERS.setdefault(key, len(_BOARD_NUMBERS)))
         return self._board[1]
+
+
+#: Dashboard keys (:func:`~trackkit.sim.stuck.dashboard_key`) by number, one a key, for
+#: the life of the process (never emptied: a memo keeps the numbers it was given).
+_BOARD_NUMBERS: dict[Hashable, int] = {}
 
 
 class Cautious(Bot):
