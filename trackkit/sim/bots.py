@@ -105,6 +105,31 @@ class CarefulPolicy(DefaultPolicy):
 
     def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
         """Roll while control is safe enough, else secure the dice, else stop."""
+        # the answer reads the rules, the step, which of its dice, the dangers so far,
+        # whether securing is paid for and whether the step is the first: remembered by
+        # them (asked for every die a cautious bot rolls, of the same few steps)
+        step, rules, dice = view.step, self.ctx.ruleset, view.dice
+        key = (
+            id(step),
+            id(rules),
+            id(dice),
+            view.unit,
+            view.dangers,
+            view.second_tokens >= view.cost_to_secure,
+            view.step_index > 0,
+        )
+        hit = _DECIDED.get(key)
+        if hit is not None and hit[0] is step and hit[1] is rules and hit[2] is dice:
+            return hit[3]
+        choice = self._decide(view)
+        if len(_DECIDED) >= 16384:
+            _DECIDED.clear()
+        _DECIDED[key] = (step, rules, dice, choice)  # kept with it: their ids stay their own
+        return choice
+
+    def _decide(self, view: RollView) -> Literal["roll", "secure", "stop"]:
+        """What :meth:`before_roll` answers (a policy that decides otherwise overrides
+        that: the answers are shared by every careful policy)."""
         step = view.step
         unit = view.unit
         need = step.limit + self.over - view.dangers
@@ -145,6 +170,11 @@ def _p_at_least(ctx: PlanContext, dice: tuple[Die, ...], need: int) -> float:
     return p
 
 
+#: :meth:`CarefulPolicy.before_roll` by what it reads (see there), with the step and rules.
+_DECIDED: dict[
+    tuple[int, int, int, int, int, bool, bool],
+    tuple[PlanStep, object, tuple[Die, ...], Literal["roll", "secure", "stop"]],
+] = {}
 #: :func:`_p_at_least` by (the odds, the dice, the dangers needed), with the odds and dice.
 _ODDS: dict[tuple[int, int, int], tuple[object, tuple[Die, ...], float]] = {}
 #: :func:`_rest` by (the step's dice, the unit), with the dice.
