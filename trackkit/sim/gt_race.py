@@ -343,7 +343,8 @@ class GtLoop(RaceLoop[GtSeat]):
             True for _ in legal_plans(replace(ctx, others=()), max_steps=1)
         ):
             retire(seat, res, car.space)
-        for e in outcome.events:
+        # damage tokens are drawn on a loss of control only (LOC-6): the events to read then
+        for e in outcome.events if outcome.lost_control else ():
             if e.kind == "damage" and e.note == "weather":  # rule: GT-3
                 self.weather = "rain" if self.weather == "dry" else "dry"
                 race.weather.append((rnd, i, self.weather))
