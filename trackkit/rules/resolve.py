@@ -197,6 +197,28 @@ _EARNS = frozenset({DieKind.GEAR, DieKind.COAST, DieKind.LEADER})
 #: Rolls one die: whether it shows a danger face.
 _Roll = Callable[[Die], bool]
 
+#: The events of a step, by its id (the move tables hand the same steps to every plan),
+#: with the step: per die, its roll's event when safe and when a danger; the move's.
+_STEP_EVENTS: dict[int, tuple[PlanStep, tuple[tuple[Event, Event], ...], Event, int]] = {}
+
+
+def _events_of(step: PlanStep) -> tuple[tuple[tuple[Event, Event], ...], Event, int]:
+    """The roll events of each die of ``step`` (safe, danger), its move event, and how many
+    of its dice earn a second token flat out (TURN-4): made once a step (events are
+    immutable, and a race logs thousands)."""
+    hit = _STEP_EVENTS.get(id(step))
+    if hit is None or hit[0] is not step:
+        if len(_STEP_EVENTS) >= 8192:
+            _STEP_EVENTS.clear()
+        on = step.placed_on
+        rolls = tuple(
+            (Event("roll", on, d.label, 0), Event("roll", on, d.label, 1)) for d in step.dice
+        )
+        move = Event("move", step.space, step.dice_label, step.speed)
+        earns = sum(1 for d in step.dice if d.kind in _EARNS)
+        hit = _STEP_EVENTS[id(step)] = (step, rolls, move, earns)
+    return hit[1], hit[2], hit[3]
+
 
 #: The dice every plan is made of (module constants: their ids stay theirs).
 _DICE = (*GEARS, COAST, LEADER, BRAKE, BOOST)
@@ -323,18 +345,19 @@ def _flat_out(
 ) -> Outcome:
     rules = ctx.ruleset
     events: list[Event] = []
+    add = events.append
     rolled: list[list[bool]] = []
     total = clouds = earned = 0
     low = 99
     for step in plan.steps:  # rule: TURN-4 (roll every planned die together)
         results = []
-        for die in step.dice:
+        rolls, _move_event, earns = _events_of(step)
+        earned += earns  # rule: TURN-4 (a second token a gear, coast or leader die)
+        for k, die in enumerate(step.dice):
             hit = roll(die)
             results.append(hit)
-            events.append(Event("roll", step.placed_on, die.label, int(hit)))
+            add(rolls[k][1 if hit else 0])
             total += hit
-            if die.kind in _EARNS:
-                earned += 1  # rule: TURN-4 (a second token a gear, coast or leader die)
         rolled.append(results)
         if step.cloud:
             clouds += 1  # rule: CLIMB-8 (a danger that cannot be cancelled)
@@ -376,15 +399,18 @@ def _flat_out(
             track_loc = j  # rule: CORNER-1, JUMP-1
             break
     candidates = []
-    dangers = 0
-    low_so_far = 99
-    for j, step in enumerate(plan.steps):
-        dangers += sum(rolled[j]) + (1 if step.cloud else 0) + step.hazards
-        low_so_far = min(low_so_far, step.limit)
-        if track_loc is not None and j > track_loc:
-            break
-        if rules.loses_control(dangers, low_so_far):
-            candidates.append(j)
+    # the dangers only add up and the lowest limit only falls: a plan whose every danger
+    # keeps control at its lowest limit loses it at no step (most turns: no step to look at)
+    if rules.loses_control((0 if sisu else total) + clouds, low):
+        dangers = 0
+        low_so_far = 99
+        for j, step in enumerate(plan.steps):
+            dangers += sum(rolled[j]) + (1 if step.cloud else 0) + step.hazards
+            low_so_far = min(low_so_far, step.limit)
+            if track_loc is not None and j > track_loc:
+                break
+            if rules.loses_control(dangers, low_so_far):
+                candidates.append(j)
     # rule: TURN-4 (the tokens are earned with a loss of control too)
     tokens = car.second_tokens + earned
     if earned:
@@ -439,7 +465,11 @@ def _one_by_one(
     policy: RollPolicy,
 ) -> Outcome:
     rules = ctx.ruleset
+    loses_control = rules.loses_control
+    before_roll = policy.before_roll
     events: list[Event] = []
+    add = events.append
+    shortcuts = _shortcuts(ctx.track)
     car = ctx.car
     dangers = 0  # danger results that count: rolled (unless cancelled) and clouds
     clouds = 0
@@ -450,14 +480,16 @@ def _one_by_one(
     for j, step in enumerate(plan.steps):
         cause = None
         stopped = False
+        on = step.placed_on
+        rolls, move_event, _earns = _events_of(step)
         # rule: TURN-5 (each die rolled or secured on its own; pairs together)
         units = (step.dice,) if len(step.dice) == 1 else roll_units(step)
         for k, dice in enumerate(units):
             cost = securing_cost(secured, len(dice))
             view = RollView(j, step, dangers, car.second_tokens, secured, cost, dice, k)
-            choice = policy.before_roll(view)
+            choice = before_roll(view)
             if choice == "stop" and k == 0:  # rule: TURN-5 (stop at any time)
-                events.append(Event("stop", step.placed_on))
+                add(Event("stop", on))
                 stopped = True
                 break
             hits = 0
@@ -466,21 +498,22 @@ def _one_by_one(
                 # rule: TURN-5, CLIMB-4 (rising cost; a pair is paid for together)
                 car = replace(car, second_tokens=car.second_tokens - cost)
                 secured += len(dice)
-                events.append(
-                    Event("secure", step.placed_on, "+".join(d.label for d in dice), cost)
-                )
+                add(Event("secure", on, "+".join(d.label for d in dice), cost))
             else:
+                # the die's place in the step: k + i (dice rolled together are its one unit)
                 for i, die in enumerate(dice):
-                    hit = roll(die)
-                    events.append(Event("roll", step.placed_on, die.label, int(hit)))
-                    if hit and k == 0 and i == 0 and step.jump_risk:
-                        cause = "jump"  # rule: JUMP-1 (the jump's die: a track element)
-                    if hit and step.flying:
-                        short = True  # rule: GT-1 (the flying start's 2 shows danger)
-                    hits += hit
+                    if roll(die):
+                        add(rolls[k + i][1])
+                        if k == 0 and i == 0 and step.jump_risk:
+                            cause = "jump"  # rule: JUMP-1 (the jump's die: a track element)
+                        if step.flying:
+                            short = True  # rule: GT-1 (the flying start's 2 shows danger)
+                        hits += 1
+                    else:
+                        add(rolls[k + i][0])
             if short:
                 # rule: GT-1 (one space forward in gear 2, and the turn is over)
-                events.append(Event("flying-start", step.placed_on, step.dice_label, 1))
+                add(Event("flying-start", on, step.dice_label, 1))
                 done.append(step)
                 table = _move(ctx, car.car_id, (step,), rng, table, events, moved)
                 return _end_turn(
@@ -494,17 +527,17 @@ def _one_by_one(
                 dangers += step.hazards
             if not flipped:
                 dangers += hits  # rule: LOC-7 (after the flip, every danger rolled is void)
-            if cause is None and rules.loses_control(dangers, step.limit):
+            if cause is None and loses_control(dangers, step.limit):
                 # rule: TURN-6 (per surface, one by one: on the die that reached the limit)
                 if (
                     not flipped
                     and dangers > clouds
-                    and not rules.loses_control(clouds, step.limit)
-                    and sisu_ready(ctx, step.placed_on)
+                    and not loses_control(clouds, step.limit)
+                    and sisu_ready(ctx, on)
                     and policy.use_sisu(dangers, step.limit)
                 ):
                     car = replace(car, sisu_token=False)  # rule: LOC-7
-                    events.append(Event("sisu"))
+                    add(Event("sisu"))
                     flipped = True
                     dangers = clouds
                 else:
@@ -516,7 +549,16 @@ def _one_by_one(
         if step.loc:
             cause = step.loc  # rule: CORNER-1, JUMP-1 (whatever the dice)
         done.append(step)
-        table = _move(ctx, car.car_id, (step,), rng, table, events, moved)
+        # the move, as _move makes it (written out: one by one, it is made step by step)
+        if shortcuts:
+            table = _enter(ctx, car.car_id, step, shortcuts, rng, table, events, moved)
+        moved.last = step
+        add(move_event)
+        if step.lap:  # rule: BOARD-3 (over the start/finish line: a lap begins or ends)
+            moved.laps += 1
+            add(Event("lap", step.space))
+        if step.finishes:  # rule: BOARD-3 (a finished car leaves the track)
+            add(Event("finish", step.space))
         if cause:
             return _lose_control(
                 ctx, car, moved, step, cause, rng, table, events, car.second_tokens, car.sisu_token
@@ -553,29 +595,46 @@ def _move(
 ) -> Table:
     """Move through ``steps``: shortcut tokens are drawn on entering (SHORTCUT-2)."""
     shortcuts = _shortcuts(ctx.track)
+    add = events.append
     for step in steps:
-        for node in (*step.passed, step.space) if step.passed else (step.space,):
-            if node not in shortcuts:
-                continue
-            info = ctx.track.spaces[node]
-            token, table = table.draw_token(rng, ctx.ruleset)
-            side = token[1]
-            events.append(Event("shortcut-token", node, note=side))
-            if side == "coast":
-                if info.surface in ctx.dashboard.puncture_proof:  # rule: DASH-4, DASH-3
-                    table = table.put_back(token)
-                else:
-                    moved.coast_damage += 1
-            elif side == "mud":  # rule: SHORTCUT-2 (-1 on this tile, not for the drawer)
-                table = replace(table, mud=(*table.mud, (info.tile, car_id)))
+        if shortcuts:  # (most stages have none: no space of the step to look at)
+            table = _enter(ctx, car_id, step, shortcuts, rng, table, events, moved)
         moved.last = step
-        events.append(Event("move", step.space, step.dice_label, step.speed))
+        add(_events_of(step)[1])
         if step.lap:  # rule: BOARD-3 (over the start/finish line: a lap begins or ends)
             moved.laps += 1
-            events.append(Event("lap", step.space))
+            add(Event("lap", step.space))
         if step.finishes:  # rule: BOARD-3 (a finished car leaves the track)
-            events.append(Event("finish", step.space))
+            add(Event("finish", step.space))
             break
+    return table
+
+
+def _enter(
+    ctx: PlanContext,
+    car_id: int,
+    step: PlanStep,
+    shortcuts: frozenset[str],
+    rng: random.Random,
+    table: Table,
+    events: list[Event],
+    moved: _Moved,
+) -> Table:
+    """The shortcut tokens drawn on the spaces ``step`` enters (SHORTCUT-2)."""
+    for node in (*step.passed, step.space) if step.passed else (step.space,):
+        if node not in shortcuts:
+            continue
+        info = ctx.track.spaces[node]
+        token, table = table.draw_token(rng, ctx.ruleset)
+        side = token[1]
+        events.append(Event("shortcut-token", node, note=side))
+        if side == "coast":
+            if info.surface in ctx.dashboard.puncture_proof:  # rule: DASH-4, DASH-3
+                table = table.put_back(token)
+            else:
+                moved.coast_damage += 1
+        elif side == "mud":  # rule: SHORTCUT-2 (-1 on this tile, not for the drawer)
+            table = replace(table, mud=(*table.mud, (info.tile, car_id)))
     return table
 
 

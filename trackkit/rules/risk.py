@@ -94,7 +94,7 @@ class RiskSoFar:
     """Steps added so far (none: no risk)."""
     flying: float = 1.0
     """GT-1: chance that a flying start's 2 shows no danger (else the turn ends, safe)."""
-    _after: dict[object, tuple[tuple[Die, ...], object, RiskSoFar]] | None = field(
+    _after: dict[object, tuple[object, object, RiskSoFar]] | None = field(
         default=None, repr=False, compare=False
     )
     _values: dict[object, float] | None = field(default=None, repr=False, compare=False)
@@ -105,6 +105,13 @@ class RiskSoFar:
     def then(self, ctx: PlanContext, step: PlanStep) -> RiskSoFar:
         """The risk with ``step`` added at the end."""
         odds = ctx.ruleset.danger_odds
+        after = self._after
+        if after is not None:
+            # the same step again (the move tables hand the same steps to every search):
+            # known by its id, kept with the entry so that its id stays its own
+            hit = after.get(id(step))
+            if hit is not None and hit[0] is step and hit[1] is odds:
+                return hit[2]
         # what the risk reads of a step (and of the rules): a planner weighs the same dice
         # into several spaces, and each grows the risk alike. The dice are known by their
         # tuple (the plan generator reuses them), kept with the entry so that its id stays
@@ -119,12 +126,12 @@ class RiskSoFar:
             step.flying,
             id(odds),
         )
-        after = self._after
         if after is None:
             after = self._after = {}
         else:
             hit = after.get(key)
             if hit is not None and hit[0] is step.dice and hit[1] is odds:
+                after[id(step)] = (step, odds, hit[2])
                 return hit[2]
         dist = self.dist
         safe_jumps = self.safe_jumps
@@ -158,6 +165,7 @@ class RiskSoFar:
             flying,
         )
         after[key] = (step.dice, odds, grown)
+        after[id(step)] = (step, odds, grown)
         global _GROWN
         _GROWN += 1
         return grown

@@ -105,21 +105,48 @@ class CarefulPolicy(DefaultPolicy):
 
     def before_roll(self, view: RollView) -> Literal["roll", "secure", "stop"]:
         """Roll while control is safe enough, else secure the dice, else stop."""
+        # the answer reads the rules, the step, which of its dice, the dangers so far,
+        # whether securing is paid for and whether the step is the first: remembered by
+        # them (asked for every die a cautious bot rolls, of the same few steps)
+        step, rules, dice = view.step, self.ctx.ruleset, view.dice
+        key = (
+            id(step),
+            id(rules),
+            id(dice),
+            view.unit,
+            view.dangers,
+            view.second_tokens >= view.cost_to_secure,
+            view.step_index > 0,
+        )
+        hit = _DECIDED.get(key)
+        if hit is not None and hit[0] is step and hit[1] is rules and hit[2] is dice:
+            return hit[3]
+        choice = self._decide(view)
+        if len(_DECIDED) >= 16384:
+            _DECIDED.clear()
+        _DECIDED[key] = (step, rules, dice, choice)  # kept with it: their ids stay their own
+        return choice
+
+    def _decide(self, view: RollView) -> Literal["roll", "secure", "stop"]:
+        """What :meth:`before_roll` answers (a policy that decides otherwise overrides
+        that: the answers are shared by every careful policy)."""
         step = view.step
+        unit = view.unit
         need = step.limit + self.over - view.dangers
-        if view.unit == 0:  # dangers that come whatever the dice
+        if unit == 0:  # dangers that come whatever the dice
             need -= step.hazards + step.cloud
         # one die, or dice rolled together: nothing after them
-        rest = view.dice if len(step.dice) == len(view.dice) else _rest(step, view.unit)
-        p = _p_at_least(self.ctx, rest, need)
-        if step.jump_risk and view.unit == 0 and step.dice:  # JUMP-1: its face is enough
+        dice = view.dice
+        rest = dice if len(step.dice) == len(dice) else _rest(step, unit)
+        p = _p_at_least(self.ctx, rest, need) if need > 0 else 1.0
+        if step.jump_risk and unit == 0 and step.dice:  # JUMP-1: its face is enough
             first = step.dice[0]
             p = max(p, self.ctx.ruleset.danger_probability(first.kind, first.value))
         if p <= 0.1:
             return "roll"
         if view.second_tokens >= view.cost_to_secure:
             return "secure"
-        return "stop" if view.can_stop and view.step_index > 0 else "roll"
+        return "stop" if unit == 0 and view.step_index > 0 else "roll"  # (view.can_stop)
 
 
 def _p_at_least(ctx: PlanContext, dice: tuple[Die, ...], need: int) -> float:
@@ -143,6 +170,11 @@ def _p_at_least(ctx: PlanContext, dice: tuple[Die, ...], need: int) -> float:
     return p
 
 
+#: :meth:`CarefulPolicy.before_roll` by what it reads (see there), with the step and rules.
+_DECIDED: dict[
+    tuple[int, int, int, int, int, bool, bool],
+    tuple[PlanStep, object, tuple[Die, ...], Literal["roll", "secure", "stop"]],
+] = {}
 #: :func:`_p_at_least` by (the odds, the dice, the dangers needed), with the odds and dice.
 _ODDS: dict[tuple[int, int, int], tuple[object, tuple[Die, ...], float]] = {}
 #: :func:`_rest` by (the step's dice, the unit), with the dice.
@@ -196,7 +228,7 @@ def greedy(
     builder = PlanBuilder(ctx, keep=keep, keep_move=keep_move, moves_key=road.moves_key)
     score_of = scorer(ctx, road, wish)
     sisu = sisu_ready(ctx)
-    risk = RiskSoFar()
+    risk = RiskSoFar.shared()  # (what it grows is remembered from search to search)
     dead = road.dead_ends(ctx)
     stuck_after = road.stuck_after(ctx)
     best_plan, best_score = Plan(()), float("-inf")
@@ -361,10 +393,17 @@ class Bot:
         return greedy(ctx, road, self.wish, max_risk=self.max_risk)
 
     def _board_key(self, board: Dashboard) -> Hashable:
-        # a seat keeps its dashboard all race: its key is worked out once
+        # a seat keeps its dashboard all race: its key is worked out once, as a number
+        # (the memo hashes it every turn; a number costs less than the nested tuple)
         if self._board is None or self._board[0] is not board:
-            self._board = (board, dashboard_key(board))
+            key = dashboard_key(board)
+            self._board = (board, _BOARD_NUMBERS.setdefault(key, len(_BOARD_NUMBERS)))
         return self._board[1]
+
+
+#: Dashboard keys (:func:`~trackkit.sim.stuck.dashboard_key`) by number, one a key, for
+#: the life of the process (never emptied: a memo keeps the numbers it was given).
+_BOARD_NUMBERS: dict[Hashable, int] = {}
 
 
 class Cautious(Bot):

@@ -193,9 +193,8 @@ class GtLoop(RaceLoop[GtSeat]):
         self.wishes = {pit: Wish(pit=pit) for pit in (False, True)}
         self.events: list[Event] = []
         """The events of the turn being played (the road, the flag, the pit, the move)."""
-        self.before: dict[int, float] = {}
-        """How far along the others were as the turn began (:meth:`_record_passes`)."""
         self.mine = 0.0
+        """How far along the car was as its turn began (:meth:`_record_passes`)."""
         self.final = self.wants_pit = False
         self.led_to = 1
         """The laps begun by the leader."""
@@ -272,7 +271,6 @@ class GtLoop(RaceLoop[GtSeat]):
         """
         seats, track = self.seats, self.track
         seat = seats[i]
-        self.before = {j: s.distance(track) for j, s in enumerate(seats) if j != i}
         self.mine = seat.distance(track)
         events: list[Event] = []
         self.events = events
@@ -345,7 +343,8 @@ class GtLoop(RaceLoop[GtSeat]):
             True for _ in legal_plans(replace(ctx, others=()), max_steps=1)
         ):
             retire(seat, res, car.space)
-        for e in outcome.events:
+        # damage tokens are drawn on a loss of control only (LOC-6): the events to read then
+        for e in outcome.events if outcome.lost_control else ():
             if e.kind == "damage" and e.note == "weather":  # rule: GT-3
                 self.weather = "rain" if self.weather == "dry" else "dry"
                 race.weather.append((rnd, i, self.weather))
@@ -412,19 +411,27 @@ class GtLoop(RaceLoop[GtSeat]):
         self.events.append(Event("pit", seat.car.space, note="00" if repair else "0"))
 
     def _record_passes(self, i: int, rnd: int) -> None:
-        """The cars driver ``i`` got past on the road this turn (cars off the road aside)."""
+        """The cars driver ``i`` got past on the road this turn (cars off the road aside).
+
+        Only driver ``i``'s car moves in its turn: the others are where they were as it
+        began, as far along as :meth:`GtSeat.distance` says.
+        """
         seats, track, race = self.seats, self.track, self.race
-        car = seats[i].car
-        now = _distance(track, car)
+        seat = seats[i]
+        car = seat.car
+        now = seat.distance(track)
+        mine = self.mine
+        if not now > mine:  # it did not move on: it got past no one
+            return
         space = car.space or ""
         tile = track.spaces[space].tile if space in track.spaces else 0
-        mine = self.mine
-        for j, was in self.before.items():
-            other = seats[j].car
-            if seats[j].done and not other.finished:
+        for j, other_seat in enumerate(seats):
+            other = other_seat.car
+            if j == i or (other_seat.done and not other.finished):
                 continue
             if not other.on_track or other.finished:
                 continue
+            was = other_seat.distance(track)
             if was > mine and now > was:
                 # a pass in the move that ends the race belongs to the last lap
                 lap = max(1, car.crossings)

@@ -336,8 +336,12 @@ class RaceLoop(Generic[S]):
         """The other cars still racing, as driver ``me`` plans round them."""
         near: list[OtherCar] = []
         for i, s in enumerate(self.seats):
-            if i != me and not s.car.finished and not s.done:
-                other = s.other()
+            if i != me and not s.done:
+                car = s.car
+                if car.finished:
+                    continue
+                seen = s._seen  # (Seat.other, without a call per car every turn)
+                other = seen[1] if seen is not None and seen[0] is car else s.other()
                 if other is not None:
                     near.append(other)
         return tuple(near)

@@ -175,6 +175,7 @@ class PlanMemo:
         """The position's own part of the key (see the module docstring)."""
         car = ctx.car
         mud = tuple(sorted(ctx.mud.items())) if ctx.mud else ()
+        gt = ctx.gt
         return (
             bot,
             board,
@@ -186,7 +187,9 @@ class PlanMemo:
             car.finished,
             ctx.leader and self._leads(ctx.dashboard),
             mud,
-            ctx.gt,  # GT: the last lap, a yellow flag, a flying start (None: DIRT)
+            # GT: the last lap, a yellow flag, a flying start (None: DIRT); as a tuple, which
+            # hashes faster than the dataclass
+            None if gt is None else (gt.final_lap, gt.yellow, gt.flying),
         )
 
     def _leads(self, board: Dashboard) -> bool:
