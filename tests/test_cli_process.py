@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -225,10 +226,8 @@ def test_a_ctrl_c_that_pydantic_turns_into_a_validation_error_exits_130(
     from trackkit.errors import TrackkitError
 
     def app() -> None:
-        try:
+        with contextlib.suppress(interrupt.Interrupted):  # what pydantic-core does with it
             interrupt.request()
-        except interrupt.Interrupted:
-            pass  # what pydantic-core does with it
         raise TrackkitError("dirt-climb.yaml: invalid tile file: String should match pattern")
 
     monkeypatch.setattr(cli, "app", app)
