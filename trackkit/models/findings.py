@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from pydantic import Field, JsonValue
 
-from trackkit.models.base import StrictModel
+from trackkit.models.base import StrictModel, empty_list
 
 
 class Severity(StrEnum):
@@ -106,7 +106,7 @@ class Finding(StrictModel):
     location: Location = Field(default_factory=Location, description="Where it is.")
     fix: str = Field(default="", description="How to fix it.")
     edits: list[FixEdit] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Mechanical fixes, best first: each one alone mends the finding (several "
         "are choices, e.g. the tile ids probably meant). 'trackkit validate --fix' applies "
         "the edit of a finding that has exactly one.",
