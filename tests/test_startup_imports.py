@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 import subprocess
 import sys
@@ -81,3 +82,23 @@ def test_the_app_of_one_command_answers_as_the_whole_app(
     assert app_for([]) is app
     monkeypatch.setenv("_TRACKKIT_COMPLETE", "complete_bash")
     assert app_for(args) is app  # shell completion lists every command
+
+
+def test_imports_freeze_what_they_made_only_in_the_trackkit_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from trackkit.cli import entry
+
+    frozen = gc.get_freeze_count()
+    with entry.loading():  # a test's process: imports as usual
+        assert gc.isenabled()
+    assert gc.get_freeze_count() == frozen
+    monkeypatch.setattr(entry, "_command_process", True)
+    try:
+        with entry.loading():
+            assert not gc.isenabled()
+            made = [[] for _ in range(10)]
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= frozen + len(made)
+    finally:
+        gc.unfreeze()
