@@ -1,8 +1,6 @@
 """Shared pydantic bases: unknown keys are an error, every field is documented; the results
 of both series (:class:`SeriesModel`) write one flat JSON object."""
 
-from __future__ import annotations
-
 from typing import Any, ClassVar, get_args
 
 from pydantic import (

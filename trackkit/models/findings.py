@@ -1,7 +1,5 @@
 """Findings: what the validator reports, each with a stable code and a place."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from enum import StrEnum
 
@@ -91,7 +89,7 @@ class Fix(str):
 
     edits: tuple[FixEdit, ...]
 
-    def __new__(cls, text: str, edits: Iterable[FixEdit] = ()) -> Fix:
+    def __new__(cls, text: str, edits: Iterable[FixEdit] = ()) -> "Fix":
         obj = super().__new__(cls, text)
         obj.edits = tuple(edits)
         return obj

@@ -26,8 +26,6 @@ Examples
 ['E0', 'l1', 'E3']
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -182,7 +180,7 @@ class LaneRoad(StrictModel):
         return [f"E{self.from_edge}", *inner, f"E{self.to_edge}"]
 
     @model_validator(mode="after")
-    def _lanes_alternate(self) -> LaneRoad:
+    def _lanes_alternate(self) -> "LaneRoad":
         if self.hidden:
             if self.lanes:
                 raise ValueError(f"road {self.id}: a hidden road lists no lanes")
@@ -279,7 +277,7 @@ class LaneLayout(StrictModel):
     pit: PitBoard | None = Field(default=None, description="The pit board (tile 101).")
 
     @model_validator(mode="after")
-    def _names_exist(self) -> LaneLayout:
+    def _names_exist(self) -> "LaneLayout":
         named: set[str] = set()
         roads = {r.id: r for r in self.roads}
         if len(roads) != len(self.roads):

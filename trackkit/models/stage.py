@@ -1,7 +1,5 @@
 """Stage files (native ``trackkit-stage/1``) and the tokens placed on tiles."""
 
-from __future__ import annotations
-
 import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -232,7 +230,7 @@ class StageTile(StrictModel):
     )
 
     @model_validator(mode="after")
-    def _one_way_to_orient(self) -> StageTile:
+    def _one_way_to_orient(self) -> "StageTile":
         given = [k for k in ("turn", "climb", "enter") if getattr(self, k) is not None]
         if len(given) > 1:
             raise ValueError(f"give only one of turn, climb, enter (got {', '.join(given)})")

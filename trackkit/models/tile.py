@@ -9,8 +9,6 @@ describes its roads lane by lane (``layout``, :class:`~trackkit.models.lanes.Lan
 with the pixel points of the stored picture) and its slanted edges (``skews``).
 """
 
-from __future__ import annotations
-
 from enum import StrEnum
 from typing import Annotated, Literal
 
@@ -47,7 +45,7 @@ class Turn(StrEnum):
     LEFT = "left"
     RIGHT = "right"
 
-    def flipped(self) -> Turn:
+    def flipped(self) -> "Turn":
         """The same corner driven the other way."""
         return Turn.RIGHT if self is Turn.LEFT else Turn.LEFT
 
@@ -220,7 +218,7 @@ class Road(StrictModel):
     hazards: list[HazardMark] = Field(default_factory=empty_list, description="GT hazard marks.")
 
     @model_validator(mode="after")
-    def _refs_exist(self) -> Road:
+    def _refs_exist(self) -> "Road":
         rows = [_rows_of(s) for s in self.sections]
         refs: list[RowRef] = [*self.jumps, *self.fords]
         refs += [r for sc in self.shortcuts for r in (*sc.entry, *sc.exit)]
@@ -310,7 +308,7 @@ class TileFace(StrictModel):
         return self.layout is not None and bool(self.layout.roads)
 
     @model_validator(mode="after")
-    def _edges_have_lanes(self) -> TileFace:
+    def _edges_have_lanes(self) -> "TileFace":
         for road in self.roads:
             for edge in (road.from_edge, road.to_edge):
                 if edge not in self.lanes:
