@@ -87,15 +87,15 @@ def test_the_app_of_one_command_answers_as_the_whole_app(
 def test_imports_freeze_what_they_made_only_in_the_trackkit_process(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from trackkit.cli import entry
+    from trackkit.cli import startup
 
     frozen = gc.get_freeze_count()
-    with entry.loading():  # a test's process: imports as usual
+    with startup.loading():  # a test's process: imports as usual
         assert gc.isenabled()
     assert gc.get_freeze_count() == frozen
-    monkeypatch.setattr(entry, "_command_process", True)
+    monkeypatch.setattr(startup, "_command_process", True)
     try:
-        with entry.loading():
+        with startup.loading():
             assert not gc.isenabled()
             made = [[] for _ in range(10)]
         assert gc.isenabled()

@@ -18,7 +18,7 @@ from trackkit.cli.commands.common import (
     fail,
     jobs_on,
 )
-from trackkit.cli.entry import loading
+from trackkit.cli.startup import loading
 from trackkit.errors import InputError
 
 if TYPE_CHECKING:
@@ -280,7 +280,7 @@ def generate(
     other file with a name this run writes stops the run (exit 2, naming it) unless
     --force, and files trackkit did not write are never removed.
     """
-    with loading():  # the command's modules (see trackkit.cli.entry.loading)
+    with loading():  # the command's modules (see trackkit.cli.startup.loading)
         from trackkit.generator import GenerateError, Request, generate
         from trackkit.generator.output import check_outputs, write_outputs
         from trackkit.generator.refine import GT_FINALISTS

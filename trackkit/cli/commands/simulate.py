@@ -21,7 +21,7 @@ from trackkit.cli.commands.common import (
     jobs_on,
     kind_of,
 )
-from trackkit.cli.entry import loading
+from trackkit.cli.startup import loading
 from trackkit.errors import InputError, TrackkitError
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def simulate(
     --scheduler (or TRACKKIT_SCHEDULER) races on a Dask cluster instead, with the same
     document.
     """
-    with loading():  # the command's modules (see trackkit.cli.entry.loading)
+    with loading():  # the command's modules (see trackkit.cli.startup.loading)
         from trackkit.formats import load_source, write_text_atomic
         from trackkit.sim.bots import BOTS
         from trackkit.sim.simulate import NotAGtCar, SimulationError, simulate_files

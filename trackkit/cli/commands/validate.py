@@ -20,7 +20,7 @@ from trackkit.cli.commands.common import (
     jobs_on,
     kind_of,
 )
-from trackkit.cli.entry import loading
+from trackkit.cli.startup import loading
 from trackkit.errors import InputError, TrackkitError
 
 
