@@ -86,8 +86,10 @@ def test_against_another_checkout_measures_each_row_twice_side_by_side(
     assert lines[0] == f"work | {other} | measured | target | met?"
     work, theirs, ours, target, met = lines[1].split(" | ")
     assert "Col de Turini" in work and target == "<= 1.2 x"
-    assert float(theirs.split()[0]) == round(row["against"]["measured"], 2)
-    assert float(ours.split()[0]) == round(row["measured"], 2)
+    # the text shows the figure to 2 places, the JSON to 4: rounding that again to 2 may
+    # differ by one in the last place (1.65499 is 1.65 shown, 1.655 in the JSON)
+    assert float(theirs.split()[0]) == pytest.approx(row["against"]["measured"], abs=0.0051)
+    assert float(ours.split()[0]) == pytest.approx(row["measured"], abs=0.0051)
     assert met == ("yes" if row["met"] else "no")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 import subprocess
 import sys
@@ -49,3 +50,55 @@ def test_lazy_model_names_are_the_modules_own() -> None:
     assert set(trackkit.models.__all__) <= set(dir(trackkit.models)) | set(trackkit.models._EXPORTS)
     with pytest.raises(AttributeError, match="NoSuchModel"):
         _ = trackkit.models.NoSuchModel
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate"],
+        ["validate", "--help"],
+        ["validate", "--bogus"],
+        ["validate", "--format", "json", "examples/col-de-turini.yaml"],
+        ["tiles", "show"],
+        ["car", "--help"],
+        ["config"],
+    ],
+)
+def test_the_app_of_one_command_answers_as_the_whole_app(
+    args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from trackkit.cli.app import app, app_for
+
+    monkeypatch.chdir(ROOT)
+    one = app_for(args)
+    assert one is not app
+    assert [c.name for c in one.registered_commands + one.registered_groups] == [args[0]]
+    runner = CliRunner()
+    whole, alone = runner.invoke(app, args), runner.invoke(one, args)
+    assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)
+    assert app_for(["--help"]) is app
+    assert app_for([]) is app
+    monkeypatch.setenv("_TRACKKIT_COMPLETE", "complete_bash")
+    assert app_for(args) is app  # shell completion lists every command
+
+
+def test_imports_freeze_what_they_made_only_in_the_trackkit_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from trackkit.cli import startup
+
+    frozen = gc.get_freeze_count()
+    with startup.loading():  # a test's process: imports as usual
+        assert gc.isenabled()
+    assert gc.get_freeze_count() == frozen
+    monkeypatch.setattr(startup, "_command_process", True)
+    try:
+        with startup.loading():
+            assert not gc.isenabled()
+            made = [[] for _ in range(10)]
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= frozen + len(made)
+    finally:
+        gc.unfreeze()

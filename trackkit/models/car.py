@@ -22,7 +22,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from trackkit.models.base import StrictModel
+from trackkit.models.base import StrictModel, empty_list
 
 __all__ = [
     "CAR_FORMAT",
@@ -125,17 +125,17 @@ class UnlimitedLayout(StrictModel):
         "hold equipment or stay empty (null).",
     )
     right: list[Space] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         max_length=2,
         description="The 2 spaces under the right token: they work on its surface only.",
     )
     middle: list[Space] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         max_length=2,
         description="The 2 spaces under the middle token: on its surface and the right one's.",
     )
     left: list[Space] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         max_length=10,
         description="The 10 spaces under and left of the left token: on every surface.",
     )

@@ -1,13 +1,11 @@
 """Findings: what the validator reports, each with a stable code and a place."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from enum import StrEnum
 
 from pydantic import Field, JsonValue
 
-from trackkit.models.base import StrictModel
+from trackkit.models.base import StrictModel, empty_list
 
 
 class Severity(StrEnum):
@@ -91,7 +89,7 @@ class Fix(str):
 
     edits: tuple[FixEdit, ...]
 
-    def __new__(cls, text: str, edits: Iterable[FixEdit] = ()) -> Fix:
+    def __new__(cls, text: str, edits: Iterable[FixEdit] = ()) -> "Fix":
         obj = super().__new__(cls, text)
         obj.edits = tuple(edits)
         return obj
@@ -106,7 +104,7 @@ class Finding(StrictModel):
     location: Location = Field(default_factory=Location, description="Where it is.")
     fix: str = Field(default="", description="How to fix it.")
     edits: list[FixEdit] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Mechanical fixes, best first: each one alone mends the finding (several "
         "are choices, e.g. the tile ids probably meant). 'trackkit validate --fix' applies "
         "the edit of a finding that has exactly one.",

@@ -26,13 +26,11 @@ Examples
 ['E0', 'l1', 'E3']
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
 
-from trackkit.models.base import StrictModel
+from trackkit.models.base import StrictModel, empty_dict, empty_list
 
 __all__ = [
     "DottedMark",
@@ -63,7 +61,7 @@ class LaneLine(StrictModel):
         "edges). End edges default to 0 and 1.",
     )
     dotted: dict[int, DottedMark] = Field(
-        default_factory=dict,
+        default_factory=empty_dict,
         description="Sharp-corner dotted line per lane (CORNER-4): the highest safe gear for "
         "a straight move across it, or 'hazard' for a warning sign (one danger result).",
     )
@@ -131,7 +129,7 @@ class LaneRoad(StrictModel):
     from_edge: Edge = Field(alias="from", description="Edge where the description starts.")
     to_edge: Edge = Field(alias="to", description="Edge where it ends (from < to).")
     centre: list[Point] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Centre line, picture pixels, from the 'from' edge midpoint to the 'to' one.",
     )
     length: float = Field(default=0.0, ge=0, description="Length of 'centre' in picture px.")
@@ -142,11 +140,11 @@ class LaneRoad(StrictModel):
         "None for a hidden road.",
     )
     lines: dict[str, LaneLine] = Field(
-        default_factory=dict,
+        default_factory=empty_dict,
         description="Cross lines named by the lanes, in driving order; E<edge> for the end "
         "edges when they carry 'at' (skew) or 'dotted'.",
     )
-    corners: list[LaneCorner] = Field(default_factory=list, description="Numbered corners.")
+    corners: list[LaneCorner] = Field(default_factory=empty_list, description="Numbered corners.")
     slots: dict[int, list[int]] | None = Field(
         default=None,
         description="Where roads share an edge (junctions): edge -> slot of each lane, slots "
@@ -156,11 +154,11 @@ class LaneRoad(StrictModel):
         default=False, description="A road that exists but is not drawn (under a bridge)."
     )
     overlays: list[LaneOverlay] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="DIRT: spaces lying over a stretch of the road (the slide spaces, CORNER-3).",
     )
     shortcuts: list[LaneShortcut] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="DIRT: shortcut spaces beside the road, linked to the spaces they touch.",
     )
 
@@ -182,7 +180,7 @@ class LaneRoad(StrictModel):
         return [f"E{self.from_edge}", *inner, f"E{self.to_edge}"]
 
     @model_validator(mode="after")
-    def _lanes_alternate(self) -> LaneRoad:
+    def _lanes_alternate(self) -> "LaneRoad":
         if self.hidden:
             if self.lanes:
                 raise ValueError(f"road {self.id}: a hidden road lists no lanes")
@@ -240,7 +238,7 @@ class StartLine(StrictModel):
     kind: Literal["start-finish", "start", "finish"] = Field(description="What the line is.")
     race_toward: Edge = Field(description="Edge the race runs toward (the grid faces it).")
     grid: list[list[str]] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Grid rows, nearest the line first; each row's slots left to right.",
     )
 
@@ -264,22 +262,22 @@ class PitBoard(StrictModel):
 class LaneLayout(StrictModel):
     """Every road of a face, lane by lane, and the spaces they name."""
 
-    roads: list[LaneRoad] = Field(default_factory=list, description="Roads across the face.")
+    roads: list[LaneRoad] = Field(default_factory=empty_list, description="Roads across the face.")
     spaces: dict[str, LaneSpace] = Field(
-        default_factory=dict, description="Every space of every road, once."
+        default_factory=empty_dict, description="Every space of every road, once."
     )
     overlaps: list[tuple[str, str]] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Spaces of different roads that cover common ground (crossings): a car "
         "on one blocks the other.",
     )
     start_finish: list[StartLine] = Field(
-        default_factory=list, description="Chequered lines and their grids."
+        default_factory=empty_list, description="Chequered lines and their grids."
     )
     pit: PitBoard | None = Field(default=None, description="The pit board (tile 101).")
 
     @model_validator(mode="after")
-    def _names_exist(self) -> LaneLayout:
+    def _names_exist(self) -> "LaneLayout":
         named: set[str] = set()
         roads = {r.id: r for r in self.roads}
         if len(roads) != len(self.roads):

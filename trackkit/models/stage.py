@@ -1,7 +1,5 @@
 """Stage files (native ``trackkit-stage/1``) and the tokens placed on tiles."""
 
-from __future__ import annotations
-
 import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -9,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
 from trackkit import limits
-from trackkit.models.base import StrictModel
+from trackkit.models.base import StrictModel, empty_list
 
 #: Stages longer than this are refused as unusable input (a real stage has a few dozen tiles).
 MAX_STAGE_TILES = 1000
@@ -215,7 +213,7 @@ class StageTile(StrictModel):
     dir: StrictInt | None = Field(
         default=None, ge=0, le=5, description="Explicit rotation 0..5 (as Rekee)."
     )
-    tokens: list[TileToken] = Field(default_factory=list, description="Tokens on this tile.")
+    tokens: list[TileToken] = Field(default_factory=empty_list, description="Tokens on this tile.")
     road: str | None = Field(
         default=None,
         pattern=r"^[A-Z]$",
@@ -232,7 +230,7 @@ class StageTile(StrictModel):
     )
 
     @model_validator(mode="after")
-    def _one_way_to_orient(self) -> StageTile:
+    def _one_way_to_orient(self) -> "StageTile":
         given = [k for k in ("turn", "climb", "enter") if getattr(self, k) is not None]
         if len(given) > 1:
             raise ValueError(f"give only one of turn, climb, enter (got {', '.join(given)})")

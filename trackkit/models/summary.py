@@ -28,8 +28,6 @@ Examples
 ['tiles_not_driven', 'driven_twice', 'spaces']
 """
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
@@ -278,7 +276,7 @@ class StageSummary(SeriesModel):
     )
 
     @model_validator(mode="after")
-    def _part_of_its_series(self) -> StageSummary:
+    def _part_of_its_series(self) -> "StageSummary":
         if (self.dirt is not None, self.gt is not None) != (
             self.series == "dirt",
             self.series == "gt",

@@ -9,14 +9,12 @@ describes its roads lane by lane (``layout``, :class:`~trackkit.models.lanes.Lan
 with the pixel points of the stored picture) and its slanted edges (``skews``).
 """
 
-from __future__ import annotations
-
 from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from trackkit.models.base import StrictModel
+from trackkit.models.base import StrictModel, empty_dict, empty_list
 from trackkit.models.lanes import LaneLayout
 
 Edge = Annotated[int, Field(ge=0, le=5, description="A tile edge, 0..5.")]
@@ -47,7 +45,7 @@ class Turn(StrEnum):
     LEFT = "left"
     RIGHT = "right"
 
-    def flipped(self) -> Turn:
+    def flipped(self) -> "Turn":
         """The same corner driven the other way."""
         return Turn.RIGHT if self is Turn.LEFT else Turn.LEFT
 
@@ -212,15 +210,15 @@ class Road(StrictModel):
     to_edge: Edge = Field(alias="to", description="Edge where it ends (equal: a dead end).")
     shape: RoadShape = Field(description="Which shape builder draws the centre line.")
     sections: list[Section] = Field(description="The road's sections in from -> to order.")
-    shortcuts: list[Shortcut] = Field(default_factory=list, description="Shortcut areas.")
-    jumps: list[Jump] = Field(default_factory=list, description="Jumps on rows.")
-    fords: list[Ford] = Field(default_factory=list, description="Fords on rows.")
+    shortcuts: list[Shortcut] = Field(default_factory=empty_list, description="Shortcut areas.")
+    jumps: list[Jump] = Field(default_factory=empty_list, description="Jumps on rows.")
+    fords: list[Ford] = Field(default_factory=empty_list, description="Fords on rows.")
     climb: Climb | None = Field(default=None, description="Climb arrows, if a climb face.")
     start_finish: StartFinish | None = Field(default=None, description="Start or finish line.")
-    hazards: list[HazardMark] = Field(default_factory=list, description="GT hazard marks.")
+    hazards: list[HazardMark] = Field(default_factory=empty_list, description="GT hazard marks.")
 
     @model_validator(mode="after")
-    def _refs_exist(self) -> Road:
+    def _refs_exist(self) -> "Road":
         rows = [_rows_of(s) for s in self.sections]
         refs: list[RowRef] = [*self.jumps, *self.fords]
         refs += [r for sc in self.shortcuts for r in (*sc.entry, *sc.exit)]
@@ -254,7 +252,7 @@ class TileFace(StrictModel):
     box: str = Field(description="Product that contains the piece, e.g. dirt-core.")
     copies: int = Field(ge=1, le=20, description="Pieces of this number in that box.")
     also_in: dict[str, int] = Field(
-        default_factory=dict,
+        default_factory=empty_dict,
         description="Other boxes that hold pieces of this number: box -> copies (GT 122, "
         "124, 125: one in Championship, one in World Tour).",
     )
@@ -262,15 +260,15 @@ class TileFace(StrictModel):
     surface: Surface = Field(description="Track type (BOARD-4).")
     danger: Danger = Field(description="Danger level (BOARD-4).")
     lanes: dict[int, int] = Field(
-        default_factory=dict, description="Lanes of the road at each road edge (BOARD-1)."
+        default_factory=empty_dict, description="Lanes of the road at each road edge (BOARD-1)."
     )
     skews: dict[int, Skew] = Field(
-        default_factory=dict,
+        default_factory=empty_dict,
         description="GT road edges that are slanted (skew), with their hand: the end spaces "
         "there are completed by the neighbouring tile. Edges not listed are straight.",
     )
     roads: list[Road] = Field(
-        default_factory=list, description="Roads across the face, by sections (DIRT)."
+        default_factory=empty_list, description="Roads across the face, by sections (DIRT)."
     )
     layout: LaneLayout | None = Field(
         default=None,
@@ -310,7 +308,7 @@ class TileFace(StrictModel):
         return self.layout is not None and bool(self.layout.roads)
 
     @model_validator(mode="after")
-    def _edges_have_lanes(self) -> TileFace:
+    def _edges_have_lanes(self) -> "TileFace":
         for road in self.roads:
             for edge in (road.from_edge, road.to_edge):
                 if edge not in self.lanes:

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, model_validator
 
 from trackkit.errors import TileLibraryError
-from trackkit.models.base import StrictModel
+from trackkit.models.base import StrictModel, empty_dict, empty_list
 from trackkit.models.car import Column
 from trackkit.stage.track_tokens import TrackTokenRules
 from trackkit.tiles.library import library_dir, ruleset_data
@@ -148,7 +148,7 @@ class Ruleset(StrictModel):
         default=None, ge=1, description="Laps of a circuit whose file gives none (BOARD-3)."
     )
     time_cards: dict[int, int] = Field(
-        default_factory=dict, description="Seconds per gear time card (TIME-1)."
+        default_factory=empty_dict, description="Seconds per gear time card (TIME-1)."
     )
     loss_of_control_seconds: int = Field(
         default=0, description="Seconds of a spin or crash (TIME-1)."
@@ -176,7 +176,7 @@ class Ruleset(StrictModel):
     )
     danger_faces: DangerFaces = Field(description="Danger faces per die (DICE-1).")
     damage_bag: list[DamageToken] = Field(
-        default_factory=list, description="The damage bag (DAMAGE-1)."
+        default_factory=empty_list, description="The damage bag (DAMAGE-1)."
     )
     crash_damage: CrashDamage = Field(
         default_factory=lambda: CrashDamage(base=0, danger={}),

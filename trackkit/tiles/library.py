@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import re
 import tempfile
@@ -133,9 +132,10 @@ class TileLibrary:
         """Read every ``*.yaml`` tile file of a folder (default: the shipped library).
 
         The parsed files are cached as JSON in trackkit's user cache folder
-        (:func:`cache_dir`), keyed by a hash of their bytes, because parsing YAML dominates
-        a short command's run time. Set ``TRACKKIT_NO_CACHE=1`` (or ``cache=False``) to read
-        the YAML every time. A cache folder that cannot be read or written is not used.
+        (:func:`cache_dir`), one tile set a line, keyed by a hash of their bytes, because
+        parsing YAML dominates a short command's run time. Set ``TRACKKIT_NO_CACHE=1`` (or
+        ``cache=False``) to read the YAML every time. A cache folder that cannot be read or
+        written is not used.
         """
         folder = folder or library_dir()
         try:
@@ -153,9 +153,11 @@ class TileLibrary:
             # tile files; rulesets lie beside them), else the cache is not ours: read the YAML
             expected = sum(1 for _p, raw in texts if _TILESET_MARK.search(raw))
             try:
-                raw = json.loads(_read_cache(cache_file))
-                if isinstance(raw, list) and len(raw) == expected and expected:
-                    return cls(TileSet.model_validate(ts) for ts in raw)
+                # pydantic reads each line's JSON itself: faster than json.loads, then
+                # validating the Python objects
+                lines = _read_cache(cache_file).splitlines()
+                if len(lines) == expected and expected:
+                    return cls(TileSet.model_validate_json(line) for line in lines)
             except (ValueError, TypeError, RecursionError, ValidationError, TileLibraryError):
                 pass  # no cache yet, or a stale, broken or unreadable one: read the YAML
         tilesets = cls._read_yaml(texts, folder)
@@ -190,7 +192,7 @@ def _cache_file(texts: list[tuple[Traversable, bytes]]) -> Path | None:
     for path, raw in texts:
         digest.update(path.name.encode())
         digest.update(raw)
-    digest.update(f"{TileSet.__module__}/{_schema_version()}".encode())
+    digest.update(f"{TileSet.__module__}/{_schema_version()}/lines".encode())
     return base / f"tiles-{digest.hexdigest()[:20]}.json"
 
 
@@ -227,11 +229,11 @@ def _write_cache(cache_file: Path, tilesets: list[TileSet]) -> None:
     tmp: str | None = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        data = [ts.model_dump(mode="json", by_alias=True) for ts in tilesets]
+        data = "".join(ts.model_dump_json(by_alias=True) + "\n" for ts in tilesets)
         # a new file of our own (O_EXCL): never through a link someone put in the folder
         fd, tmp = tempfile.mkstemp(prefix=f".{cache_file.name}.", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(data, separators=(",", ":")))
+            fh.write(data)
         os.replace(tmp, cache_file)
         tmp = None
     except OSError:

@@ -18,6 +18,7 @@ from trackkit.cli.commands.common import (
     fail,
     jobs_on,
 )
+from trackkit.cli.startup import loading
 from trackkit.errors import InputError
 
 if TYPE_CHECKING:
@@ -279,12 +280,13 @@ def generate(
     other file with a name this run writes stops the run (exit 2, naming it) unless
     --force, and files trackkit did not write are never removed.
     """
-    from trackkit.generator import GenerateError, Request, generate
-    from trackkit.generator.output import check_outputs, write_outputs
-    from trackkit.generator.refine import GT_FINALISTS
-    from trackkit.generator.report import file_names
-    from trackkit.generator.request import Difficulty, parse_surface_mix, parse_tokens
-    from trackkit.models.stage import Kind
+    with loading():  # the command's modules (see trackkit.cli.startup.loading)
+        from trackkit.generator import GenerateError, Request, generate
+        from trackkit.generator.output import check_outputs, write_outputs
+        from trackkit.generator.refine import GT_FINALISTS
+        from trackkit.generator.report import file_names
+        from trackkit.generator.request import Difficulty, parse_surface_mix, parse_tokens
+        from trackkit.models.stage import Kind
 
     fmt, maps = file_format.value, _MAPS[map_format.value]
     gt = ruleset is Ruleset.gt

@@ -21,6 +21,7 @@ from trackkit.cli.commands.common import (
     jobs_on,
     kind_of,
 )
+from trackkit.cli.startup import loading
 from trackkit.errors import InputError, TrackkitError
 
 if TYPE_CHECKING:
@@ -139,9 +140,10 @@ def simulate(
     --scheduler (or TRACKKIT_SCHEDULER) races on a Dask cluster instead, with the same
     document.
     """
-    from trackkit.formats import load_source, write_text_atomic
-    from trackkit.sim.bots import BOTS
-    from trackkit.sim.simulate import NotAGtCar, SimulationError, simulate_files
+    with loading():  # the command's modules (see trackkit.cli.startup.loading)
+        from trackkit.formats import load_source, write_text_atomic
+        from trackkit.sim.bots import BOTS
+        from trackkit.sim.simulate import NotAGtCar, SimulationError, simulate_files
 
     as_json = output is OutputFormat.json
 

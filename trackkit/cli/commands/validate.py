@@ -20,6 +20,7 @@ from trackkit.cli.commands.common import (
     jobs_on,
     kind_of,
 )
+from trackkit.cli.startup import loading
 from trackkit.errors import InputError, TrackkitError
 
 
@@ -94,9 +95,10 @@ def validate(
     cannot be used at all (missing, unreadable, not YAML/JSON...) is an entry with its
     "error" (also on stderr), and the exit status is 2.
     """
-    from trackkit.checks.pipeline import validate as run_validate
-    from trackkit.checks.text import report_text
-    from trackkit.formats import load_source
+    with loading():
+        from trackkit.checks.pipeline import validate as run_validate
+        from trackkit.checks.text import report_text
+        from trackkit.formats import load_source
 
     if boxes:
         from trackkit.api import check_boxes
