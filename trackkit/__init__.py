@@ -24,8 +24,9 @@ from it). Names are imported on first use, so that ``trackkit --help`` starts fa
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from trackkit.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -117,8 +118,4 @@ if TYPE_CHECKING:
     from trackkit.tiles.library import TileLibrary, default_library
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'trackkit' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_exports("trackkit", _EXPORTS)

@@ -8,8 +8,9 @@ Names are imported on first use (as in :mod:`trackkit`), so that importing one m
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from trackkit.lazy import lazy_exports
 
 _EXPORTS = {
     "CarFile": "trackkit.models.car",
@@ -118,8 +119,4 @@ if TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'trackkit.models' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_exports("trackkit.models", _EXPORTS)
