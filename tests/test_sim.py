@@ -1261,6 +1261,22 @@ def test_a_worker_stops_its_task_on_ctrl_c_and_ignores_it_between_tasks():
         signal.signal(signal.SIGINT, before)
 
 
+@pytest.mark.parametrize("seconds", [2, 3])
+def test_the_guided_par_search_bounds_by_the_rulesets_second_tokens(seconds: int) -> None:
+    """rule: TIME-2 -- a ruleset whose second tokens are worth more makes a turn cheaper;
+    A*'s bound takes that off too (else it overestimates and misses the cheapest run)."""
+    import dataclasses
+
+    import trackkit.sim.par as par
+
+    turini = example_prepared("col-de-turini.yaml")
+    rules = turini.ruleset.model_copy(update={"second_token_seconds": seconds})
+    rich = dataclasses.replace(turini, ruleset=rules)
+    plain, base = par.par_time(rich, guided=False), par.par_time(turini, guided=False)
+    assert plain is not None and base is not None and plain < base
+    assert par.par_time(rich) == plain
+
+
 @pytest.mark.parametrize(
     ("stage", "car"), [("col-de-turini.yaml", "dirt"), ("hillclimb-pikes.yaml", "bound")]
 )

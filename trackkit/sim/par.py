@@ -61,8 +61,10 @@ def par_time(
         return None
     start = prepared.start[0]
     track = prepared.track
-    # the least a turn costs: the lowest card less a second token a step
-    turn_cost = max(0, min(rules.time_cards[v] for v in range(1, 7)) - MAX_STEPS)
+    # the least a turn costs: the lowest card less a second token a step (of the
+    # ruleset's seconds: a bound from one second a token would overestimate, with more)
+    lowest = min(rules.time_cards[v] for v in range(1, 7))
+    turn_cost = max(0, lowest - MAX_STEPS * rules.second_token_seconds)
     turns = _turns_bound(track, MAX_STEPS) if guided and turn_cost else {}
     far = max(turns.values(), default=0) + 1  # beyond every finish: no run from there
 
