@@ -102,3 +102,23 @@ def test_imports_freeze_what_they_made_only_in_the_trackkit_process(
         assert gc.get_freeze_count() >= frozen + len(made)
     finally:
         gc.unfreeze()
+
+
+def test_the_trackkit_process_collects_seldom_and_a_library_user_keeps_its_thresholds() -> None:
+    """Issue 22: the command sets the collector's thresholds; importing and using trackkit
+    as a library (here: validating and racing a stage) leaves the process's alone."""
+    script = (
+        "import gc, trackkit\n"
+        "from trackkit.cli import startup\n"
+        "before = gc.get_threshold()\n"
+        "stage = trackkit.load('examples/gt-core-circuit.yaml')\n"
+        "trackkit.validate(stage)\n"
+        "trackkit.simulate(stage, races=1, seed=1)\n"
+        "used = gc.get_threshold()\n"
+        "startup.begin()\n"
+        "print(before == used, gc.get_threshold() == startup.THRESHOLDS)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["True", "True"]
