@@ -110,7 +110,12 @@ def median_run(
 ) -> tuple[Run, list[Run]]:
     """The median CPU and the median wall of ``runs`` runs of ``args``, and the runs."""
     got = [run_process(args, cwd, env) for _ in range(runs)]
-    return Run(statistics.median(r.cpu for r in got), statistics.median(r.wall for r in got)), got
+    return _median(got), got
+
+
+def _median(got: Sequence[Run]) -> Run:
+    """The median CPU and the median wall of runs."""
+    return Run(statistics.median(r.cpu for r in got), statistics.median(r.wall for r in got))
 
 
 @dataclass
@@ -241,9 +246,18 @@ def imports_row(stage: Path) -> Callable[[Options], Measured]:
     def measure(opts: Options) -> Measured:
         runs = max(opts.runs, 5)  # both are short: a few more runs cost little
         code = "import " + ", ".join(VALIDATE_LIBRARIES)
-        imports, _ = median_run([opts.python, "-c", code], runs, opts.cwd, opts.env)
         command = [*opts.trackkit, "validate", _rel(stage)]
-        validate, _ = median_run(command, runs, opts.cwd, opts.env)
+        # in turns, so that both meet the same state of the machine (after a long row,
+        # the first runs of either were seen to cost twice as much)
+        pairs = [
+            (
+                run_process([opts.python, "-c", code], opts.cwd, opts.env),
+                run_process(command, opts.cwd, opts.env),
+            )
+            for _ in range(runs)
+        ]
+        imports = _median([i for i, _v in pairs])
+        validate = _median([v for _i, v in pairs])
         detail = {
             "validate_cpu": round(validate.cpu, 3),
             "imports_cpu": round(imports.cpu, 3),
