@@ -1262,19 +1262,36 @@ def test_a_worker_stops_its_task_on_ctrl_c_and_ignores_it_between_tasks():
 
 
 @pytest.mark.parametrize("seconds", [2, 3])
-def test_the_guided_par_search_bounds_by_the_rulesets_second_tokens(seconds: int) -> None:
+def test_the_guided_par_search_bounds_by_the_rulesets_second_tokens(
+    seconds: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """rule: TIME-2 -- a ruleset whose second tokens are worth more makes a turn cheaper;
-    A*'s bound takes that off too (else it overestimates and misses the cheapest run)."""
+    A*'s bound takes that off too (else it overestimates and misses the cheapest run).
+    The cards are 20 s dearer, so that the bound stays above 0 and guides the search."""
     import dataclasses
 
     import trackkit.sim.par as par
 
     turini = example_prepared("col-de-turini.yaml")
-    rules = turini.ruleset.model_copy(update={"second_token_seconds": seconds})
+    cards = {gear: card + 20 for gear, card in turini.ruleset.time_cards.items()}
+    dear = turini.ruleset.model_copy(update={"time_cards": cards})
+    rules = dear.model_copy(update={"second_token_seconds": seconds})
     rich = dataclasses.replace(turini, ruleset=rules)
-    plain, base = par.par_time(rich, guided=False), par.par_time(turini, guided=False)
+    calls = [0]
+    turn_ends = par.turn_ends
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls[0] += 1
+        return turn_ends(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(par, "turn_ends", counted)
+    plain = par.par_time(rich, guided=False)
+    plain_calls, calls[0] = calls[0], 0
+    base = par.par_time(dataclasses.replace(turini, ruleset=dear), guided=False)
     assert plain is not None and base is not None and plain < base
+    calls[0] = 0
     assert par.par_time(rich) == plain
+    assert calls[0] < plain_calls  # the bound guides the search: fewer turn ends
 
 
 @pytest.mark.parametrize(
