@@ -14,7 +14,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from stagekit import REPO, example_prepared, gt_bot, simulate_text
+from stagekit import REPO, example_prepared, example_track, gt_bot, simulate_text
 from typer.testing import CliRunner
 
 from trackkit.checks.pipeline import validate
@@ -270,6 +270,33 @@ def test_run_many_gives_the_garbage_collector_back_as_it_was():
         assert gc.get_freeze_count() == mine and gc.get_threshold() == threshold
     finally:
         gc.unfreeze()
+
+
+@pytest.mark.parametrize("name", ["gt-core-circuit.yaml", "col-de-turini.yaml"])
+def test_what_races_work_out_from_a_track_goes_with_it_and_not_into_its_pickle(name: str):
+    # the move tables of the tracks a generate run has dropped are not kept (they held
+    # hundreds of thousands of tuples), nor sent to worker processes with a track
+    import gc
+    import pickle
+    import weakref
+
+    from trackkit.sim.roads import DirtRoad
+
+    track = example_track.__wrapped__(name)  # not the one the other tests share
+    never_raced = len(pickle.dumps(example_track.__wrapped__(name)))
+    settings = Settings.default(
+        3, bots=("cautious", "aggressive", "planner"), gt=GtOptions(laps=1) if track.gt else None
+    )
+    alone = _summary(run_race(prepare(track), settings, race_seed(1, 0)))
+    worked_out = {getattr(k, "__name__", "") for k in track.derived}
+    assert {"_tables", "inner_lanes", "GtRoad" if track.gt else "DirtRoad"} <= worked_out
+    sent = pickle.loads(pickle.dumps(track))
+    assert not sent.derived and len(pickle.dumps(track)) == never_raced
+    assert _summary(run_race(prepare(sent), settings, race_seed(1, 0))) == alone
+    road = weakref.ref((GtRoad if track.gt else DirtRoad).of(track))
+    del track, sent
+    gc.collect()
+    assert road() is None
 
 
 def test_gt_plan_memo_gives_a_plan_of_another_lap_on_the_last_lap_far_from_the_line():

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.state import CarState
-from trackkit.rules.track import Track
+from trackkit.rules.track import Track, per_track
 
 __all__ = ["inner_lanes", "play_order"]
 
@@ -76,18 +76,13 @@ def play_order(cars: Sequence[CarState], track: Track, ruleset: Ruleset) -> list
     return [car for _key, car in on] + off
 
 
-_INNER: dict[int, tuple[Track, frozenset[str]]] = {}
-
-
+@per_track
 def inner_lanes(track: Track) -> frozenset[str]:
     """Spaces whose lane is the inner lane of the current or next corner (TURN-2).
 
     A corner's inner-lane spaces, and the lane spaces before it on the same side of the
     road (worked out once per track).
     """
-    hit = _INNER.get(id(track))
-    if hit is not None and hit[0] is track:
-        return hit[1]
     side_of_next: dict[str, int | None] = {}
     backwards = sorted(track.spaces, key=lambda n: -track.spaces[n].progress)
     # twice round: on a circuit the spaces before the line (the grid) look ahead to the
@@ -106,13 +101,9 @@ def inner_lanes(track: Track) -> frozenset[str]:
         known = [x for s, _ in track.successors[node] if (x := side_of_next.get(s)) is not None]
         edges = [x for x in known if x > 0]  # an inner lane ahead rather than an outside
         side_of_next[node] = edges[0] if edges else (known[0] if known else None)
-    inner = frozenset(
+    return frozenset(
         n
         for n, info in track.spaces.items()
         if info.corner_lane == "inner"
         or (len(info.lanes) == 1 and side_of_next.get(n) == info.lanes[0])
     )
-    if len(_INNER) >= 16:
-        _INNER.clear()
-    _INNER[id(track)] = (track, inner)
-    return inner

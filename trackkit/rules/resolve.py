@@ -32,7 +32,7 @@ from trackkit.rules.plans import Plan, PlanContext, PlanStep
 from trackkit.rules.reorder import loss_orders, reroute
 from trackkit.rules.state import CarState, Damage
 from trackkit.rules.table import Table
-from trackkit.rules.track import Track
+from trackkit.rules.track import Track, per_track
 
 __all__ = [
     "DefaultPolicy",
@@ -638,18 +638,10 @@ def _enter(
     return table
 
 
-_SHORTCUTS: dict[int, tuple[Track, frozenset[str]]] = {}
-
-
+@per_track
 def _shortcuts(track: Track) -> frozenset[str]:
-    """The shortcut spaces of a track (worked out once per track)."""
-    hit = _SHORTCUTS.get(id(track))
-    if hit is None or hit[0] is not track:
-        if len(_SHORTCUTS) >= 16:
-            _SHORTCUTS.clear()
-        found = frozenset(n for n, info in track.spaces.items() if info.kind == "shortcut")
-        hit = _SHORTCUTS[id(track)] = (track, found)
-    return hit[1]
+    """The shortcut spaces of a track."""
+    return frozenset(n for n, info in track.spaces.items() if info.kind == "shortcut")
 
 
 def _card_seconds(ctx: PlanContext, gear: int) -> int:

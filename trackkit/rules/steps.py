@@ -40,7 +40,7 @@ from typing import NamedTuple
 from trackkit.models.car import Column
 from trackkit.rules.dashboard import Dashboard
 from trackkit.rules.dice import BOOST, BRAKE, COAST, GEARS, LEADER, Die, DieKind
-from trackkit.rules.track import EdgeMark, SpaceInfo, Track
+from trackkit.rules.track import EdgeMark, SpaceInfo, Track, per_track
 from trackkit.rules.turn import GtTurn, PlanContext, PlanStep
 
 __all__ = [
@@ -448,8 +448,6 @@ def moves_from(
 #: lap, the key of the pruner applied: :attr:`~trackkit.rules.plans.PlanBuilder.moves_key`,
 #: the mud read: :func:`mud_key`).
 MoveTable = dict[tuple[str, int, bool, bool, Hashable, tuple[int, ...]], tuple[Target, ...]]
-#: Per track, dashboard (by what it holds: a race makes its own dashboards) and leader.
-_TABLES: dict[tuple[int, Hashable, bool], tuple[Track, MoveTable]] = {}
 #: What a dashboard holds, by the dashboard (kept with it: its id stays its own).
 _BOARDS: dict[int, tuple[Dashboard, Hashable]] = {}
 
@@ -480,43 +478,40 @@ def move_table(ctx: PlanContext) -> MoveTable:
     track = ctx.track
     # the leader's coast die only differs where the track has a surface it is one on
     leader = ctx.leader and not _surfaces(track).isdisjoint(board.leader_surfaces)
-    key = (id(track), known[1], leader)
-    hit = _TABLES.get(key)
-    if hit is None or hit[0] is not track:
-        if len(_TABLES) >= 128:
-            _TABLES.clear()
-        hit = _TABLES[key] = (track, {})
-    return hit[1]
+    tables = _tables(track)
+    table = tables.get((known[1], leader))
+    if table is None:
+        table = tables[known[1], leader] = {}
+    return table
 
 
-_TRACK_FACTS: dict[int, tuple[Track, frozenset[str], dict[str, tuple[int, ...]]]] = {}
+@per_track
+def _tables(track: Track) -> dict[tuple[Hashable, bool], MoveTable]:
+    """A track's move tables, by what the dashboard holds (a race makes its own dashboards)
+    and whether the car leads: filled as races meet them."""
+    return {}
 
 
+@per_track
 def _facts(track: Track) -> tuple[frozenset[str], dict[str, tuple[int, ...]]]:
-    """The track's surfaces, and per space the tiles whose mud its moves read (once per
-    track): those of the corners a move from it may enter or land on, a jump's landings
-    being at most three spaces on (JUMP-1, JUMP-2)."""
-    hit = _TRACK_FACTS.get(id(track))
-    if hit is None or hit[0] is not track:
-        spaces, successors = track.spaces, track.successors
-        near: dict[str, tuple[int, ...]] = {}
-        for node in spaces:
-            reach: set[str] = set()
-            frontier = {node}
-            for _ in range(3):
-                frontier = {succ for n in frontier for succ, _climb in successors.get(n, ())}
-                reach |= frontier
-            tiles = {
-                spaces[n].tile
-                for n in reach
-                if n in spaces and spaces[n].limit is not None and spaces[n].kind in _CORNERS
-            }
-            near[node] = tuple(sorted(tiles))
-        if len(_TRACK_FACTS) >= 16:
-            _TRACK_FACTS.clear()
-        surfaces = frozenset(info.surface for info in spaces.values())
-        hit = _TRACK_FACTS[id(track)] = (track, surfaces, near)
-    return hit[1], hit[2]
+    """The track's surfaces, and per space the tiles whose mud its moves read: those of the
+    corners a move from it may enter or land on, a jump's landings being at most three
+    spaces on (JUMP-1, JUMP-2)."""
+    spaces, successors = track.spaces, track.successors
+    near: dict[str, tuple[int, ...]] = {}
+    for node in spaces:
+        reach: set[str] = set()
+        frontier = {node}
+        for _ in range(3):
+            frontier = {succ for n in frontier for succ, _climb in successors.get(n, ())}
+            reach |= frontier
+        tiles = {
+            spaces[n].tile
+            for n in reach
+            if n in spaces and spaces[n].limit is not None and spaces[n].kind in _CORNERS
+        }
+        near[node] = tuple(sorted(tiles))
+    return frozenset(info.surface for info in spaces.values()), near
 
 
 def _surfaces(track: Track) -> frozenset[str]:
@@ -588,21 +583,14 @@ class Traffic:
         return cls(frozenset(blocked), cars_at, examined, yellow_ahead(ctx), move_table(ctx))
 
 
-_CORNER_SPACES: dict[int, tuple[Track, dict[str, tuple[tuple[str, str | None], ...]]]] = {}
-
-
+@per_track
 def _corners(track: Track) -> dict[str, tuple[tuple[str, str | None], ...]]:
-    """The spaces of each corner with their lane (worked out once per track)."""
-    hit = _CORNER_SPACES.get(id(track))
-    if hit is None or hit[0] is not track:
-        found: dict[str, list[tuple[str, str | None]]] = {}
-        for n, info in track.spaces.items():
-            if info.corner is not None:
-                found.setdefault(info.corner, []).append((n, info.corner_lane))
-        if len(_CORNER_SPACES) >= 16:
-            _CORNER_SPACES.clear()
-        hit = _CORNER_SPACES[id(track)] = (track, {c: tuple(s) for c, s in found.items()})
-    return hit[1]
+    """The spaces of each corner with their lane."""
+    found: dict[str, list[tuple[str, str | None]]] = {}
+    for n, info in track.spaces.items():
+        if info.corner is not None:
+            found.setdefault(info.corner, []).append((n, info.corner_lane))
+    return {c: tuple(s) for c, s in found.items()}
 
 
 def past_ahead(gain: float, ahead: float) -> bool:

@@ -8,15 +8,19 @@ spaces side by side and overlapping come from the cut of each road (the one road
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar, cast
 
 import networkx as nx
 
 from trackkit.models.stage import TokenKind
 from trackkit.stage.assemble import Layout
 
-__all__ = ["EdgeMark", "SpaceInfo", "Track"]
+__all__ = ["Derived", "EdgeMark", "SpaceInfo", "Track", "derive", "per_track"]
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +73,8 @@ class Track:
     """A circuit's lap, mm (None: a point-to-point stage)."""
     laps: int | None = None
     """The laps a circuit's file asks for."""
+    derived: Derived = field(default_factory=lambda: Derived(), repr=False, compare=False)
+    """What the engine worked out from this track's facts alone (:func:`derive`)."""
 
     @classmethod
     def from_graph(cls, graph: nx.DiGraph, layout: Layout | None = None) -> Track:
@@ -145,3 +151,53 @@ class Track:
             if diff > self.lap_length / 2:
                 diff -= self.lap_length
         return diff
+
+
+class Derived(dict[Callable[[Track], object], object]):
+    """Facts worked out from a track alone, by the function that works each out.
+
+    Kept with the track, so they go when it goes: a process that races many tracks (a
+    ``generate`` run) holds the facts of the tracks it still uses, not of the last few it
+    met. Not pickled: a track sent to another process works its facts out again there,
+    rather than carrying them (a GT circuit's move tables hold many thousand entries).
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[Derived], tuple[()]]:
+        return (Derived, ())
+
+
+def derive(track: Track, work_out: Callable[[Track], _T]) -> _T:
+    """``work_out(track)``, worked out once per track and kept with it.
+
+    ``work_out`` must read the track's facts alone (they do not change once read), and is
+    the key of its result: a class whose constructor takes the track will do.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> track = Track(nx.DiGraph(), {}, {}, {}, {})
+    >>> calls = []
+    >>> def spaces(t: Track) -> int:
+    ...     calls.append(t)
+    ...     return len(t.spaces)
+    >>> derive(track, spaces), derive(track, spaces), len(calls)
+    (0, 0, 1)
+    """
+    known = track.derived
+    try:
+        return cast(_T, known[work_out])
+    except KeyError:
+        value = known[work_out] = work_out(track)
+        return value
+
+
+def per_track(work_out: Callable[[Track], _T]) -> Callable[[Track], _T]:
+    """Decorate a function of a track's facts alone: :func:`derive` calls it once per track."""
+
+    @functools.wraps(work_out)
+    def once(track: Track) -> _T:
+        return derive(track, work_out)
+
+    return once

@@ -58,7 +58,7 @@ from functools import lru_cache
 
 from trackkit.models.car import REGION_SIZES, TRACK_TYPES, Column
 from trackkit.rules.dashboard import Dashboard, UnlimitedDashboard
-from trackkit.rules.track import Track
+from trackkit.rules.track import Track, per_track
 
 _EXTRA = ("coast", "brake", "boost")
 
@@ -104,14 +104,9 @@ class StageProfile:
         return len(set(counts)) < len(counts)
 
 
-_PROFILES: dict[int, tuple[Track, StageProfile]] = {}
-
-
+@per_track
 def stage_profile(track: Track) -> StageProfile:
     """The :class:`StageProfile` of a track (worked out once per track)."""
-    hit = _PROFILES.get(id(track))
-    if hit is not None and hit[0] is track:
-        return hit[1]
     counts = Counter(
         info.surface
         for info in track.spaces.values()
@@ -119,7 +114,7 @@ def stage_profile(track: Track) -> StageProfile:
     )
     order = sorted(counts, key=lambda s: (-counts[s], TRACK_TYPES.index(s)))
     climbs = Counter(climb for succs in track.successors.values() for _t, climb in succs)
-    profile = StageProfile(
+    return StageProfile(
         tuple(order),
         tuple((s, counts[s]) for s in order),
         climbs["up"],
@@ -127,10 +122,6 @@ def stage_profile(track: Track) -> StageProfile:
         any(info.kind == "shortcut" for info in track.spaces.values()),
         bool(track.oxygen),
     )
-    if len(_PROFILES) >= 16:
-        _PROFILES.clear()
-    _PROFILES[id(track)] = (track, profile)
-    return profile
 
 
 @dataclass(frozen=True, slots=True)

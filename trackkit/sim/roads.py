@@ -47,7 +47,7 @@ from trackkit.rules.plans import (
 )
 from trackkit.rules.resolve import sisu_ready
 from trackkit.rules.risk import RiskSoFar, flat_out_risk
-from trackkit.rules.track import Track
+from trackkit.rules.track import Track, derive
 from trackkit.sim.stuck import reach_of
 
 __all__ = [
@@ -116,8 +116,6 @@ class Road:
     """The planner goes on from the best this many next steps of each step (a beam,
     weighed first), or from every one in plan order as it weighs them (None)."""
 
-    _cache: ClassVar[dict[tuple[type[Road], int], tuple[Track, Road]]] = {}
-
     def __init__(self, track: Track) -> None:
         self.track = track
         self._prune: tuple[Prune, PruneMove] | None = None
@@ -132,15 +130,8 @@ class Road:
 
     @classmethod
     def of(cls: type[_R], track: Track) -> _R:
-        """This series' reading of ``track``, made once (a few tracks are kept)."""
-        hit = Road._cache.get((cls, id(track)))
-        if hit is not None and hit[0] is track:
-            return hit[1]  # type: ignore[return-value]
-        road = cls(track)
-        if len(Road._cache) >= 32:  # a long-lived process that loads many stages
-            Road._cache.clear()
-        Road._cache[cls, id(track)] = (track, road)
-        return road
+        """This series' reading of ``track``, made once per track."""
+        return derive(track, cls)
 
     def pruners(self) -> tuple[Prune, PruneMove]:
         """Steps a sensible driver considers: speeds near the target of the road ahead.

@@ -43,7 +43,7 @@ from trackkit.rules.dashboard import Dashboard
 from trackkit.rules.plans import PlanContext, legal_plans
 from trackkit.rules.ruleset import Ruleset
 from trackkit.rules.state import CarState
-from trackkit.rules.track import Track
+from trackkit.rules.track import Track, derive
 from trackkit.tiles.library import default_library
 
 __all__ = ["Reach", "StuckSpot", "dashboard_key", "no_move_cause", "reach_of", "stuck_spot"]
@@ -483,16 +483,6 @@ def stuck_spot(
     return None
 
 
-_REACH: dict[int, tuple[Track, Reach]] = {}
-
-
 def reach_of(track: Track) -> Reach:
-    """The :class:`Reach` of a track, worked out once (the last few tracks are kept)."""
-    hit = _REACH.get(id(track))
-    if hit is not None and hit[0] is track:
-        return hit[1]
-    if len(_REACH) >= 16:
-        _REACH.clear()
-    reach = Reach(track)
-    _REACH[id(track)] = (track, reach)
-    return reach
+    """The :class:`Reach` of a track, worked out once per track."""
+    return derive(track, Reach)
