@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import subprocess
@@ -91,6 +92,27 @@ def test_against_another_checkout_measures_each_row_twice_side_by_side(
     assert float(theirs.split()[0]) == pytest.approx(row["against"]["measured"], abs=0.0051)
     assert float(ours.split()[0]) == pytest.approx(row["measured"], abs=0.0051)
     assert met == ("yes" if row["met"] else "no")
+
+
+def test_a_row_beyond_start_up_also_shows_both_whole_processes() -> None:
+    # a side whose start-up got lighter reads worse beyond it (its lazily imported modules
+    # count as the work): the line also gives the whole processes' CPU, the other side first
+    spec = importlib.util.spec_from_file_location("targets", TARGETS)
+    assert spec is not None and spec.loader is not None
+    targets = importlib.util.module_from_spec(spec)
+    sys.modules["targets"] = targets  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(targets)
+        row = next(r for r in targets.ROWS if r.id == "validate-sim-gt")
+        theirs = targets.Measured(1.37, {"cpu": 1.90, "startup_cpu": 0.53})
+        ours = targets.Measured(1.44, {"cpu": 1.84, "startup_cpu": 0.40})
+        line = targets.line_of(row, ours, theirs)
+    finally:
+        del sys.modules["targets"]
+    assert line.endswith(
+        "| 1.37 CPU s | 1.44 CPU s | < 0.5 CPU s | no (whole process 1.90 -> 1.84 CPU s)"
+    )
+    assert "whole process" not in targets.line_of(row, ours)
 
 
 def test_against_a_directory_without_trackkit_is_refused(tmp_path: Path) -> None:
