@@ -39,7 +39,8 @@ Each row prints ``work | measured | target | met?``; with ``--json``, stdout ins
 one JSON object per row (the table goes to stderr). ``--against DIR`` measures every row a second
 time, just before, with the ``trackkit`` of another checkout DIR, run in DIR (with DIR's
 own ``.venv``, if it has one; else with this interpreter, DIR first on ``PYTHONPATH``): the
-line reads ``work | DIR's | measured | target | met?`` and the JSON object holds DIR's
+line reads ``work | DIR's | measured | target | met?`` (a row beyond start-up adds both whole
+processes' CPU; DIR's package is byte-compiled first) and the JSON object holds DIR's
 figure under ``against``; the two sides alternate row by row in one run, so that both
 meet the same load. ``--quick`` runs each row once with a twentieth of the races (for a
 smoke test, not a figure); ``--races N`` sets the races of every race row.
@@ -498,6 +499,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:  # this interpreter, its package first
             python = sys.executable
             env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(other), *_pythonpath()])}
+        # byte-compiled first, as `make bench` does this checkout: where the environment sets
+        # PYTHONDONTWRITEBYTECODE, an uncompiled checkout compiles what it imports on every run
+        subprocess.run(
+            [python, "-m", "compileall", "-q", str(other / "trackkit")], env=env, check=False
+        )
         base = Options(
             runs=runs,
             races=args.races,

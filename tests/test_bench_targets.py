@@ -79,6 +79,8 @@ def test_against_another_checkout_measures_each_row_twice_side_by_side(
     assert done.returncode == 0, done.stderr
     # the row's 5 runs of validate (its least) on the other side, none of ours
     assert mark.read_text() == "x" * 5
+    # its package byte-compiled first, what validate does not import too (the studio)
+    assert any((other / "trackkit" / "studio" / "__pycache__").glob("*.pyc"))
     (row,) = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     assert row["row"] == "validate-imports" and row["against"]["row"] == "validate-imports"
     assert row["against"]["dir"] == str(other)

@@ -410,7 +410,7 @@ class Cautious(Bot):
     """Rolls one by one; secures dice or stops when control could be lost."""
 
     name = "cautious"
-    max_risk = 0.35
+    max_risk: float | None = 0.35
 
     def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
         """The best plan with a moderate flat-out risk, rolled one by one (or the safest)."""
@@ -421,7 +421,7 @@ class Aggressive(Bot):
     """Flat out, the furthest plan whose risk is at most one half."""
 
     name = "aggressive"
-    max_risk = 0.5
+    max_risk: float | None = 0.5
 
 
 class Planner(Bot):
