@@ -73,6 +73,7 @@ class Track:
     """A circuit's lap, mm (None: a point-to-point stage)."""
     laps: int | None = None
     """The laps a circuit's file asks for."""
+    # (a lambda: Derived is defined below, its type naming Track)
     derived: Derived = field(default_factory=lambda: Derived(), repr=False, compare=False)
     """What the engine worked out from this track's facts alone (:func:`derive`)."""
 

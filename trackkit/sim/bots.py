@@ -364,18 +364,14 @@ class Bot:
         self.wish = NO_WISH
         """What the race tells the bot it wants this turn (GT: a pit stop)."""
         self._board: tuple[Dashboard, Hashable] | None = None
-        self._road: tuple[Track, Road] | None = None
 
     def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
         """This turn's plan, rolled flat out."""
         return Choice(self.plan(ctx), Mode.FLAT_OUT, DefaultPolicy())
 
     def road(self, track: Track) -> Road:
-        """The bot's reading of ``track``."""
-        hit = self._road
-        if hit is None or hit[0] is not track:
-            hit = self._road = (track, self.reading.of(track))
-        return hit[1]
+        """The bot's reading of ``track`` (made once per track, kept with it)."""
+        return self.reading.of(track)
 
     def plan(self, ctx: PlanContext) -> Plan:
         """This bot's plan in ``ctx`` (from the memo when the position was seen)."""
