@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import re
 import subprocess
 import sys
@@ -108,17 +109,32 @@ def test_the_trackkit_process_collects_seldom_and_a_library_user_keeps_its_thres
     """Issue 22: the command sets the collector's thresholds; importing and using trackkit
     as a library (here: validating and racing a stage) leaves the process's alone."""
     script = (
-        "import gc, trackkit\n"
+        "import gc, os, trackkit\n"
         "from trackkit.cli import startup\n"
         "before = gc.get_threshold()\n"
         "stage = trackkit.load('examples/gt-core-circuit.yaml')\n"
         "trackkit.validate(stage)\n"
         "trackkit.simulate(stage, races=1, seed=1)\n"
         "used = gc.get_threshold()\n"
+        "plugins = os.environ.get('PYDANTIC_DISABLE_PLUGINS', 'unset')\n"
         "startup.begin()\n"
         "print(before == used, gc.get_threshold() == startup.THRESHOLDS)\n"
+        "print(repr(plugins), repr(os.environ['PYDANTIC_DISABLE_PLUGINS']))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.split() == ["True", "True"]
+
+    def run(**env: str) -> list[str]:
+        environ = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env=environ | env,
+        )
+        return done.stdout.split()
+
+    # the command turns pydantic's plugins off (a library user keeps them) ...
+    assert run() == ["True", "True", "'unset'", "'__all__'"]
+    # ... unless its user says otherwise
+    assert run(PYDANTIC_DISABLE_PLUGINS="") == ["True", "True", "''", "''"]
