@@ -6,6 +6,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# pytest keeps its assertion-rewritten tests and the suite's processes their modules
+# compiled in __pycache__ (git ignores it), even where PYTHONDONTWRITEBYTECODE is set:
+# else every worker and every process recompiles them, seconds of each run (issue 22)
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest
 
 .PHONY: demo test quick lint bench schema library clean
 
@@ -58,12 +62,12 @@ lint: $(STAMP)
 test: lint
 	@# the suite on every core (at most 4): about half the time on a 2-core machine
 	@# (--dist loadgroup: the studio's browser tests share one worker and one browser)
-	$(BIN)/pytest -n auto --maxprocesses=4 --dist loadgroup trackkit tests
+	$(PYTEST) -n auto --maxprocesses=4 --dist loadgroup trackkit tests
 
 quick: $(STAMP)
 	@# every test but those marked slow (each of several seconds or more: see pyproject's
 	@# markers) and the browser's; make test still runs them all
-	$(BIN)/pytest -n auto --maxprocesses=4 --dist loadgroup -m "not slow and not browser" trackkit tests
+	$(PYTEST) -n auto --maxprocesses=4 --dist loadgroup -m "not slow and not browser" trackkit tests
 
 bench: $(STAMP)
 	$(BIN)/python -m compileall -q trackkit

@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-from stagekit import REPO
+from stagekit import REPO, read_yaml
 
 from trackkit.models.lanes import LaneLayout, LaneRoad
 from trackkit.road.lanes import LaneError, RoadCut, cut_road
@@ -21,7 +20,7 @@ LAYOUTS = REPO / "tile_library" / "sources" / "gt-space-layouts"
 def _faces() -> dict[str, LaneLayout]:
     out = {}
     for path in sorted(LAYOUTS.glob("*.yaml")):
-        for item in yaml.safe_load(path.read_text(encoding="utf-8")):
+        for item in read_yaml(path):
             keys = ("roads", "spaces", "overlaps", "start_finish", "pit")
             data = {k: item[k] for k in keys if item.get(k) is not None}
             out[str(item["face"])] = LaneLayout.model_validate(data)

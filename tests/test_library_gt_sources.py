@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 import yaml
 from shapely.geometry import LineString, Point
+from stagekit import read_yaml
 
 from trackkit.models.tile import TileFace
 from trackkit.tiles.library import TileLibrary
@@ -52,7 +53,7 @@ def _read_csv() -> dict[str, dict[str, str]]:
 def _read_layouts() -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for path in sorted((SOURCES / "gt-space-layouts").glob("*.yaml")):
-        for entry in yaml.safe_load(path.read_text(encoding="utf-8")):
+        for entry in read_yaml(path):
             assert str(entry["face"]) not in out, f"{entry['face']} is described twice"
             out[str(entry["face"])] = entry
     return out

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from stagekit import read_yaml
 
 from trackkit.models.tile import (
     ChicaneSection,
@@ -80,7 +80,7 @@ def _read_csv() -> dict[str, dict[str, str]]:
 def _read_layouts() -> dict[str, dict[str, Any]]:
     layouts: dict[str, dict[str, Any]] = {}
     for path in sorted((SOURCES / "space-layouts").glob("*.yaml")):
-        for entry in yaml.safe_load(path.read_text(encoding="utf-8")):
+        for entry in read_yaml(path):
             layouts[str(entry["face"]).lower()] = entry
     return layouts
 
