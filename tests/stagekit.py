@@ -19,6 +19,7 @@ from trackkit.sim.bots import Bot, make_bot
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import Prepared
 from trackkit.sim.roads import GtRoad
+from trackkit.tiles.library import yaml_loader
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -40,8 +41,7 @@ def read_yaml(path: Path) -> Any:
     The library's tests read the source layouts (a few MB of YAML) as they are collected,
     in every worker: PyYAML's pure-Python loader took seconds of each run (issue 22).
     """
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=yaml_loader())
 
 
 def load_script(name: str) -> Any:

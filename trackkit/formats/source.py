@@ -39,6 +39,7 @@ from trackkit.errors import InputError
 from trackkit.formats.reading import MAX_FILE_BYTES, decode_bytes, format_size, read_input
 from trackkit.formats.validation_messages import Loc, format_loc
 from trackkit.models.stage import MAX_STAGE_TILES, MAX_TILE_TOKENS, Stage
+from trackkit.tiles.library import yaml_loader
 
 __all__ = [
     "MAX_DEPTH",
@@ -65,11 +66,6 @@ MAX_YAML_EVENTS = MAX_STAGE_TILES * _EVENTS_PER_TILE + 1_000
 MAX_YAML_NODES = MAX_YAML_EVENTS
 #: JSON bigger than this gets no line numbers in validation messages (finding them is slow).
 MAX_JSON_LINES_CHARS = 200_000
-
-
-def _yaml_loader() -> type[yaml.SafeLoader]:
-    """The fastest safe YAML loader available (never an unsafe one)."""
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_json(path: str | Path, *, what: str, limit: int) -> Any:
@@ -190,7 +186,7 @@ class StageSource:
 
 
 def _compose(text: str) -> yaml.Node | None:
-    loader = _yaml_loader()(text)
+    loader = yaml_loader()(text)
     try:
         return loader.get_single_node()
     finally:
@@ -314,7 +310,7 @@ def _count_events(text: str, file: str) -> bool:
     True if aliases occur."""
     aliases = False
     depth = 0
-    for n, event in enumerate(yaml.parse(text, Loader=_yaml_loader())):
+    for n, event in enumerate(yaml.parse(text, Loader=yaml_loader())):
         if n > MAX_YAML_EVENTS:
             raise InputError(
                 file,
@@ -383,7 +379,7 @@ def _stage_loader() -> type[yaml.SafeLoader]:
     more digits than Python converts, and ``!!int``/``!!float``/``!!bool`` tags on text that
     is none, are :class:`_BadValue`.
     """
-    base = _yaml_loader()
+    base = yaml_loader()
     loader = cast(type[yaml.SafeLoader], type("StageLoader", (base,), {}))
     for tag, build in list(base.yaml_constructors.items()):
         if tag is not None and tag != "tag:yaml.org,2002:timestamp":

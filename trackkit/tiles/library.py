@@ -40,6 +40,7 @@ __all__ = [
     "library_dir",
     "normalize_tile_id",
     "ruleset_data",
+    "yaml_loader",
 ]
 
 _ART_SUFFIX = re.compile(r"-\d+$")
@@ -86,7 +87,10 @@ def cache_dir() -> Path | None:
         return None
 
 
-def _loader() -> type[yaml.SafeLoader]:
+def yaml_loader() -> type[yaml.SafeLoader]:
+    """The fastest safe YAML loader PyYAML has: libyaml's where it is built, never an
+    unsafe one. The tile files, the stage files (:mod:`trackkit.formats.source`) and the
+    tests read YAML with it."""
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -170,7 +174,7 @@ class TileLibrary:
         tilesets: list[TileSet] = []
         for path, raw in texts:
             try:
-                data = yaml.load(raw.decode("utf-8"), Loader=_loader())
+                data = yaml.load(raw.decode("utf-8"), Loader=yaml_loader())
             except (UnicodeDecodeError, yaml.YAMLError) as exc:
                 raise TileLibraryError(f"{path}: cannot read tile file: {exc}") from exc
             if not isinstance(data, dict) or data.get("format") != "trackkit-tiles/1":
