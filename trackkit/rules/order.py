@@ -70,7 +70,9 @@ def play_order(cars: Sequence[CarState], track: Track, ruleset: Ruleset) -> list
         # BOARD-5 DEFAULT: on a circuit, the laps driven count (graph.lap_distance)
         far = info.progress + ((car.crossings - 1) * lap if lap else 0.0)
         # rule: TURN-2 (distance, speed, inner lane; then the order given: DEFAULT)
-        key = (-car.gear, -far, lane, i) if speed_first else (-far, -car.gear, lane, i)
+        # (the gear as a float, as the key declares it: mypyc checks the tuple's types)
+        gear = float(car.gear)
+        key = (-gear, -far, lane, i) if speed_first else (-far, -gear, lane, i)
         on.append((key, car))
     on.sort(key=lambda kc: kc[0])
     return [car for _key, car in on] + off

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Literal
 
 from trackkit.rules.dice import Die
@@ -256,20 +255,49 @@ def one_by_one_risk(
     result of the turn, rolled or still to come, counts for nothing (LOC-7). Exact: a sum over
     every roll sequence.
     """
-    decide = decide or (lambda _view: "roll")
     tokens0 = ctx.car.second_tokens if second_tokens is None else second_tokens
-    steps = plan.steps
-    units = [roll_units(s) for s in steps]
     token = ctx.car.sisu_token if sisu is None else sisu
-    works = ctx.dashboard.sisu
-    can_flip = [token and ctx.track.spaces[s.placed_on].surface in works for s in steps]
-    odds = ctx.ruleset.danger_odds
-    loses_control = ctx.ruleset.loses_control  # rule: TURN-6
+    walk = _OneByOneWalk(ctx, plan, decide or _always_roll, token)
+    return walk.risk(0, 0, 0, 0, tokens0, 0, False)
 
-    @cache
+
+def _always_roll(_view: RollView) -> Literal["roll", "secure", "stop"]:
+    return "roll"
+
+
+class _OneByOneWalk:
+    """:func:`one_by_one_risk`'s sum over every roll sequence, each state summed once.
+
+    A class, not a closure that calls itself: mypyc (the opt-in compiled build) compiles
+    a method's recursion, not a nested function's.
+    """
+
+    def __init__(self, ctx: PlanContext, plan: Plan, decide: OneByOneDecision, token: bool) -> None:
+        self.steps = plan.steps
+        self.units = [roll_units(s) for s in self.steps]
+        works = ctx.dashboard.sisu
+        spaces = ctx.track.spaces
+        self.can_flip = [token and spaces[s.placed_on].surface in works for s in self.steps]
+        self.odds = ctx.ruleset.danger_odds
+        self.loses_control = ctx.ruleset.loses_control  # rule: TURN-6
+        self.decide = decide
+        self.memo: dict[tuple[int, int, int, int, int, int, bool], float] = {}
+
     def risk(
-        j: int, k: int, dangers: int, clouds: int, tokens: int, secured: int, flip: bool
+        self, j: int, k: int, dangers: int, clouds: int, tokens: int, secured: int, flip: bool
     ) -> float:
+        """The probability of losing control from die unit ``k`` of step ``j`` on."""
+        key = (j, k, dangers, clouds, tokens, secured, flip)
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self.memo[key] = self._risk(j, k, dangers, clouds, tokens, secured, flip)
+        return hit
+
+    def _risk(
+        self, j: int, k: int, dangers: int, clouds: int, tokens: int, secured: int, flip: bool
+    ) -> float:
+        steps, units = self.steps, self.units
+        loses_control = self.loses_control
         if j == len(steps):
             return 0.0
         step = steps[j]
@@ -277,7 +305,7 @@ def one_by_one_risk(
             return 1.0 if step.loc else 0.0
         dice = units[j][k]
         cost = securing_cost(secured, len(dice))
-        choice = decide(RollView(j, step, dangers, tokens, secured, cost, dice, k))
+        choice = self.decide(RollView(j, step, dangers, tokens, secured, cost, dice, k))
         if choice == "stop" and k == 0:
             return 0.0
         if step.loc:
@@ -290,7 +318,7 @@ def one_by_one_risk(
         else:
             tokens_after, secured_after = tokens, secured
             for i, die in enumerate(dice):
-                p = odds[die.kind, die.value]
+                p = self.odds[die.kind, die.value]
                 if step.flying:
                     # rule: GT-1 (a danger on the 2: one space, and the turn ends safely)
                     outcomes = {(c, jumped): q * (1 - p) for (c, jumped), q in outcomes.items()}
@@ -311,15 +339,13 @@ def one_by_one_risk(
             d = dangers + cloud + (0 if flip else c)
             flipped = flip
             if loses_control(d, step.limit):
-                if not flip and can_flip[j] and d > cl and not loses_control(cl, step.limit):
+                if not flip and self.can_flip[j] and d > cl and not loses_control(cl, step.limit):
                     d, flipped = cl, True  # rule: LOC-7 (every danger of the turn void)
                 else:
                     total += q
                     continue
             if k + 1 < len(units[j]):
-                total += q * risk(j, k + 1, d, cl, tokens_after, secured_after, flipped)
+                total += q * self.risk(j, k + 1, d, cl, tokens_after, secured_after, flipped)
             elif not step.finishes:
-                total += q * risk(j + 1, 0, d, cl, tokens_after, secured_after, flipped)
+                total += q * self.risk(j + 1, 0, d, cl, tokens_after, secured_after, flipped)
         return total
-
-    return risk(0, 0, 0, 0, tokens0, 0, False)
