@@ -268,8 +268,9 @@ def _always_roll(_view: RollView) -> Literal["roll", "secure", "stop"]:
 class _OneByOneWalk:
     """:func:`one_by_one_risk`'s sum over every roll sequence, each state summed once.
 
-    A class, not a closure that calls itself: mypyc (the opt-in compiled build) compiles
-    a method's recursion, not a nested function's.
+    A class, not a closure that calls itself: mypyc compiles a method's recursion, not a
+    nested function's (a compiled hot path is measured, not yet built: see
+    ``benchmarks/PROFILES.md``, "mypyc, round two").
     """
 
     def __init__(self, ctx: PlanContext, plan: Plan, decide: OneByOneDecision, token: bool) -> None:
