@@ -11,7 +11,12 @@ STAMP := $(VENV)/.installed
 # else every worker and every process recompiles them, seconds of each run (issue 22)
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest
 
-.PHONY: demo test quick lint bench schema library clean
+# the opt-in compiled build (setup.py, TRACKKIT_COMPILE=1): its wheel, unpacked here, so that
+# make bench measures it beside the pure package (PYTHONPATH first)
+COMPILED := build/compiled
+SOURCES := $(wildcard trackkit/*.py trackkit/*/*.py trackkit/*/*/*.py)
+
+.PHONY: demo test quick lint bench compiled schema library clean
 
 $(STAMP): pyproject.toml
 	@# CairoSVG (PNG/PDF output) needs the cairo C library
@@ -55,8 +60,8 @@ demo: $(STAMP)
 	@echo "maps and print pages are in out/"
 
 lint: $(STAMP)
-	$(BIN)/ruff check trackkit tests scripts benchmarks
-	$(BIN)/ruff format --check trackkit tests scripts benchmarks
+	$(BIN)/ruff check trackkit tests scripts benchmarks build_backend setup.py
+	$(BIN)/ruff format --check trackkit tests scripts benchmarks build_backend setup.py
 	$(BIN)/mypy
 
 test: lint
@@ -69,9 +74,24 @@ quick: $(STAMP)
 	@# markers) and the browser's; make test still runs them all
 	$(PYTEST) -n auto --maxprocesses=4 --dist loadgroup -m "not slow and not browser" trackkit tests
 
-bench: $(STAMP)
+$(COMPILED)/.built: $(STAMP) setup.py build_backend/trackkit_build.py $(SOURCES)
+	@# mypyc compiles setup.py's modules (about a minute); the wheel is what a user installs
+	rm -rf $(COMPILED) build/compiled-wheel
+	TRACKKIT_COMPILE=1 $(BIN)/python -m pip wheel --no-deps -q -w build/compiled-wheel .
+	$(BIN)/python -m zipfile -e build/compiled-wheel/trackkit-*.whl $(COMPILED)
+	$(BIN)/python -m compileall -q $(COMPILED)/trackkit
+	touch $@
+
+compiled: $(COMPILED)/.built
+
+bench: $(STAMP) $(COMPILED)/.built
 	$(BIN)/python -m compileall -q trackkit
-	$(BIN)/python benchmarks/targets.py
+	@# issue 22's table, the pure package and the compiled build side by side, and proof
+	@# that both race the same races (the same seeds, the same bytes)
+	$(BIN)/python benchmarks/targets.py --compiled $(COMPILED)
+	$(BIN)/python benchmarks/fingerprint.py > build/fingerprint-pure.txt
+	PYTHONPATH=$(COMPILED) $(BIN)/python -P benchmarks/fingerprint.py > build/fingerprint-compiled.txt
+	diff build/fingerprint-pure.txt build/fingerprint-compiled.txt && echo "compiled: the same races"
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/render.py
 	$(BIN)/python benchmarks/rules.py

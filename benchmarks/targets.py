@@ -42,7 +42,11 @@ own ``.venv``, if it has one; else with this interpreter, DIR first on ``PYTHONP
 line reads ``work | DIR's | measured | target | met?`` (a row beyond start-up adds both whole
 processes' CPU; DIR's package is byte-compiled first) and the JSON object holds DIR's
 figure under ``against``; the two sides alternate row by row in one run, so that both
-meet the same load. ``--quick`` runs each row once with a twentieth of the races (for a
+meet the same load. ``--compiled DIR`` does the same with the opt-in compiled build
+(``setup.py``'s mypyc modules; ``make compiled`` unpacks its wheel in ``build/compiled``), run
+from this checkout with DIR first on ``PYTHONPATH``: the line reads ``work | pure | compiled |
+target | met?``, with a verdict for each build (``make bench`` prints this table).
+``--quick`` runs each row once with a twentieth of the races (for a
 smoke test, not a figure); ``--races N`` sets the races of every race row.
 """
 
@@ -411,24 +415,33 @@ def _verdict(row: Row, met: bool | None) -> str:
     return f"{word} (informational)" if row.informational else word
 
 
-def line_of(row: Row, measured: Measured, against: Measured | None = None) -> str:
+def line_of(
+    row: Row, measured: Measured, against: Measured | None = None, compiled: Measured | None = None
+) -> str:
     """The table line: ``work | measured | target | met?`` (``work | against | measured |
-    target | met?`` with another checkout's figure)."""
+    target | met?`` with another checkout's figure; ``work | pure | compiled | target | pure
+    met? / compiled met?`` with the compiled build's)."""
     target = f"{row.op} {row.target:g} {row.unit}"
     met = row.met(measured.value)
     figure = _figure(measured.value, row.unit)
+    if compiled is not None:
+        verdicts = f"{_verdict(row, met)} / {_verdict(row, row.met(compiled.value))}"
+        line = f"{row.work} | {figure} | {_figure(compiled.value, row.unit)} | {target} | "
+        return line + verdicts + _whole(measured, compiled)
     if against is None:
         return f"{row.work} | {figure} | {target} | {_verdict(row, met)}"
     line = f"{row.work} | {_figure(against.value, row.unit)} | {figure} | {target} | "
-    line += _verdict(row, met)
+    return line + _verdict(row, met) + _whole(against, measured)
+
+
+def _whole(before: Measured, after: Measured) -> str:
+    """Both whole processes' CPU, for a row beyond start-up."""
     # a figure beyond start-up reads worse for a side whose start-up got lighter (the
     # imports it no longer makes then count as the work): the whole processes say which is
     # quicker
-    if "cpu" in against.detail and "cpu" in measured.detail:
-        line += (
-            f" (whole process {against.detail['cpu']:.2f} -> {measured.detail['cpu']:.2f} CPU s)"
-        )
-    return line
+    if "cpu" in before.detail and "cpu" in after.detail:
+        return f" (whole process {before.detail['cpu']:.2f} -> {after.detail['cpu']:.2f} CPU s)"
+    return ""
 
 
 def json_of(row: Row, measured: Measured, opts: Options) -> dict[str, Any]:
@@ -473,7 +486,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="DIR",
         help="also measure every row with the trackkit of checkout DIR (side by side)",
     )
+    parser.add_argument(
+        "--compiled",
+        type=Path,
+        metavar="DIR",
+        help="also measure every row with the compiled build unpacked in DIR (make compiled)",
+    )
     args = parser.parse_args(argv)
+    if args.against is not None and args.compiled is not None:
+        parser.error("--against and --compiled: one at a time")
     if args.list:
         for row in ROWS:
             print(f"{row.id}: {row.work}")
@@ -513,6 +534,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             python=python,
             trackkit=[python, "-P", "-m", "trackkit"],
         )
+    second: Options | None = None
+    if args.compiled is not None:
+        build = args.compiled.resolve()
+        if not any((build / "trackkit" / "sim").glob("loop.*.so")):
+            parser.error(
+                f"--compiled {args.compiled}: no compiled trackkit there (make compiled builds one)"
+            )
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(build), *_pythonpath()])}
+        compile_all = [sys.executable, "-m", "compileall", "-q", str(build / "trackkit")]
+        subprocess.run(compile_all, env=env, check=False)
+        second = Options(
+            runs=runs,
+            races=args.races,
+            quick=args.quick,
+            env=env,
+            trackkit=[sys.executable, "-P", "-m", "trackkit"],
+        )
     rows = [
         r for r in ROWS if (r.id in args.only if args.only else (args.suite or r.id != "make-test"))
     ]
@@ -525,18 +563,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         file=table,
         flush=True,
     )
-    if base is not None:
+    if second is not None:
+        header = f"work | pure | compiled ({args.compiled}) | target | met? (pure / compiled)"
+        print(header, file=table, flush=True)
+    elif base is not None:
         print(f"work | {args.against} | measured | target | met?", file=table, flush=True)
     else:
         print("work | measured | target | met?", file=table, flush=True)
     for row in rows:
         against = row.measure(base) if base is not None else None
         measured = row.measure(opts)
-        print(line_of(row, measured, against), file=table, flush=True)
+        # the suite runs the checkout's own package: one figure, whichever build
+        compiled = row.measure(second) if second is not None and row.id != "make-test" else None
+        print(line_of(row, measured, against, compiled), file=table, flush=True)
         if args.json:
             obj = json_of(row, measured, opts)
             if base is not None and against is not None:
                 obj["against"] = {"dir": str(args.against), **json_of(row, against, base)}
+            if second is not None and compiled is not None:
+                obj["compiled"] = {"dir": str(args.compiled), **json_of(row, compiled, second)}
             print(json.dumps(obj), flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average at the end {load}", file=table, flush=True)

@@ -9,6 +9,7 @@ user runs first, from another folder. It takes about 15 s; ``make test`` runs it
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -57,7 +58,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = _run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, REPO],
         cwd=out,
-        env=dict(os.environ),
+        env={k: v for k, v in os.environ.items() if k != "TRACKKIT_COMPILE"},  # the pure wheel
     )
     assert done.returncode == 0, done.stderr
     (path,) = out.glob("trackkit-*.whl")
@@ -76,6 +77,9 @@ def test_the_wheel_holds_the_library_but_not_its_sources(wheel: Path) -> None:
     assert "trackkit/py.typed" in names
     studio = {"index.html", "studio.js", "studio.css", "favicon.svg"}
     assert {f"trackkit/studio/static/{n}" for n in studio} <= set(names)  # the studio's page
+    # pure Python by default: no extension module, so the wheel is for every platform
+    assert not [n for n in names if n.endswith((".so", ".pyd", ".c"))]
+    assert wheel.name.endswith("-py3-none-any.whl")
 
 
 @pytest.mark.slow
@@ -130,3 +134,33 @@ def test_an_installed_wheel_works_from_another_folder(wheel: Path, tmp_path: Pat
     )
     assert str(env_dir) in done.stdout and str(REPO) not in done.stdout
     assert list((home / ".cache" / "trackkit").glob("tiles-*.json"))
+
+
+def _backend_requires(compile_switch: str | None) -> list[str]:
+    """What build_backend/trackkit_build.py asks for a wheel's build, with the switch set so."""
+    env = {k: v for k, v in os.environ.items() if k != "TRACKKIT_COMPILE"}
+    if compile_switch is not None:
+        env["TRACKKIT_COMPILE"] = compile_switch
+    ask = (
+        "import json, sys; sys.path.insert(0, 'build_backend'); import trackkit_build; "
+        "print(json.dumps(trackkit_build.get_requires_for_build_wheel()))"
+    )
+    done = _run([sys.executable, "-c", ask], cwd=REPO, env=env)
+    assert done.returncode == 0, done.stderr
+    return list(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_the_build_backend_asks_for_the_compiler_only_when_told_to_compile() -> None:
+    assert PYPROJECT["build-system"]["build-backend"] == "trackkit_build"
+    needs = {
+        re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower()
+        for r in PYPROJECT["project"]["dependencies"]
+    }
+    pure = _backend_requires(None)
+    assert not [r for r in pure if r.startswith("mypy")]
+    assert _backend_requires("0") == pure  # only "1" compiles
+    compiling = _backend_requires("1")
+    assert compiling[: len(pure)] == pure
+    names = {re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() for r in compiling}
+    # mypyc compiles; mypy reads the types of every dependency and PyYAML's stubs meanwhile
+    assert {"mypy", "types-pyyaml"} | needs <= names

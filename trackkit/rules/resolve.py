@@ -27,6 +27,8 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Literal, NamedTuple, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from trackkit.rules.dice import BOOST, BRAKE, COAST, GEARS, LEADER, Dice, Die, DieKind
 from trackkit.rules.plans import Plan, PlanContext, PlanStep
 from trackkit.rules.reorder import loss_orders, reroute
@@ -115,6 +117,8 @@ class RollPolicy(Protocol):
         """
 
 
+# compiled (setup.py), the policy may still be subclassed by interpreted code
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DefaultPolicy:
     """Roll every die, flip SISU when it saves the turn, lose control as late as possible."""
 

@@ -33,7 +33,9 @@ import random
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import ClassVar, Literal
+
+from mypy_extensions import mypyc_attr
 
 from trackkit.rules.dashboard import Dashboard
 from trackkit.rules.dice import Die
@@ -346,6 +348,9 @@ def planner_walk(
     return Plan(best_steps), (builder.examined | extra) if extra else builder.examined
 
 
+# compiled (setup.py), the bots may still be subclassed by interpreted code (a user's own
+# style, a test's): mypyc refuses that to a class not marked so
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot:
     """A bot: a driving style on the stage's plan memo (the same position, the same plan).
 
@@ -354,8 +359,11 @@ class Bot:
     (:class:`~trackkit.sim.roads.DirtRoad`, :class:`~trackkit.sim.roads.GtRoad`).
     """
 
-    name = ""
-    max_risk: float | None = None
+    # ClassVar: compiled, an attribute set in the class body is a slot per instance, and a
+    # subclass's own value, set in an interpreted class body, would go unseen
+    name: ClassVar[str] = ""
+    """The style's name (``--bot``), the key of its plans in the memo."""
+    max_risk: ClassVar[float | None] = None
     """The greedy search within this flat-out risk; None: the planner's walk."""
 
     def __init__(self, memo: PlanMemo | None = None, *, road: type[Road] = DirtRoad) -> None:
@@ -402,24 +410,27 @@ class Bot:
 _BOARD_NUMBERS: dict[Hashable, int] = {}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Cautious(Bot):
     """Rolls one by one; secures dice or stops when control could be lost."""
 
     name = "cautious"
-    max_risk: float | None = 0.35
+    max_risk = 0.35
 
     def choose(self, ctx: PlanContext, rng: random.Random) -> Choice:
         """The best plan with a moderate flat-out risk, rolled one by one (or the safest)."""
         return Choice(self.plan(ctx), Mode.ONE_BY_ONE, CarefulPolicy(ctx))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Aggressive(Bot):
     """Flat out, the furthest plan whose risk is at most one half."""
 
     name = "aggressive"
-    max_risk: float | None = 0.5
+    max_risk = 0.5
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Planner(Bot):
     """Flat out, the plan with the best expected outcome under the exact risk."""
 

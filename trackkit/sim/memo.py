@@ -106,21 +106,10 @@ class PlanMemo:
     def __repr__(self) -> str:
         return f"<PlanMemo {len(self)} plans, {self.hits} hits, {self.misses} misses>"
 
-    def __getstate__(self) -> dict[str, object]:
-        # a worker process starts with an empty memo (and the zones, which are cheap)
-        return {
-            "track": self.track,
-            "ruleset": self.ruleset,
-            "moves": self.moves,
-            "size": self.size,
-        }
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        track, ruleset = state["track"], state["ruleset"]
-        moves, size = state["moves"], state["size"]
-        assert isinstance(track, Track) and isinstance(ruleset, Ruleset)
-        assert isinstance(moves, int) and isinstance(size, int)
-        self.__init__(track, ruleset, moves=moves, size=size)  # type: ignore[misc]
+    def __reduce__(self) -> tuple[Callable[..., PlanMemo], tuple[Track, Ruleset, int, int]]:
+        # a worker process starts with an empty memo (and the zones, which are cheap); made
+        # anew by a function, as the compiled build's classes pickle no other way
+        return _empty_memo, (self.track, self.ruleset, self.moves, self.size)
 
     def plan(
         self,
@@ -294,3 +283,8 @@ def _zone(track: Track, space: str, moves: int) -> frozenset[str]:
         zone |= track.overlaps.get(s, frozenset())
     zone.update(n for n, info in track.spaces.items() if info.corner in corners)
     return frozenset(zone)
+
+
+def _empty_memo(track: Track, ruleset: Ruleset, moves: int, size: int) -> PlanMemo:
+    """A new, empty memo (what a pickled memo becomes)."""
+    return PlanMemo(track, ruleset, moves=moves, size=size)

@@ -120,6 +120,11 @@ class Road:
         self.track = track
         self._prune: tuple[Prune, PruneMove] | None = None
 
+    def __reduce__(self) -> tuple[type[Road], tuple[Track]]:
+        """Pickled as its track, read again where it lands (bots carry roads to Dask
+        workers; the compiled build's classes pickle no other way)."""
+        return type(self), (self.track,)
+
     def _read(self, look: dict[str, tuple[int, int]]) -> None:
         """Set :attr:`look`, and the :attr:`penalty` that follows from it."""
         self.look = look
