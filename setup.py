@@ -24,6 +24,7 @@ COMPILED = [
     "trackkit/rules/plans.py",
     "trackkit/rules/risk.py",
     "trackkit/rules/order.py",
+    "trackkit/rules/reorder.py",
     "trackkit/sim/bots.py",
     "trackkit/sim/roads.py",
     "trackkit/sim/memo.py",
