@@ -16,7 +16,7 @@ PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest
 COMPILED := build/compiled
 SOURCES := $(wildcard trackkit/*.py trackkit/*/*.py trackkit/*/*/*.py)
 
-.PHONY: demo test quick lint bench compiled schema library clean
+.PHONY: demo test quick lint bench compiled compiled-check schema library clean
 
 $(STAMP): pyproject.toml
 	@# CairoSVG (PNG/PDF output) needs the cairo C library
@@ -84,14 +84,22 @@ $(COMPILED)/.built: $(STAMP) setup.py build_backend/trackkit_build.py $(SOURCES)
 
 compiled: $(COMPILED)/.built
 
-bench: $(STAMP) $(COMPILED)/.built
+# the compiled build checked (.ci/run): it races the pure package's seeded races byte for
+# byte, and passes the tests of the race loop, the rules and the sweeps
+COMPILED_TESTS := tests/test_sim.py tests/test_engine.py tests/test_rules.py tests/test_risk.py \
+  tests/test_gt_rules.py tests/test_gt_race.py tests/test_gt_plan_caches.py tests/test_dask.py
+compiled-check: $(COMPILED)/.built
+	$(BIN)/python benchmarks/fingerprint.py --races 8 > build/fingerprint-pure.txt
+	PYTHONPATH=$(COMPILED) $(BIN)/python -P benchmarks/fingerprint.py --races 8 \
+	  > build/fingerprint-compiled.txt
+	diff build/fingerprint-pure.txt build/fingerprint-compiled.txt
+	PYTHONPATH=$(COMPILED) $(PYTEST) -n auto --maxprocesses=4 -p no:cacheprovider $(COMPILED_TESTS)
+
+bench: $(STAMP) compiled-check
 	$(BIN)/python -m compileall -q trackkit
-	@# issue 22's table, the pure package and the compiled build side by side, and proof
-	@# that both race the same races (the same seeds, the same bytes)
+	@# issue 22's table: the pure package and the compiled build side by side (compiled-check
+	@# has shown that both race the same races)
 	$(BIN)/python benchmarks/targets.py --compiled $(COMPILED)
-	$(BIN)/python benchmarks/fingerprint.py > build/fingerprint-pure.txt
-	PYTHONPATH=$(COMPILED) $(BIN)/python -P benchmarks/fingerprint.py > build/fingerprint-compiled.txt
-	diff build/fingerprint-pure.txt build/fingerprint-compiled.txt && echo "compiled: the same races"
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/render.py
 	$(BIN)/python benchmarks/rules.py
