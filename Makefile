@@ -88,14 +88,14 @@ compiled: $(COMPILED)/.built
 
 # the compiled build checked (.ci/run): it races the pure package's seeded races byte for
 # byte, and passes the tests of the race loop, the rules and the sweeps
-COMPILED_TESTS := tests/test_sim.py tests/test_engine.py tests/test_rules.py tests/test_risk.py \
+COMPILED_TESTS := tests/test_build.py tests/test_sim.py tests/test_engine.py tests/test_rules.py tests/test_risk.py \
   tests/test_gt_rules.py tests/test_gt_race.py tests/test_gt_plan_caches.py tests/test_dask.py
 compiled-check: $(COMPILED)/.built
 	$(BIN)/python benchmarks/fingerprint.py --races 8 > build/fingerprint-pure.txt
 	PYTHONPATH=$(COMPILED) $(BIN)/python -P benchmarks/fingerprint.py --races 8 \
 	  > build/fingerprint-compiled.txt
 	diff build/fingerprint-pure.txt build/fingerprint-compiled.txt
-	PYTHONPATH=$(COMPILED) $(PYTEST) -n auto --maxprocesses=4 -p no:cacheprovider $(COMPILED_TESTS)
+	TRACKKIT_EXPECT_BUILD=compiled PYTHONPATH=$(COMPILED) $(PYTEST) -n auto --maxprocesses=4 -p no:cacheprovider $(COMPILED_TESTS)
 
 bench: $(STAMP) compiled-check
 	$(BIN)/python -m compileall -q trackkit

@@ -13,9 +13,9 @@ from typing import Any
 import yaml
 from typer.testing import CliRunner
 
+from trackkit.build import compiled
 from trackkit.models import Stage
 from trackkit.rules.track import Track
-from trackkit.sim import loop
 from trackkit.sim.bots import Bot, make_bot
 from trackkit.sim.memo import PlanMemo
 from trackkit.sim.race import Prepared
@@ -38,7 +38,7 @@ SERIES_EXAMPLE = {"dirt": TURINI, "gt": GT_CORE}
 #: Whether the suite runs the opt-in compiled build (setup.py; ``make compiled`` unpacks it in
 #: build/compiled, put first on PYTHONPATH): its race loop is an extension module, which
 #: calls the module functions it was compiled with, whatever a test patches in.
-COMPILED = not loop.__file__.endswith(".py")
+COMPILED = compiled()
 
 
 def read_yaml(path: Path) -> Any:

@@ -109,7 +109,8 @@ def test_an_installed_wheel_works_from_another_folder(wheel: Path, tmp_path: Pat
         return _run([exe, *args], cwd=work, env=env)
 
     done = trackkit_("--version")
-    assert done.returncode == 0 and done.stdout.strip() == f"trackkit {trackkit.__version__}"
+    want = f"trackkit {trackkit.__version__} (pure build)"  # the wheel of pip wheel .: pure
+    assert done.returncode == 0 and done.stdout.strip() == want
     done = trackkit_("validate", stage)
     assert done.returncode == 0, done.stderr
     assert "valid" in done.stdout

@@ -47,7 +47,9 @@ _APP_SETTINGS: dict[str, Any] = {
 
 def _show_version(value: bool) -> None:
     if value:
-        typer.echo(f"trackkit {__version__}")
+        from trackkit.build import build_name
+
+        typer.echo(f"trackkit {__version__} ({build_name()} build)")
         raise typer.Exit()
 
 
@@ -59,7 +61,8 @@ def _main(
             "-V",
             callback=_show_version,
             is_eager=True,
-            help="Print trackkit's version and exit.",
+            help="Print trackkit's version and build (pure, or compiled: TRACKKIT_COMPILE=1) "
+            "and exit.",
         ),
     ] = False,
 ) -> None:
