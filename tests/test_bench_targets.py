@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -96,21 +97,26 @@ def test_against_another_checkout_measures_each_row_twice_side_by_side(
     assert met == ("yes" if row["met"] else "no")
 
 
-def test_a_row_beyond_start_up_also_shows_both_whole_processes() -> None:
-    # a side whose start-up got lighter reads worse beyond it (its lazily imported modules
-    # count as the work): the line also gives the whole processes' CPU, the other side first
+def _targets_module() -> object:
     spec = importlib.util.spec_from_file_location("targets", TARGETS)
     assert spec is not None and spec.loader is not None
     targets = importlib.util.module_from_spec(spec)
     sys.modules["targets"] = targets  # its dataclasses look their module up
     try:
         spec.loader.exec_module(targets)
-        row = next(r for r in targets.ROWS if r.id == "validate-sim-gt")
-        theirs = targets.Measured(1.37, {"cpu": 1.90, "startup_cpu": 0.53})
-        ours = targets.Measured(1.44, {"cpu": 1.84, "startup_cpu": 0.40})
-        line = targets.line_of(row, ours, theirs)
     finally:
         del sys.modules["targets"]
+    return targets
+
+
+def test_a_row_beyond_start_up_also_shows_both_whole_processes() -> None:
+    # a side whose start-up got lighter reads worse beyond it (its lazily imported modules
+    # count as the work): the line also gives the whole processes' CPU, the other side first
+    targets: Any = _targets_module()
+    row = next(r for r in targets.ROWS if r.id == "validate-sim-gt")
+    theirs = targets.Measured(1.37, {"cpu": 1.90, "startup_cpu": 0.53})
+    ours = targets.Measured(1.44, {"cpu": 1.84, "startup_cpu": 0.40})
+    line = targets.line_of(row, ours, theirs)
     assert line.endswith(
         "| 1.37 CPU s | 1.44 CPU s | < 0.5 CPU s | no (whole process 1.90 -> 1.84 CPU s)"
     )
@@ -121,3 +127,27 @@ def test_against_a_directory_without_trackkit_is_refused(tmp_path: Path) -> None
     done = _run("--only", "dirt-turini", "--against", str(tmp_path))
     assert done.returncode == 2
     assert "--against" in done.stderr and "no trackkit package" in done.stderr
+
+
+def test_the_compiled_build_side_by_side_gets_a_verdict_of_its_own() -> None:
+    targets: Any = _targets_module()
+    row = next(r for r in targets.ROWS if r.id == "dirt-turini")
+    pure = targets.Measured(410.0, {"cpu": 2.71, "startup_cpu": 0.25})
+    compiled = targets.Measured(617.0, {"cpu": 1.88, "startup_cpu": 0.26})
+    line = targets.line_of(row, pure, compiled=compiled)
+    # work | pure | compiled | target | pure met? / compiled met?, the pure build first
+    assert line.endswith(
+        "| 410 races/CPU s | 617 races/CPU s | >= 500 races/CPU s | no / yes"
+        " (whole process 2.71 -> 1.88 CPU s)"
+    )
+
+
+def test_compiled_without_a_compiled_build_there_is_refused(tmp_path: Path) -> None:
+    # a pure package is not the compiled build: measuring it would say nothing
+    (tmp_path / "trackkit" / "sim").mkdir(parents=True)
+    (tmp_path / "trackkit" / "sim" / "loop.py").write_text("", encoding="utf-8")
+    done = _run("--only", "dirt-turini", "--compiled", str(tmp_path))
+    assert done.returncode == 2
+    assert "--compiled" in done.stderr and "make compiled" in done.stderr
+    both = _run("--only", "dirt-turini", "--compiled", str(tmp_path), "--against", str(tmp_path))
+    assert both.returncode == 2 and "one at a time" in both.stderr
