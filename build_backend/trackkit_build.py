@@ -36,8 +36,9 @@ __all__ = [
 #: The switch that ``setup.py`` reads.
 SWITCH = "TRACKKIT_COMPILE"
 
-#: Besides the project's dependencies: the compiler, and the stubs that ``[tool.mypy]`` reads.
-COMPILE_REQUIRES = ["mypy>=2.4", "types-PyYAML"]
+#: Besides the project's dependencies: the compiler (the major version this build was made
+#: with: mypyc's output may change with the next), and the stubs that ``[tool.mypy]`` reads.
+COMPILE_REQUIRES = ["mypy>=2.4,<3", "types-PyYAML"]
 
 
 def _compiling() -> bool:
