@@ -76,9 +76,9 @@ quick: $(STAMP)
 
 $(COMPILED)/.built: $(STAMP) setup.py build_backend/trackkit_build.py $(SOURCES)
 	@# mypyc compiles setup.py's modules (about a minute); the wheel is what a user installs
-	@# setuptools builds in build/lib.*, build/temp.* and mypyc in build/*.c: left over, a module
-	@# compiled last time (and since dropped from setup.py) would go into the wheel
-	rm -rf $(COMPILED) build/compiled-wheel build/lib.* build/temp.* build/bdist.* build/*.c build/*.h build/trackkit
+	@# the compiled build's own folders (build_backend's BUILD_DIR: setuptools and mypyc): left
+	@# over, a module compiled last time (since dropped from setup.py) would go into the wheel
+	rm -rf $(COMPILED) build/compiled-wheel build/mypyc
 	TRACKKIT_COMPILE=1 $(BIN)/python -m pip wheel --no-deps -q -w build/compiled-wheel .
 	$(BIN)/python -m zipfile -e build/compiled-wheel/trackkit-*.whl $(COMPILED)
 	$(BIN)/python -m compileall -q $(COMPILED)/trackkit

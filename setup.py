@@ -10,10 +10,12 @@ in fewer CPU seconds (``make bench`` measures both side by side).
 
 from __future__ import annotations
 
-import os
 from typing import cast
 
 from setuptools import Extension, setup
+
+# the build backend (pyproject.toml's backend-path) owns the switch and the build folder
+from trackkit_build import BUILD_DIR, compiling
 
 #: What mypyc compiles: the race loop, its bots and the rules of a turn. ``sim/loop.py``'s
 #: ``RaceLoop`` is subclassed by ``rally.py`` and ``gt_race.py`` (compiled together or not at
@@ -34,20 +36,20 @@ COMPILED = [
 ]
 
 
-def compiled() -> bool:
-    """Whether this build compiles (``TRACKKIT_COMPILE=1``)."""
-    return os.environ.get("TRACKKIT_COMPILE", "") == "1"
-
-
 def ext_modules() -> list[Extension]:
     """mypyc's extension modules when compiling, else none (the pure package)."""
-    if not compiled():
+    if not compiling():
         return []
     from mypyc.build import mypycify
 
     # group_name: the modules share one library, trackkit__mypyc (not a hash's name)
-    built = mypycify(COMPILED, opt_level="3", group_name="trackkit")
+    built = mypycify(COMPILED, opt_level="3", group_name="trackkit", target_dir=f"{BUILD_DIR}/c")
     return cast("list[Extension]", built)  # setuptools' Extension, as setuptools is imported
 
 
-setup(ext_modules=ext_modules())
+# compiled, setuptools builds in BUILD_DIR (its lib.*, temp.* and bdist.* folders), apart
+# from the pure build's build/lib
+setup(
+    ext_modules=ext_modules(),
+    options={"build": {"build_base": BUILD_DIR}} if compiling() else {},
+)

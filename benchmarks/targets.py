@@ -467,6 +467,19 @@ def _pythonpath() -> list[str]:
     return [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
 
 
+def _first_on_path(directory: Path) -> dict[str, str]:
+    """This environment with ``directory`` first on ``PYTHONPATH``."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(directory), *_pythonpath()])}
+
+
+def _byte_compile(python: str, directory: Path, env: dict[str, str] | None) -> None:
+    """Byte-compile ``directory``'s package first, as ``make bench`` does this checkout:
+    where the environment sets PYTHONDONTWRITEBYTECODE, an uncompiled package compiles what
+    it imports on every run."""
+    command = [python, "-m", "compileall", "-q", str(directory / "trackkit")]
+    subprocess.run(command, env=env, check=False)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure the rows asked for and print them; the exit status is 0 whatever they show."""
     parser = argparse.ArgumentParser(
@@ -518,13 +531,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if own.exists():  # its own environment (its package data, its libraries)
             python, env = str(own), None
         else:  # this interpreter, its package first
-            python = sys.executable
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(other), *_pythonpath()])}
-        # byte-compiled first, as `make bench` does this checkout: where the environment sets
-        # PYTHONDONTWRITEBYTECODE, an uncompiled checkout compiles what it imports on every run
-        subprocess.run(
-            [python, "-m", "compileall", "-q", str(other / "trackkit")], env=env, check=False
-        )
+            python, env = sys.executable, _first_on_path(other)
+        _byte_compile(python, other, env)
         base = Options(
             runs=runs,
             races=args.races,
@@ -541,9 +549,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(
                 f"--compiled {args.compiled}: no compiled trackkit there (make compiled builds one)"
             )
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(build), *_pythonpath()])}
-        compile_all = [sys.executable, "-m", "compileall", "-q", str(build / "trackkit")]
-        subprocess.run(compile_all, env=env, check=False)
+        env = _first_on_path(build)
+        _byte_compile(sys.executable, build, env)
         second = Options(
             runs=runs,
             races=args.races,

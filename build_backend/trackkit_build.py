@@ -12,7 +12,10 @@ files, edited in place, which compiled copies beside them would shadow.
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import sys
+import sysconfig
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,9 +26,12 @@ from setuptools import build_meta
 from setuptools.build_meta import get_requires_for_build_sdist
 
 __all__ = [
+    "BUILD_DIR",
+    "SWITCH",
     "build_editable",
     "build_sdist",
     "build_wheel",
+    "compiling",
     "get_requires_for_build_editable",
     "get_requires_for_build_sdist",
     "get_requires_for_build_wheel",
@@ -33,16 +39,33 @@ __all__ = [
     "prepare_metadata_for_build_wheel",
 ]
 
-#: The switch that ``setup.py`` reads.
+#: The switch: ``TRACKKIT_COMPILE=1`` compiles (``setup.py``), any other value does not.
 SWITCH = "TRACKKIT_COMPILE"
+
+#: Where the compiled build's setuptools and mypyc write (its own folder: ``make compiled``
+#: empties it, so that no extension module of an earlier build goes into the next wheel).
+BUILD_DIR = "build/mypyc"
 
 #: Besides the project's dependencies: the compiler (the major version this build was made
 #: with: mypyc's output may change with the next), and the stubs that ``[tool.mypy]`` reads.
 COMPILE_REQUIRES = ["mypy>=2.4,<3", "types-PyYAML"]
 
 
-def _compiling() -> bool:
+def compiling() -> bool:
+    """Whether this build compiles (``TRACKKIT_COMPILE=1``; ``setup.py`` asks here too)."""
     return os.environ.get(SWITCH, "") == "1"
+
+
+def _missing_for_compiling() -> str | None:
+    """What compiling needs and this machine lacks (a C compiler, the Python headers)."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    words = shlex.split(cc)
+    if not words or shutil.which(words[0]) is None:
+        return f"a C compiler ({cc!r} is not on PATH; set CC to another)"
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if not headers.is_file():
+        return f"the Python headers ({headers} is missing; Debian: python3-dev)"
+    return None
 
 
 def _compile_requires() -> list[str]:
@@ -64,7 +87,7 @@ def _pure() -> Iterator[None]:
 
 def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
     """setuptools' requirements, and the compiler's with ``TRACKKIT_COMPILE=1``."""
-    if not _compiling():
+    if not compiling():
         return build_meta.get_requires_for_build_wheel(config_settings)
     # setuptools runs setup.py to read its setup_requires: pure, as mypy is not there yet
     with _pure():
@@ -77,7 +100,21 @@ def build_wheel(
     config_settings: dict[str, Any] | None = None,
     metadata_directory: str | None = None,
 ) -> str:
-    """setuptools' wheel (``setup.py`` compiles with ``TRACKKIT_COMPILE=1``)."""
+    """setuptools' wheel (``setup.py`` compiles with ``TRACKKIT_COMPILE=1``).
+
+    Raises
+    ------
+    SystemExit
+        When compiling and this machine lacks a C compiler or the Python headers: said in
+        one line, with what to install or to unset (before mypy's minute of work, not after).
+    """
+    if compiling():
+        missing = _missing_for_compiling()
+        if missing is not None:
+            raise SystemExit(
+                f"trackkit: {SWITCH}=1 needs {missing}; unset {SWITCH} to build the pure "
+                "package, which needs neither"
+            )
     return build_meta.build_wheel(wheel_directory, config_settings, metadata_directory)
 
 
@@ -93,7 +130,7 @@ def build_editable(
     metadata_directory: str | None = None,
 ) -> str:
     """setuptools' editable wheel, pure whatever ``TRACKKIT_COMPILE`` says."""
-    if _compiling():
+    if compiling():
         print(
             f"trackkit: {SWITCH}=1 ignored: an editable install is pure Python "
             "(build a wheel, or install without -e, to compile)",

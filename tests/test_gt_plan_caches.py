@@ -485,3 +485,18 @@ def test_validate_simulate_on_gt_is_the_same_with_any_jobs():
     assert cli.exit_code == 0, cli.output
     summary = json.loads(cli.output)["files"][0]["summary"]
     assert summary["simulation"] == one[1].to_json()["simulation"]
+
+
+def test_a_pickled_plan_memo_arrives_empty_on_the_same_terms():
+    # worker processes (the local pool, Dask) get a memo of their own: the same track, rules,
+    # reach and size, none of the plans (compiled, it pickles by __reduce__, as pure)
+    import pickle
+
+    memo = PlanMemo(CORE.track, GT, moves=5, size=1234)
+    settings = Settings.default(4, bots=("planner",), gt=GtOptions(laps=1))
+    run_race(replace(CORE, memo=memo), settings, race_seed(1, 0))
+    assert len(memo) > 0 and memo.misses > 0
+    sent = pickle.loads(pickle.dumps(memo))
+    assert type(sent) is PlanMemo and len(sent) == 0 and sent.hits == sent.misses == 0
+    assert (sent.moves, sent.size) == (5, 1234)
+    assert sent.ruleset == GT and sent.track.spaces == CORE.track.spaces

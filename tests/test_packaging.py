@@ -165,3 +165,18 @@ def test_the_build_backend_asks_for_the_compiler_only_when_told_to_compile() -> 
     names = {re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() for r in compiling}
     # mypyc compiles; mypy reads the types of every dependency and PyYAML's stubs meanwhile
     assert {"mypy", "types-pyyaml"} | needs <= names
+
+
+def test_compiling_without_a_c_compiler_says_so_in_one_line(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TRACKKIT_COMPILE"}
+    env |= {"TRACKKIT_COMPILE": "1", "CC": "no-such-compiler-here"}
+    ask = (
+        "import sys; sys.path.insert(0, 'build_backend'); import trackkit_build; "
+        f"trackkit_build.build_wheel({str(tmp_path)!r})"
+    )
+    done = _run([sys.executable, "-c", ask], cwd=REPO, env=env)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "TRACKKIT_COMPILE=1 needs a C compiler ('no-such-compiler-here'" in done.stderr
+    assert "unset TRACKKIT_COMPILE" in done.stderr
+    assert not list(tmp_path.iterdir())  # nothing written
